@@ -1,0 +1,91 @@
+"""The generation pipeline, written once for every puzzle type.
+
+random valid solution -> clues -> ask the solver for a *different* solution -> repair the clues so
+that solution is ruled out while the intended one stays valid -> repeat until the solver finds
+none. A type supplies only its steps (``PuzzleSteps``); rounds and restarts are bounded, so the
+loop always ends: with a puzzle proven unique, ``GenerationFailed``, or ``BudgetExceeded``.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Generic, Protocol, TypeVar
+
+from solvers.common import Deadline
+
+P = TypeVar("P")  # the puzzle (clues)
+S = TypeVar("S")  # the solution
+
+
+class GenerationFailed(RuntimeError):
+    """Every restart used up its repair rounds without reaching a unique puzzle."""
+
+
+class PuzzleSteps(Protocol[P, S]):
+    """What a puzzle type tells the pipeline; everything else is shared."""
+
+    def random_solution(self, rng: random.Random) -> S: ...
+
+    def clues(self, solution: S, rng: random.Random) -> P: ...
+
+    def other_solution(self, puzzle: P, solution: S, deadline: Deadline) -> S | None:
+        """A solution of ``puzzle`` different from ``solution``, or None once it is unique."""
+        ...
+
+    def repair(self, puzzle: P, solution: S, other: S, rng: random.Random) -> P | None:
+        """Clues that still admit ``solution`` but not ``other``; None means restart."""
+        ...
+
+
+class Polisher(Protocol[P, S]):
+    """Optional last step once the puzzle is unique, e.g. dropping clues that are not needed."""
+
+    def polish(self, puzzle: P, solution: S, rng: random.Random, deadline: Deadline) -> P: ...
+
+
+@dataclass
+class GenerationStats:
+    repair_rounds: int = 0  # over all attempts
+    restarts: int = 0
+    solver_calls: int = 0
+    seconds: float = 0.0
+
+
+@dataclass
+class Generated(Generic[P, S]):
+    puzzle: P
+    solution: S
+    stats: GenerationStats = field(default_factory=GenerationStats)
+
+
+def generate(
+    steps: PuzzleSteps[P, S],
+    seed: int,
+    deadline: Deadline,
+    max_rounds: int = 200,
+    max_restarts: int = 20,
+) -> Generated[P, S]:
+    """Run the pipeline; deterministic for a given ``steps`` configuration and ``seed``."""
+    started = time.perf_counter()
+    rng = random.Random(seed)
+    stats = GenerationStats()
+    for attempt in range(max_restarts + 1):
+        stats.restarts = attempt
+        solution = steps.random_solution(rng)
+        puzzle: P | None = steps.clues(solution, rng)
+        for _ in range(max_rounds):
+            deadline.check()
+            stats.solver_calls += 1
+            other = steps.other_solution(puzzle, solution, deadline)
+            if other is None:
+                if hasattr(steps, "polish"):
+                    puzzle = steps.polish(puzzle, solution, rng, deadline)
+                stats.seconds = time.perf_counter() - started
+                return Generated(puzzle, solution, stats)
+            stats.repair_rounds += 1
+            puzzle = steps.repair(puzzle, solution, other, rng)
+            if puzzle is None:
+                break
+    raise GenerationFailed(f"no unique puzzle after {max_restarts + 1} attempts of {max_rounds} repair rounds")

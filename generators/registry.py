@@ -1,0 +1,13 @@
+"""Every puzzle type the service knows, by its `{type}` path name."""
+
+from __future__ import annotations
+
+from generators import dabuhamienai
+from generators.spec import PuzzleType
+
+TYPES: dict[str, PuzzleType] = {
+    t.name: t
+    for t in (
+        dabuhamienai.PUZZLE_TYPE,
+    )
+}

@@ -1,0 +1,39 @@
+"""The description of a puzzle type that the HTTP layer, the store and the CLI work from.
+
+Each ``generators/<type>.py`` builds one ``PuzzleType`` from its params model and its steps, and
+``solvers/<type>.py`` supplies the puzzle/answer models, the rules checker and the solver.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel
+
+from generators.pipeline import Generated
+from solvers.common import Deadline, SolveOutcome, Violation
+
+
+@dataclass
+class Verdict:
+    """The result of checking an answer: every broken rule, plus type-specific facts (e.g. scores)."""
+
+    violations: list[Violation]
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class PuzzleType:
+    name: str  # the `{type}` path segment
+    id_prefix: str  # stored ids look like `dab-3f2a...`
+    summary: str
+    params_model: type[BaseModel]  # generation parameters (query string), without `seed`
+    puzzle_model: type[BaseModel]
+    answer_model: type[BaseModel]
+    generate: Callable[[Any, int, Deadline], Generated]  # (params, seed, deadline)
+    check: Callable[[Any, Any], Verdict]  # (puzzle, answer); raises InvalidInput on shape errors
+    solve: Callable[[Any, int, Deadline, str | None], SolveOutcome]  # (puzzle, limit, deadline, backend)
+    catalogue: dict[str, Any] = field(default_factory=dict)  # extra facts for GET /types
+    warm_up: Callable[[], None] | None = None  # run once per worker at start-up (e.g. JIT compile)

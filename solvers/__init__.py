@@ -1,0 +1,1 @@
+"""Rules checkers and solvers: one module per puzzle type, plus the shared SAT layer."""

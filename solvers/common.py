@@ -1,0 +1,103 @@
+"""Types shared by every puzzle type: deadlines, violations, solve results, errors."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+Cell = tuple[int, int]
+
+
+class BudgetExceeded(Exception):
+    """The work ran past its time budget; the HTTP layer turns this into a 503."""
+
+
+class InvalidInput(ValueError):
+    """A puzzle or answer that is not even well formed; the HTTP layer turns this into a 422.
+
+    ``violations`` carries the same stable codes a rules check would, so a client can act on them.
+    """
+
+    def __init__(self, message: str, violations: list[Violation] | None = None):
+        super().__init__(message)
+        self.message = message
+        self.violations = violations or []
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """An absolute point in time on the monotonic clock; passed down so long work can stop itself."""
+
+    at: float
+
+    @classmethod
+    def after(cls, seconds: float | None) -> Deadline:
+        return cls(float("inf") if seconds is None else time.monotonic() + seconds)
+
+    @classmethod
+    def never(cls) -> Deadline:
+        return cls(float("inf"))
+
+    def remaining(self) -> float:
+        return self.at - time.monotonic()
+
+    def expired(self) -> bool:
+        return time.monotonic() >= self.at
+
+    def check(self) -> None:
+        if self.expired():
+            raise BudgetExceeded("time budget exceeded")
+
+
+class Violation(BaseModel):
+    """One broken rule: a stable machine-readable code, a sentence for people, and the cells."""
+
+    rule: str = Field(description="Stable code of the broken rule, e.g. `shaded-adjacent`.")
+    message: str
+    cells: list[list[int]] = Field(default_factory=list, description="[row, col] pairs involved.")
+
+
+def violation(rule: str, message: str, cells: list[Cell] | None = None) -> Violation:
+    return Violation(rule=rule, message=message, cells=[[r, c] for r, c in (cells or [])])
+
+
+Status = Literal["none", "unique", "multiple"]
+
+
+@dataclass
+class SolveOutcome:
+    """What a solver found: up to the requested number of solutions, and whether it proved there are no more."""
+
+    solutions: list[Any]
+    complete: bool
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def status(self) -> Status:
+        # Solvers always search for at least two solutions, so one solution means unique.
+        if not self.solutions:
+            return "none"
+        return "unique" if len(self.solutions) == 1 else "multiple"
+
+
+def grid_shape_violations(
+    grid: Any, rows: int, cols: int, name: str, allowed: set[int] | range
+) -> list[Violation]:
+    """Shape errors for an R×C integer grid: wrong dimensions or values outside ``allowed``."""
+    if not isinstance(grid, list) or len(grid) != rows:
+        got = len(grid) if isinstance(grid, list) else type(grid).__name__
+        return [violation("wrong-dimensions", f"`{name}` must have {rows} rows, got {got}")]
+    out: list[Violation] = []
+    for r, row in enumerate(grid):
+        if not isinstance(row, list) or len(row) != cols:
+            got = len(row) if isinstance(row, list) else type(row).__name__
+            out.append(violation("wrong-dimensions", f"`{name}` row {r} must have {cols} values, got {got}"))
+            continue
+        bad = [(r, c) for c, v in enumerate(row) if isinstance(v, bool) or not isinstance(v, int) or v not in allowed]
+        if bad:
+            shown = sorted(allowed) if len(allowed) <= 10 else f"{min(allowed)}..{max(allowed)}"
+            out.append(violation("bad-value", f"`{name}` row {r} has values outside {shown}", bad))
+    return out

@@ -1,0 +1,228 @@
+"""Dabuhamienai ("doubles are unseen"): the rules, the checker and the SAT model.
+
+Rules: (1) no two shaded cells touch orthogonally; (2) the unshaded cells form one orthogonally
+connected region; (3) no number appears twice within a run of unshaded cells.
+
+Rule 3 is a clause per pair of *consecutive* equal numbers in a line (at least one cell from the
+first to the second is shaded; farther pairs are implied). Rule 2 is handled lazily: every
+disconnected white region found in a model gets an exact cut, and the solver is asked again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from pydantic import BaseModel, Field, model_validator
+
+from solvers.common import (
+    Cell,
+    Deadline,
+    InvalidInput,
+    SolveOutcome,
+    Violation,
+    grid_shape_violations,
+    violation,
+)
+from solvers.sat import SatBackend, block, enumerate_models, make_backend, solve_refined
+
+DEFAULT_BACKEND = "cadical"  # bench/bench_backends.py: ~25x faster than z3 on these clauses
+MAX_SIZE = 30
+
+
+class DabuhamienaiPuzzle(BaseModel):
+    size: int = Field(ge=1, le=MAX_SIZE, description="N: the grid is N×N.")
+    numbers: list[list[int]] = Field(description="N×N numbers, each 1..N.")
+
+    @model_validator(mode="after")
+    def _numbers_fit(self) -> DabuhamienaiPuzzle:
+        problems = grid_shape_violations(self.numbers, self.size, self.size, "numbers", range(1, self.size + 1))
+        if problems:
+            raise ValueError("; ".join(p.message for p in problems))
+        return self
+
+
+class DabuhamienaiAnswer(BaseModel):
+    shaded: list[list[int]] = Field(description="N×N of 0 (unshaded) / 1 (shaded).")
+
+
+Grid = list[list[int]]
+
+
+def neighbours(r: int, c: int, n: int) -> Iterator[Cell]:
+    for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+        rr, cc = r + dr, c + dc
+        if 0 <= rr < n and 0 <= cc < n:
+            yield rr, cc
+
+
+def lines(n: int) -> Iterator[list[Cell]]:
+    """Every row, then every column, as lists of cells."""
+    for r in range(n):
+        yield [(r, c) for c in range(n)]
+    for c in range(n):
+        yield [(r, c) for r in range(n)]
+
+
+def white_regions(shaded: Grid) -> list[list[Cell]]:
+    """Orthogonally connected regions of unshaded cells, largest first."""
+    n = len(shaded)
+    seen = [[False] * n for _ in range(n)]
+    regions = []
+    for r0 in range(n):
+        for c0 in range(n):
+            if shaded[r0][c0] or seen[r0][c0]:
+                continue
+            seen[r0][c0] = True
+            stack, region = [(r0, c0)], []
+            while stack:
+                r, c = stack.pop()
+                region.append((r, c))
+                for rr, cc in neighbours(r, c, n):
+                    if not shaded[rr][cc] and not seen[rr][cc]:
+                        seen[rr][cc] = True
+                        stack.append((rr, cc))
+            regions.append(region)
+    regions.sort(key=len, reverse=True)
+    return regions
+
+
+def runs(shaded: Grid) -> Iterator[list[Cell]]:
+    """Maximal stretches of unshaded cells along every row and column."""
+    for line in lines(len(shaded)):
+        run: list[Cell] = []
+        for cell in line:
+            if shaded[cell[0]][cell[1]]:
+                if run:
+                    yield run
+                run = []
+            else:
+                run.append(cell)
+        if run:
+            yield run
+
+
+def check(puzzle: DabuhamienaiPuzzle, answer: DabuhamienaiAnswer) -> list[Violation]:
+    """Every broken rule with its cells; raises InvalidInput if the answer has the wrong shape."""
+    n, numbers, shaded = puzzle.size, puzzle.numbers, answer.shaded
+    shape = grid_shape_violations(shaded, n, n, "shaded", {0, 1})
+    if shape:
+        raise InvalidInput("; ".join(v.message for v in shape), shape)
+    found: list[Violation] = []
+    for r in range(n):
+        for c in range(n):
+            for rr, cc in ((r, c + 1), (r + 1, c)):
+                if rr < n and cc < n and shaded[r][c] and shaded[rr][cc]:
+                    found.append(violation("shaded-adjacent", f"Shaded cells touch at ({r},{c}) and ({rr},{cc})", [(r, c), (rr, cc)]))
+    regions = white_regions(shaded)
+    for region in regions[1:]:
+        found.append(violation(
+            "unshaded-disconnected",
+            f"{len(region)} unshaded cell(s) are cut off from the largest unshaded region "
+            f"({len(regions)} regions in all)",
+            sorted(region),
+        ))
+    for run in runs(shaded):
+        by_number: dict[int, list[Cell]] = {}
+        for r, c in run:
+            by_number.setdefault(numbers[r][c], []).append((r, c))
+        for number, cells in by_number.items():
+            if len(cells) > 1:
+                found.append(violation("duplicate-in-run", f"{number} appears {len(cells)} times in one unshaded run", cells))
+    return found
+
+
+class DabuhamienaiModel:
+    """The puzzle as SAT: one variable per cell (true = shaded), rules 1 and 3 as clauses, rule 2 by cuts."""
+
+    def __init__(self, backend: SatBackend, numbers: Grid):
+        self.backend = backend
+        self.n = n = len(numbers)
+        self.var = [[backend.new_var() for _ in range(n)] for _ in range(n)]
+        self.cells = [v for row in self.var for v in row]
+        self.cell_of = {self.var[r][c]: (r, c) for r in range(n) for c in range(n)}
+        for r in range(n):
+            for c in range(n):
+                for rr, cc in ((r, c + 1), (r + 1, c)):
+                    if rr < n and cc < n:
+                        backend.add_clause([-self.var[r][c], -self.var[rr][cc]])
+        for line in lines(n):
+            last_at: dict[int, int] = {}
+            for i, (r, c) in enumerate(line):
+                number = numbers[r][c]
+                if number in last_at:
+                    backend.add_clause([self.var[rr][cc] for rr, cc in line[last_at[number]: i + 1]])
+                last_at[number] = i
+
+    def grid(self, model: set[int]) -> Grid:
+        return [[int(v in model) for v in row] for row in self.var]
+
+    def connectivity_cuts(self, model: set[int]) -> list[list[int]]:
+        """For each white region but the largest: its shaded border may not all stay shaded while
+        one of its cells and one cell of the largest region are both white (exact, never cuts a
+        valid solution: with the border shaded the region is closed off)."""
+        shaded = self.grid(model)
+        regions = white_regions(shaded)
+        if len(regions) < 2:
+            return []
+        anchor = regions[0][0]
+        cuts = []
+        for region in regions[1:]:
+            border = {nb for cell in region for nb in neighbours(*cell, self.n) if shaded[nb[0]][nb[1]]}
+            cuts.append(
+                [-self.var[r][c] for r, c in sorted(border)]
+                + [self.var[region[0][0]][region[0][1]], self.var[anchor[0]][anchor[1]]]
+            )
+        return cuts
+
+    def add_cuts(self, cuts: list[list[int]]) -> None:
+        for clause in cuts:
+            self.backend.add_clause(clause)
+
+    def exclude(self, shaded: Grid) -> None:
+        """Forbid one particular shading."""
+        chosen = {self.var[r][c] for r in range(self.n) for c in range(self.n) if shaded[r][c]}
+        self.backend.add_clause(block(chosen, self.cells))
+
+
+def solve(puzzle: DabuhamienaiPuzzle, limit: int, deadline: Deadline, backend: str | None = None) -> SolveOutcome:
+    with make_backend(backend or DEFAULT_BACKEND) as sat:
+        model = DabuhamienaiModel(sat, puzzle.numbers)
+        found, complete = enumerate_models(sat, model.cells, max(limit, 2), deadline, model.connectivity_cuts)
+        return SolveOutcome([{"shaded": model.grid(m)} for m in found], complete)
+
+
+# A connectivity cut in cell terms, (row, col, sign) per literal: valid for any numbers on a size.
+CellCut = list[tuple[int, int, int]]
+
+
+def other_solution(
+    numbers: Grid, shaded: Grid, deadline: Deadline, backend: str | None = None, cuts: list[CellCut] | None = None
+) -> Grid | None:
+    """A valid shading other than ``shaded``, or None if ``shaded`` is the only one.
+
+    ``cuts`` is read and extended, so a generator can carry what it learned from one repair round to the next.
+    """
+    with make_backend(backend or DEFAULT_BACKEND) as sat:
+        model = DabuhamienaiModel(sat, numbers)
+        model.exclude(shaded)
+        if cuts:
+            model.add_cuts([[_signed(model, lit) for lit in cut] for cut in cuts])
+
+        def refine(m: set[int]) -> list[list[int]]:
+            new = model.connectivity_cuts(m)
+            if cuts is not None:
+                cuts.extend([_unsigned(model, lit) for lit in cut] for cut in new)
+            return new
+
+        found = solve_refined(sat, deadline, refine)
+        return None if found is None else model.grid(found)
+
+
+def _unsigned(model: DabuhamienaiModel, lit: int) -> tuple[int, int, int]:
+    r, c = model.cell_of[abs(lit)]
+    return (r, c, 1 if lit > 0 else -1)
+
+
+def _signed(model: DabuhamienaiModel, cell: tuple[int, int, int]) -> int:
+    r, c, sign = cell
+    return sign * model.var[r][c]

@@ -1,0 +1,282 @@
+"""One small SAT interface with two backends, so each puzzle model is written once.
+
+``CadicalBackend`` (CaDiCaL 1.9.5 through python-sat) is the fast default; ``Z3Backend`` (z3's own
+SAT core with native pseudo-boolean constraints) is the independent second opinion the tests use.
+Variables are positive integers and literals are signed integers, DIMACS style, on both backends.
+
+Z3 objects are not shareable across threads, so every ``Z3Backend`` owns its own ``z3.Context``
+and nothing of it outlives the call that built it.
+"""
+
+from __future__ import annotations
+
+import threading
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Sequence
+
+from solvers.common import BudgetExceeded, Deadline
+
+Clause = Sequence[int]
+# Given a model (the set of true variables), return clauses that cut it off, or [] to accept it.
+Refiner = Callable[[set[int]], list[list[int]]]
+
+BACKENDS = ("cadical", "z3")
+
+
+class SatBackend(ABC):
+    """Clauses, cardinality and weighted-sum constraints, incremental solving under a deadline."""
+
+    def __init__(self) -> None:
+        self.top = 0  # highest variable number handed out
+
+    def new_var(self) -> int:
+        self.top += 1
+        return self.top
+
+    def new_vars(self, count: int) -> list[int]:
+        return [self.new_var() for _ in range(count)]
+
+    @abstractmethod
+    def add_clause(self, lits: Clause) -> None: ...
+
+    @abstractmethod
+    def add_at_most(self, lits: Sequence[int], k: int) -> None: ...
+
+    @abstractmethod
+    def add_at_least(self, lits: Sequence[int], k: int) -> None: ...
+
+    def add_exactly(self, lits: Sequence[int], k: int) -> None:
+        self.add_at_most(lits, k)
+        self.add_at_least(lits, k)
+
+    @abstractmethod
+    def add_weighted_equal(self, lits: Sequence[int], weights: Sequence[int], total: int) -> None:
+        """sum(weights[i] for true lits[i]) == total, weights positive."""
+
+    @abstractmethod
+    def solve(self, deadline: Deadline, assumptions: Sequence[int] = ()) -> bool:
+        """True if satisfiable; raises BudgetExceeded when the deadline passes first."""
+
+    @abstractmethod
+    def true_vars(self) -> set[int]:
+        """The variables set true by the last satisfying assignment."""
+
+    def close(self) -> None:  # noqa: B027 - optional hook
+        pass
+
+    def __enter__(self) -> SatBackend:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class CadicalBackend(SatBackend):
+    """CaDiCaL via python-sat; cardinality by pysat's totalizer, weighted sums by a BDD."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        from pysat.solvers import Solver
+
+        self._solver = Solver(name="cadical195")
+        self._model: set[int] = set()
+
+    def add_clause(self, lits: Clause) -> None:
+        self._solver.add_clause(list(lits))
+
+    def _add_card(self, kind: str, lits: Sequence[int], k: int) -> None:
+        from pysat.card import CardEnc, EncType
+
+        encode = getattr(CardEnc, kind)
+        cnf = encode(lits=list(lits), bound=k, top_id=self.top, encoding=EncType.totalizer)
+        self.top = max(self.top, cnf.nv)
+        for clause in cnf.clauses:
+            self._solver.add_clause(clause)
+
+    def add_at_most(self, lits: Sequence[int], k: int) -> None:
+        if k < 0:
+            self.add_clause([])
+        elif k < len(lits):
+            self._add_card("atmost", lits, k)
+
+    def add_at_least(self, lits: Sequence[int], k: int) -> None:
+        if k > len(lits):
+            self.add_clause([])
+        elif k > 0:
+            self._add_card("atleast", lits, k)
+
+    def add_weighted_equal(self, lits: Sequence[int], weights: Sequence[int], total: int) -> None:
+        for clause in _weighted_equal_bdd(self, lits, weights, total):
+            self._solver.add_clause(clause)
+
+    def solve(self, deadline: Deadline, assumptions: Sequence[int] = ()) -> bool:
+        remaining = deadline.remaining()
+        if remaining <= 0:
+            raise BudgetExceeded("time budget exceeded")
+        timer = None
+        if remaining != float("inf"):
+            timer = threading.Timer(remaining, self._solver.interrupt)
+            timer.daemon = True
+            timer.start()
+        try:
+            result = self._solver.solve_limited(assumptions=list(assumptions), expect_interrupt=True)
+        finally:
+            if timer is not None:
+                timer.cancel()
+                self._solver.clear_interrupt()
+        if result is None:
+            raise BudgetExceeded("time budget exceeded in the SAT solver")
+        if result:
+            self._model = {v for v in self._solver.get_model() if v > 0}
+        return bool(result)
+
+    def true_vars(self) -> set[int]:
+        return self._model
+
+    def close(self) -> None:
+        self._solver.delete()
+
+
+class Z3Backend(SatBackend):
+    """z3 with its own Context; cardinality and weighted sums as native pseudo-boolean constraints."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        import z3
+
+        self._z3 = z3
+        self._ctx = z3.Context()
+        self._solver = z3.SolverFor("QF_FD", ctx=self._ctx)
+        self._vars: dict[int, object] = {}
+        self._model: set[int] = set()
+
+    def _lit(self, lit: int) -> object:
+        v = abs(lit)
+        if v not in self._vars:
+            self._vars[v] = self._z3.Bool(f"v{v}", self._ctx)
+        return self._vars[v] if lit > 0 else self._z3.Not(self._vars[v])
+
+    def new_var(self) -> int:
+        v = super().new_var()
+        self._lit(v)
+        return v
+
+    def add_clause(self, lits: Clause) -> None:
+        if not lits:
+            self._solver.add(self._z3.BoolVal(False, self._ctx))
+        else:
+            self._solver.add(self._z3.Or([self._lit(x) for x in lits]))
+
+    def add_at_most(self, lits: Sequence[int], k: int) -> None:
+        self._solver.add(self._z3.PbLe([(self._lit(x), 1) for x in lits], k) if lits else self._z3.BoolVal(k >= 0, self._ctx))
+
+    def add_at_least(self, lits: Sequence[int], k: int) -> None:
+        self._solver.add(self._z3.PbGe([(self._lit(x), 1) for x in lits], k) if lits else self._z3.BoolVal(k <= 0, self._ctx))
+
+    def add_weighted_equal(self, lits: Sequence[int], weights: Sequence[int], total: int) -> None:
+        if not lits:
+            self._solver.add(self._z3.BoolVal(total == 0, self._ctx))
+        else:
+            self._solver.add(self._z3.PbEq([(self._lit(x), w) for x, w in zip(lits, weights)], total))
+
+    def solve(self, deadline: Deadline, assumptions: Sequence[int] = ()) -> bool:
+        remaining = deadline.remaining()
+        if remaining <= 0:
+            raise BudgetExceeded("time budget exceeded")
+        if remaining != float("inf"):
+            self._solver.set("timeout", max(1, int(remaining * 1000)))
+        result = self._solver.check([self._lit(x) for x in assumptions])
+        if result == self._z3.unknown:
+            raise BudgetExceeded("time budget exceeded in z3")
+        if result == self._z3.sat:
+            model = self._solver.model()
+            self._model = {v for v, b in self._vars.items() if self._z3.is_true(model.eval(b, model_completion=True))}
+            return True
+        return False
+
+    def true_vars(self) -> set[int]:
+        return self._model
+
+
+def make_backend(name: str = "cadical") -> SatBackend:
+    if name == "cadical":
+        return CadicalBackend()
+    if name == "z3":
+        return Z3Backend()
+    raise ValueError(f"unknown SAT backend {name!r}; known: {', '.join(BACKENDS)}")
+
+
+def _weighted_equal_bdd(
+    backend: SatBackend, lits: Sequence[int], weights: Sequence[int], total: int
+) -> list[list[int]]:
+    """Clauses for sum(w_i * x_i) == total as a reduced decision diagram over partial sums.
+
+    Node (i, s) means "the first i terms add up to s"; only sums from which ``total`` is still
+    reachable get a node, so the encoding stays small for puzzle-sized sums.
+    """
+    n = len(lits)
+    suffix = [0] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        suffix[i] = suffix[i + 1] + weights[i]
+    if total < 0 or total > suffix[0]:
+        return [[]]
+    nodes: dict[tuple[int, int], int] = {}
+    clauses: list[list[int]] = []
+
+    def feasible(i: int, s: int) -> bool:
+        return s <= total <= s + suffix[i]
+
+    root = backend.new_var()
+    nodes[(0, 0)] = root
+    clauses.append([root])
+    frontier = {0}
+    for i in range(n):
+        nxt: set[int] = set()
+        for s in sorted(frontier):
+            here = nodes[(i, s)]
+            for take, s2 in ((False, s), (True, s + weights[i])):
+                lit = lits[i] if take else -lits[i]
+                if not feasible(i + 1, s2):
+                    clauses.append([-here, -lit])  # this choice can no longer reach the total
+                    continue
+                if (i + 1, s2) not in nodes:
+                    nodes[(i + 1, s2)] = backend.new_var()
+                clauses.append([-here, -lit, nodes[(i + 1, s2)]])
+                nxt.add(s2)
+        frontier = nxt
+    return clauses
+
+
+def solve_refined(backend: SatBackend, deadline: Deadline, refine: Refiner | None = None) -> set[int] | None:
+    """Solve, letting ``refine`` add lazy cuts until it accepts a model; None if unsatisfiable."""
+    while backend.solve(deadline):
+        model = backend.true_vars()
+        cuts = refine(model) if refine else []
+        if not cuts:
+            return model
+        for clause in cuts:
+            backend.add_clause(clause)
+    return None
+
+
+def block(model: set[int], decision_vars: Iterable[int]) -> list[int]:
+    """The clause that forbids this exact assignment of the decision variables."""
+    return [-v if v in model else v for v in decision_vars]
+
+
+def enumerate_models(
+    backend: SatBackend,
+    decision_vars: Sequence[int],
+    limit: int,
+    deadline: Deadline,
+    refine: Refiner | None = None,
+) -> tuple[list[set[int]], bool]:
+    """Up to ``limit`` models differing on ``decision_vars``; the flag says the search was exhausted."""
+    found: list[set[int]] = []
+    while len(found) < limit:
+        model = solve_refined(backend, deadline, refine)
+        if model is None:
+            return found, True
+        found.append(model)
+        backend.add_clause(block(model, decision_vars))
+    return found, False
