@@ -37,3 +37,5 @@ class PuzzleType:
     solve: Callable[[Any, int, Deadline, str | None], SolveOutcome]  # (puzzle, limit, deadline, backend)
     catalogue: dict[str, Any] = field(default_factory=dict)  # extra facts for GET /types
     warm_up: Callable[[], None] | None = None  # run once per worker at start-up (e.g. JIT compile)
+    # Puzzle from a plain-text format (e.g. number-sums CSV); raises InvalidInput with a clear message.
+    parse_text: Callable[[str], BaseModel] | None = None
