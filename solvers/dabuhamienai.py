@@ -112,7 +112,8 @@ def check(puzzle: DabuhamienaiPuzzle, answer: DabuhamienaiAnswer) -> list[Violat
         for c in range(n):
             for rr, cc in ((r, c + 1), (r + 1, c)):
                 if rr < n and cc < n and shaded[r][c] and shaded[rr][cc]:
-                    found.append(violation("shaded-adjacent", f"Shaded cells touch at ({r},{c}) and ({rr},{cc})", [(r, c), (rr, cc)]))
+                    message = f"Shaded cells touch at ({r},{c}) and ({rr},{cc})"
+                    found.append(violation("shaded-adjacent", message, [(r, c), (rr, cc)]))
     regions = white_regions(shaded)
     for region in regions[1:]:
         found.append(violation(
@@ -127,7 +128,8 @@ def check(puzzle: DabuhamienaiPuzzle, answer: DabuhamienaiAnswer) -> list[Violat
             by_number.setdefault(numbers[r][c], []).append((r, c))
         for number, cells in by_number.items():
             if len(cells) > 1:
-                found.append(violation("duplicate-in-run", f"{number} appears {len(cells)} times in one unshaded run", cells))
+                message = f"{number} appears {len(cells)} times in one unshaded run"
+                found.append(violation("duplicate-in-run", message, cells))
     return found
 
 
