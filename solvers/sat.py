@@ -234,9 +234,11 @@ def _weighted_equal_bdd(
     return clauses
 
 
-def solve_refined(backend: SatBackend, deadline: Deadline, refine: Refiner | None = None) -> set[int] | None:
+def solve_refined(
+    backend: SatBackend, deadline: Deadline, refine: Refiner | None = None, assumptions: Sequence[int] = ()
+) -> set[int] | None:
     """Solve, letting ``refine`` add lazy cuts until it accepts a model; None if unsatisfiable."""
-    while backend.solve(deadline):
+    while backend.solve(deadline, assumptions):
         model = backend.true_vars()
         cuts = refine(model) if refine else []
         if not cuts:
