@@ -11,7 +11,6 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.settings import get_settings
 from app.work import Overloaded, WorkFailed
 from generators.registry import TYPES
 
@@ -53,11 +52,11 @@ def validation_body(errors: list[dict[str, Any]], type_name: str = "") -> list[d
     return out
 
 
-def service_unavailable(message: str) -> JSONResponse:
+def service_unavailable(request: Request, message: str) -> JSONResponse:
     return JSONResponse(
         {"detail": message},
         status_code=503,
-        headers={"Retry-After": str(get_settings().retry_after_seconds)},
+        headers={"Retry-After": str(request.app.state.settings.retry_after_seconds)},
     )
 
 
@@ -72,11 +71,11 @@ def install(app: FastAPI) -> None:
         return JSONResponse({"detail": exc.detail}, status_code=exc.status_code, headers=exc.headers)
 
     @app.exception_handler(Overloaded)
-    async def _overloaded(_: Request, exc: Overloaded) -> JSONResponse:
-        return service_unavailable(f"The service is busy ({exc}); retry shortly.")
+    async def _overloaded(request: Request, exc: Overloaded) -> JSONResponse:
+        return service_unavailable(request, f"The service is busy ({exc}); retry shortly.")
 
     @app.exception_handler(WorkFailed)
-    async def _work_failed(_: Request, exc: WorkFailed) -> JSONResponse:
+    async def _work_failed(request: Request, exc: WorkFailed) -> JSONResponse:
         if exc.kind == "invalid":
             return JSONResponse(
                 {
@@ -86,8 +85,8 @@ def install(app: FastAPI) -> None:
                 status_code=422,
             )
         if exc.kind == "generation-failed":
-            return service_unavailable(f"Could not generate a unique puzzle: {exc.message}. Try another seed.")
-        return service_unavailable(f"The work did not finish within the time budget: {exc.message}.")
+            return service_unavailable(request, f"Could not generate a unique puzzle: {exc.message}. Try another seed.")
+        return service_unavailable(request, f"The work did not finish within the time budget: {exc.message}.")
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:

@@ -92,6 +92,7 @@ def create_app(settings: Settings | None = None, use_processes: bool = True) -> 
             store.dispose()
 
     app = FastAPI(title="Puzzle generator service", version="0.1.0", description=DESCRIPTION, lifespan=lifespan)
+    app.state.settings = settings
     errors.install(app)
     for puzzle_type in TYPES.values():
         app.include_router(puzzles.type_router(puzzle_type))

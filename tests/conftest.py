@@ -20,3 +20,40 @@ def reference_dir() -> Path:
     if not REFERENCE.is_dir():
         pytest.fail(f"published reference puzzles not found at {REFERENCE} (shared/ must sit beside the repo)")
     return REFERENCE
+
+
+@pytest.fixture
+def make_client(tmp_path: Path):
+    """Build a TestClient on a fresh SQLite file; extra keyword arguments override settings."""
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+    from app.settings import Settings
+
+    clients = []
+
+    def build(db: Path | None = None, use_processes: bool = True, **overrides) -> TestClient:
+        settings = Settings(
+            database_url=f"sqlite:///{db or tmp_path / 'puzzles.db'}", work_processes=2, **overrides
+        )
+        client = TestClient(create_app(settings, use_processes=use_processes))
+        client.__enter__()
+        clients.append(client)
+        return client
+
+    yield build
+    for client in clients:
+        client.__exit__(None, None, None)
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory):
+    """One app (with its worker processes) shared by a test module."""
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+    from app.settings import Settings
+
+    db = tmp_path_factory.mktemp("db") / "puzzles.db"
+    with TestClient(create_app(Settings(database_url=f"sqlite:///{db}", work_processes=2))) as test_client:
+        yield test_client

@@ -1,0 +1,166 @@
+"""Every endpoint through the HTTP client, for every registered type, plus bad input of every kind."""
+
+from __future__ import annotations
+
+import pytest
+
+from generators.registry import TYPES
+
+TYPE_NAMES = sorted(TYPES)
+
+
+def generate(client, name: str, **params):
+    response = client.post(f"/generate/{name}", params={"seed": 7, "include_solution": True, **params})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+@pytest.mark.parametrize("name", TYPE_NAMES)
+def test_generated_puzzle_round_trip(client, name: str) -> None:
+    record = generate(client, name)
+    assert record["id"].startswith(TYPES[name].id_prefix + "-")
+    assert record["type"] == name and record["params"]["seed"] == 7
+    solution = record["solution"]
+
+    verdict = client.post(f"/verify/{name}", json={"puzzle": record["puzzle"], "answer": solution})
+    assert verdict.status_code == 200 and verdict.json()["solved"] is True and verdict.json()["violations"] == []
+
+    stored = client.get(f"/puzzles/{record['id']}")
+    assert stored.status_code == 200
+    assert "solution" not in stored.json() and stored.json()["puzzle"] == record["puzzle"]
+    assert client.get(f"/puzzles/{record['id']}/solution").json() == solution
+    assert client.post(f"/puzzles/{record['id']}/verify", json={"answer": solution}).json()["solved"] is True
+
+    solved = client.post(f"/solve/{name}", json={"puzzle": record["puzzle"]}).json()
+    assert solved["status"] == "unique" and solved["complete"] is True and solved["count"] == 1
+
+
+@pytest.mark.parametrize("name", TYPE_NAMES)
+def test_same_seed_same_puzzle_and_no_seed_is_reproducible(client, name: str) -> None:
+    first, again = generate(client, name), generate(client, name)
+    assert first["puzzle"] == again["puzzle"] and first["id"] == again["id"]
+    random_one = client.post(f"/generate/{name}").json()
+    replay = generate(client, name, seed=random_one["params"]["seed"])
+    assert replay["puzzle"] == random_one["puzzle"]
+
+
+@pytest.mark.parametrize("name", TYPE_NAMES)
+def test_daily_is_stable_and_cacheable(client, name: str) -> None:
+    first = client.get(f"/daily/{name}", params={"date": "2026-01-01"})
+    assert first.status_code == 200, first.text
+    second = client.get(f"/daily/{name}", params={"date": "2026-01-01"})
+    assert second.json() == first.json() and "solution" not in first.json()
+    assert first.json()["params"]["date"] == "2026-01-01"
+    etag = first.headers["etag"]
+    assert client.get(f"/daily/{name}", params={"date": "2026-01-01"}, headers={"If-None-Match": etag}).status_code == 304
+    other_day = client.get(f"/daily/{name}", params={"date": "2026-01-02"}).json()
+    assert other_day["id"] != first.json()["id"]
+
+
+def test_types_lists_every_type_with_ranges(client) -> None:
+    listed = {t["name"]: t for t in client.get("/types").json()}
+    assert set(listed) == set(TYPES)
+    size = next(p for p in listed["dabuhamienai"]["params"] if p["name"] == "size")
+    assert (size["minimum"], size["maximum"], size["default"]) == (4, 30, 8)
+
+
+def test_healthz(client) -> None:
+    assert client.get("/healthz").json()["status"] == "ok"
+
+
+@pytest.mark.parametrize("path", ["/generate/sudoku", "/verify/sudoku", "/solve/sudoku"])
+def test_unknown_type_is_404_listing_known_types(client, path: str) -> None:
+    response = client.post(path, json={})
+    assert response.status_code == 404 and "dabuhamienai" in response.json()["detail"]
+    assert client.get("/daily/sudoku").status_code == 404
+
+
+def test_unknown_id_is_404(client) -> None:
+    for response in (
+        client.get("/puzzles/dab-nope"),
+        client.get("/puzzles/dab-nope/solution"),
+        client.post("/puzzles/dab-nope/verify", json={"answer": {}}),
+        client.get("/puzzles/" + "x" * 5000),
+    ):
+        assert response.status_code == 404
+
+
+@pytest.mark.parametrize("size", [3, 31, 10**9, -1])
+def test_size_out_of_range_states_the_range(client, size: int) -> None:
+    response = client.post("/generate/dabuhamienai", params={"size": size})
+    assert response.status_code == 422
+    assert "between 4 and 30" in response.json()["detail"][0]["msg"]
+
+
+@pytest.mark.parametrize("params", [{"size": "big"}, {"sise": 6}, {"seed": -1}, {"seed": 2**64}, {"include_solution": "maybe"}])
+def test_bad_generate_parameters_are_422(client, params) -> None:
+    assert client.post("/generate/dabuhamienai", params=params).status_code == 422
+
+
+PUZZLE_4 = {"size": 4, "numbers": [[1, 1, 2, 3], [2, 3, 4, 1], [3, 4, 1, 2], [4, 2, 3, 3]]}
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        '{"puzzle": ',
+        "not json at all",
+        "[]",
+        '{"puzzle": {"size": 4, "numbers": [[1]]}, "answer": {"shaded": [[0]]}}',
+        '{"puzzle": {"size": 4, "numbers": [[1, 1, 2, 9], [2, 3, 4, 1], [3, 4, 1, 2], [4, 2, 3, 3]]}, "answer": {"shaded": []}}',
+        '{"answer": {"shaded": []}}',
+    ],
+)
+def test_malformed_bodies_are_422(client, body: str) -> None:
+    response = client.post("/verify/dabuhamienai", content=body)
+    assert response.status_code == 422
+    assert response.json()["detail"]
+
+
+@pytest.mark.parametrize(
+    ("shaded", "code"),
+    [([[0, 0, 0, 0]] * 3, "wrong-dimensions"), ([[0, 0, 0, 2]] * 4, "bad-value"), ([[0, 0, 0]] * 4, "wrong-dimensions")],
+)
+def test_wrong_answer_shape_is_422_with_a_code(client, shaded, code: str) -> None:
+    response = client.post("/verify/dabuhamienai", json={"puzzle": PUZZLE_4, "answer": {"shaded": shaded}})
+    assert response.status_code == 422
+    assert response.json()["violations"][0]["rule"] == code
+
+
+def test_wrong_answer_is_200_with_violations(client) -> None:
+    answer = {"shaded": [[1, 1, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]}
+    body = client.post("/verify/dabuhamienai", json={"puzzle": PUZZLE_4, "answer": answer}).json()
+    assert body["solved"] is False
+    assert {"shaded-adjacent", "duplicate-in-run"} <= {v["rule"] for v in body["violations"]}
+
+
+def test_curl_style_form_content_type_is_read_as_json(client) -> None:
+    import json
+
+    response = client.post(
+        "/solve/dabuhamienai",
+        content=json.dumps({"puzzle": PUZZLE_4, "max_solutions": 3}),
+        headers={"Content-Type": "application/x-www-form-urlencoded"},
+    )
+    assert response.status_code == 200 and response.json()["status"] == "multiple"
+
+
+def test_solve_reports_none_unique_multiple(client) -> None:
+    no_solution = {"size": 2, "numbers": [[1, 1], [1, 1]]}
+    assert client.post("/solve/dabuhamienai", json={"puzzle": no_solution}).json()["status"] == "none"
+    both = [client.post("/solve/dabuhamienai", json={"puzzle": PUZZLE_4, "backend": b}).json() for b in ("cadical", "z3")]
+    assert all(r["status"] == "multiple" and r["count"] == 2 and not r["complete"] for r in both)
+    one = client.post("/solve/dabuhamienai", json={"puzzle": PUZZLE_4, "max_solutions": 1}).json()
+    assert one["status"] == "multiple" and len(one["solutions"]) == 1
+    assert client.post("/solve/dabuhamienai", json={"puzzle": PUZZLE_4, "max_solutions": 0}).status_code == 422
+    assert client.post("/solve/dabuhamienai", json={"puzzle": PUZZLE_4, "backend": "magic"}).status_code == 422
+
+
+def test_huge_body_is_413(client) -> None:
+    response = client.post("/verify/dabuhamienai", content=b"[" + b"1," * 600_000 + b"1]")
+    assert response.status_code == 413
+
+
+def test_bad_daily_date_is_422(client) -> None:
+    assert client.get("/daily/dabuhamienai", params={"date": "2026-13-40"}).status_code == 422
+    assert client.get("/daily/dabuhamienai", params={"date": "1999-12-31"}).status_code == 422

@@ -1,0 +1,86 @@
+"""Storage across restarts, the daily puzzle under concurrency, time budgets and responsiveness."""
+
+from __future__ import annotations
+
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from app.store import PuzzleRow, PuzzleStore
+
+
+def test_stored_puzzle_survives_a_restart(make_client, tmp_path) -> None:
+    db = tmp_path / "persist.db"
+    first = make_client(db=db)
+    record = first.post("/generate/dabuhamienai", params={"size": 6, "seed": 3}).json()
+    first.__exit__(None, None, None)
+    second = make_client(db=db)
+    assert second.get(f"/puzzles/{record['id']}").json() == record
+    solution = second.get(f"/puzzles/{record['id']}/solution").json()
+    assert second.post(f"/puzzles/{record['id']}/verify", json={"answer": solution}).json()["solved"]
+
+
+def count_daily_rows(db) -> int:
+    store = PuzzleStore(f"sqlite:///{db}")
+    with Session(store.engine) as session:
+        return session.scalar(select(func.count()).select_from(PuzzleRow).where(PuzzleRow.daily_key.is_not(None)))
+
+
+def test_simultaneous_first_daily_requests_make_one_puzzle(make_client, tmp_path) -> None:
+    db = tmp_path / "daily.db"
+    replica_a, replica_b = make_client(db=db), make_client(db=db)  # two apps on one database
+    clients = [replica_a, replica_b] * 4
+    barrier = threading.Barrier(len(clients))
+
+    def fetch(client):
+        barrier.wait()
+        return client.get("/daily/dabuhamienai", params={"date": "2026-03-01", "size": 10})
+
+    with ThreadPoolExecutor(len(clients)) as pool:
+        responses = list(pool.map(fetch, clients))
+    assert {r.status_code for r in responses} == {200}
+    assert len({r.text for r in responses}) == 1  # same id, puzzle and created_at for everyone
+    assert count_daily_rows(db) == 1
+
+
+def test_daily_differs_by_parameters_and_is_deterministic_across_databases(make_client, tmp_path) -> None:
+    one = make_client(db=tmp_path / "a.db").get("/daily/dabuhamienai", params={"date": "2026-04-01"}).json()
+    other_db = make_client(db=tmp_path / "b.db")
+    again = other_db.get("/daily/dabuhamienai", params={"date": "2026-04-01"}).json()
+    assert (one["id"], one["puzzle"]) == (again["id"], again["puzzle"])  # replicas agree without sharing a store
+    bigger = other_db.get("/daily/dabuhamienai", params={"date": "2026-04-01", "size": 9}).json()
+    assert bigger["puzzle"]["size"] == 9 and bigger["id"] != one["id"]
+
+
+def test_work_past_its_budget_is_503_with_retry_after(make_client) -> None:
+    client = make_client(generate_budget_seconds=0.05, retry_after_seconds=7)
+    response = client.post("/generate/dabuhamienai", params={"size": 30, "seed": 1})
+    assert response.status_code == 503
+    assert response.headers["retry-after"] == "7"
+    assert "time budget" in response.json()["detail"]
+
+
+def test_healthz_answers_while_generation_saturates_the_workers(make_client) -> None:
+    client = make_client(generate_budget_seconds=30)
+    client.post("/generate/dabuhamienai", params={"size": 4, "seed": 0})  # workers are up
+    busy = [threading.Thread(target=client.post, args=("/generate/dabuhamienai",), kwargs={"params": {"size": 30, "seed": s}})
+            for s in range(4)]
+    for thread in busy:
+        thread.start()
+    time.sleep(0.3)
+    started = time.perf_counter()
+    assert client.get("/healthz").status_code == 200
+    assert time.perf_counter() - started < 1.0
+    for thread in busy:
+        thread.join()
+
+
+def test_too_much_work_in_flight_is_503_at_once(make_client) -> None:
+    client = make_client(max_pending_jobs=1, generate_budget_seconds=30)
+    with ThreadPoolExecutor(3) as pool:
+        futures = [pool.submit(client.post, "/generate/dabuhamienai", params={"size": 25, "seed": s}) for s in range(3)]
+        statuses = sorted(f.result().status_code for f in futures)
+    assert statuses[0] == 201 and 503 in statuses
