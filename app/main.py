@@ -76,13 +76,13 @@ class JsonByDefault:
         await self.app(scope, receive, send)
 
 
-def create_app(settings: Settings | None = None, use_processes: bool = True) -> FastAPI:
+def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = PuzzleStore(settings.database_url)
-        pool = WorkPool(settings.work_processes, settings.pending_limit, use_processes=use_processes)
+        pool = WorkPool(settings.work_processes, settings.pending_limit, settings.verify_processes)
         pool.start()
         app.state.service = PuzzleService(settings, store, pool)
         try:

@@ -22,6 +22,7 @@ class Settings(BaseSettings):
     work_processes: int = Field(
         default_factory=lambda: os.cpu_count() or 1, ge=1, description="Worker processes for generation and solving."
     )
+    verify_processes: int = Field(2, ge=1, description="Worker processes for verifying answers.")
     max_pending_jobs: int = Field(
         0, ge=0, description="Jobs queued or running at once before new ones get 503 at once; 0 = 4 per process."
     )

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, String, create_engine, event, select
+from sqlalchemy import JSON, DateTime, String, create_engine, event, select, text, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
@@ -35,6 +35,9 @@ class PuzzleRow(Base):
     stats: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     daily_key: Mapped[str | None] = mapped_column(String(200), unique=True, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # Pre-generated puzzles wait in a pool (type + parameters) until one request claims them.
+    pool_key: Mapped[str | None] = mapped_column(String(300), nullable=True)
+    served_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
     def record(self, include_solution: bool = False) -> dict[str, Any]:
         created = self.created_at if self.created_at.tzinfo else self.created_at.replace(tzinfo=UTC)
@@ -82,10 +85,28 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
 
 
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+MIGRATION_LOCK = 727_274  # PostgreSQL advisory lock id: replicas starting together migrate one at a time
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema to the newest Alembic revision."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        if engine.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(:id)"), {"id": MIGRATION_LOCK})
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
 class PuzzleStore:
     def __init__(self, url: str):
         self.engine = make_engine(url)
-        Base.metadata.create_all(self.engine)
+        migrate(self.engine)
 
     def get(self, puzzle_id: str) -> PuzzleRow | None:
         with Session(self.engine, expire_on_commit=False) as session:
@@ -112,6 +133,42 @@ class PuzzleStore:
         if stored is None:
             raise RuntimeError(f"puzzle {row.id} vanished after a conflicting insert")
         return stored
+
+    def add_to_pool(self, row: PuzzleRow, pool_key: str) -> bool:
+        """Store a pre-generated puzzle in a pool; False if it was stored already (resuming a batch)."""
+        row.pool_key = pool_key
+        stored = self.add(row)
+        return stored is row
+
+    def claim_from_pool(self, pool_key: str) -> PuzzleRow | None:
+        """Hand out one unserved pooled puzzle, each to exactly one caller, even across replicas."""
+        for _ in range(5):
+            with Session(self.engine, expire_on_commit=False) as session:
+                candidate = session.scalars(
+                    select(PuzzleRow.id).where(PuzzleRow.pool_key == pool_key, PuzzleRow.served_at.is_(None)).limit(1)
+                ).first()
+                if candidate is None:
+                    return None
+                claimed = session.execute(
+                    update(PuzzleRow)
+                    .where(PuzzleRow.id == candidate, PuzzleRow.served_at.is_(None))
+                    .values(served_at=datetime.now(UTC))
+                )
+                session.commit()
+                if claimed.rowcount == 1:
+                    return session.get(PuzzleRow, candidate)
+        return None  # lost every race: generate instead
+
+    def pool_sizes(self) -> dict[str, int]:
+        from sqlalchemy import func
+
+        with Session(self.engine) as session:
+            rows = session.execute(
+                select(PuzzleRow.pool_key, func.count())
+                .where(PuzzleRow.pool_key.is_not(None), PuzzleRow.served_at.is_(None))
+                .group_by(PuzzleRow.pool_key)
+            )
+            return {key: count for key, count in rows}
 
     def dispose(self) -> None:
         self.engine.dispose()

@@ -1,4 +1,4 @@
-"""CPU work (generating, solving) in worker processes, so it never blocks the event loop.
+"""CPU work (generating, solving, verifying) in worker processes, so it never blocks the event loop.
 
 Every job carries an absolute deadline (CLOCK_MONOTONIC is shared by all processes on a machine),
 which the solvers check themselves; the waiting side gives up a little after it regardless. At most
@@ -13,7 +13,7 @@ import asyncio
 import logging
 import multiprocessing
 import time
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict
 from typing import Any
 
@@ -96,49 +96,55 @@ def verify_job(type_name: str, puzzle: dict[str, Any], answer: dict[str, Any], d
     }
 
 
-class WorkPool:
-    """Process pool for heavy jobs, thread pool for light ones, both behind one in-flight limit."""
+def _process_pool(processes: int) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(
+        max_workers=processes, mp_context=multiprocessing.get_context("spawn"), initializer=warm_up_worker
+    )
 
-    def __init__(self, processes: int, pending_limit: int, use_processes: bool = True):
-        self.pending_limit = pending_limit
-        self.in_flight = 0
-        if use_processes:
-            self._heavy: Executor = ProcessPoolExecutor(
-                max_workers=processes,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=warm_up_worker,
-            )
-        else:
-            self._heavy = ThreadPoolExecutor(max_workers=processes)
-        self._light = ThreadPoolExecutor(max_workers=4, thread_name_prefix="verify")
-        self._processes = processes
+
+class WorkPool:
+    """Two warmed-up process pools: one for generating and solving, one for verifying, so a check
+    never queues behind a generation. Each has its own limit on jobs in flight."""
+
+    def __init__(self, processes: int, pending_limit: int, verify_processes: int = 2, verify_pending_limit: int = 256):
+        self._pools = {True: _process_pool(processes), False: _process_pool(verify_processes)}
+        self._limits = {True: pending_limit, False: verify_pending_limit}
+        self._in_flight = {True: 0, False: 0}
+        self._sizes = {True: processes, False: verify_processes}
+
+    @property
+    def in_flight(self) -> int:
+        return self._in_flight[True]
+
+    @property
+    def pending_limit(self) -> int:
+        return self._limits[True]
 
     def start(self) -> None:
         """Start every worker now (in the background), so warm-up happens before traffic does."""
-        for _ in range(self._processes):
-            self._heavy.submit(time.sleep, 0)
+        for heavy, pool in self._pools.items():
+            for _ in range(self._sizes[heavy]):
+                pool.submit(time.sleep, 0)
 
     async def run(self, fn: Any, *args: Any, budget: float, heavy: bool = True) -> Any:
         """Run ``fn(*args, deadline_at)`` in a worker; the job functions above take the deadline last."""
-        if heavy and self.in_flight >= self.pending_limit:
-            raise Overloaded(f"{self.in_flight} jobs are already queued or running")
+        if self._in_flight[heavy] >= self._limits[heavy]:
+            raise Overloaded(f"{self._in_flight[heavy]} jobs are already queued or running")
         deadline_at = time.monotonic() + budget
         loop = asyncio.get_running_loop()
-        if heavy:
-            self.in_flight += 1
+        self._in_flight[heavy] += 1
         try:
-            future = loop.run_in_executor(self._heavy if heavy else self._light, _envelope, fn, *args, deadline_at)
+            future = loop.run_in_executor(self._pools[heavy], _envelope, fn, *args, deadline_at)
             try:
                 result = await asyncio.wait_for(future, budget + GRACE_SECONDS)
             except TimeoutError:
                 raise WorkFailed("budget", f"the work did not finish within {budget:g} s") from None
         finally:
-            if heavy:
-                self.in_flight -= 1
+            self._in_flight[heavy] -= 1
         if "error" in result:
             raise WorkFailed(result["error"], result["message"], result.get("violations"))
         return result["ok"]
 
     def shutdown(self) -> None:
-        self._heavy.shutdown(wait=False, cancel_futures=True)
-        self._light.shutdown(wait=False, cancel_futures=True)
+        for pool in self._pools.values():
+            pool.shutdown(wait=False, cancel_futures=True)

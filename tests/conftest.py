@@ -32,11 +32,11 @@ def make_client(tmp_path: Path):
 
     clients = []
 
-    def build(db: Path | None = None, use_processes: bool = True, **overrides) -> TestClient:
+    def build(db: Path | None = None, **overrides) -> TestClient:
         settings = Settings(
-            database_url=f"sqlite:///{db or tmp_path / 'puzzles.db'}", work_processes=2, **overrides
+            database_url=f"sqlite:///{db or tmp_path / 'puzzles.db'}", work_processes=2, verify_processes=1, **overrides
         )
-        client = TestClient(create_app(settings, use_processes=use_processes))
+        client = TestClient(create_app(settings))
         client.__enter__()
         clients.append(client)
         return client
@@ -55,5 +55,5 @@ def client(tmp_path_factory: pytest.TempPathFactory):
     from app.settings import Settings
 
     db = tmp_path_factory.mktemp("db") / "puzzles.db"
-    with TestClient(create_app(Settings(database_url=f"sqlite:///{db}", work_processes=2))) as test_client:
+    with TestClient(create_app(Settings(database_url=f"sqlite:///{db}", work_processes=2, verify_processes=1))) as test_client:
         yield test_client
