@@ -19,9 +19,11 @@ serve: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/ruff check .
+	bash scripts/ensure-postgres.sh
 	$(BIN)/python -m pytest -n 2 --dist loadgroup -q
 
 test-fast: $(STAMP)
+	bash scripts/ensure-postgres.sh
 	$(BIN)/python -m pytest -n 2 --dist loadgroup -q -m "not slow"
 
 lint: $(STAMP)

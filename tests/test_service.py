@@ -23,15 +23,16 @@ def test_stored_puzzle_survives_a_restart(make_client, tmp_path) -> None:
     assert second.post(f"/puzzles/{record['id']}/verify", json={"answer": solution}).json()["solved"]
 
 
-def count_daily_rows(db) -> int:
-    store = PuzzleStore(f"sqlite:///{db}")
+def count_daily_rows(url: str) -> int:
+    store = PuzzleStore(url)
     with Session(store.engine) as session:
-        return session.scalar(select(func.count()).select_from(PuzzleRow).where(PuzzleRow.daily_key.is_not(None)))
+        count = session.scalar(select(func.count()).select_from(PuzzleRow).where(PuzzleRow.daily_key.is_not(None)))
+    store.dispose()
+    return count
 
 
-def test_simultaneous_first_daily_requests_make_one_puzzle(make_client, tmp_path) -> None:
-    db = tmp_path / "daily.db"
-    replica_a, replica_b = make_client(db=db), make_client(db=db)  # two apps on one database
+def test_simultaneous_first_daily_requests_make_one_puzzle(make_client, database_url: str) -> None:
+    replica_a, replica_b = make_client(db=database_url), make_client(db=database_url)  # two apps on one database
     clients = [replica_a, replica_b] * 4
     barrier = threading.Barrier(len(clients))
 
@@ -43,7 +44,7 @@ def test_simultaneous_first_daily_requests_make_one_puzzle(make_client, tmp_path
         responses = list(pool.map(fetch, clients))
     assert {r.status_code for r in responses} == {200}
     assert len({r.text for r in responses}) == 1  # same id, puzzle and created_at for everyone
-    assert count_daily_rows(db) == 1
+    assert count_daily_rows(database_url) == 1
 
 
 def test_daily_differs_by_parameters_and_is_deterministic_across_databases(make_client, tmp_path) -> None:
