@@ -101,28 +101,70 @@ def random_maximal_shading(n: int, rng: random.Random) -> Grid:
     return shaded
 
 
-def forcing_number(numbers: Grid, shaded: Grid, cell: Cell, rng: random.Random, avoid: int | None = None) -> int | None:
-    """A number that would repeat in ``cell``'s runs if it were unshaded under ``shaded``.
-
-    Prefer numbers seen both along the row and along the column (nearest first), which break
-    more alternative shadings at once; fall back to the nearest seen in either direction.
-    """
+def seen_in_runs(numbers: Grid, shaded: Grid, cell: Cell, fixed: Grid | None = None) -> tuple[dict[int, int], dict[int, int]]:
+    """Per axis (row, column): number -> distance of its nearest occurrence in ``cell``'s runs
+    under ``shaded``. With ``fixed`` given, only cells whose number can no longer change count."""
     n = len(numbers)
-    nearest: list[dict[int, int]] = [{}, {}]  # per axis (row, column): number -> distance
+    nearest: tuple[dict[int, int], dict[int, int]] = ({}, {})
     for axis, directions in enumerate((((0, -1), (0, 1)), ((-1, 0), (1, 0)))):
         for dr, dc in directions:
             r, c, distance = cell[0] + dr, cell[1] + dc, 1
             while 0 <= r < n and 0 <= c < n and not shaded[r][c]:
                 number = numbers[r][c]
-                if number != avoid and distance < nearest[axis].get(number, n + 1):
+                if (fixed is None or fixed[r][c]) and distance < nearest[axis].get(number, n + 1):
                     nearest[axis][number] = distance
                 r, c, distance = r + dr, c + dc, distance + 1
+    return nearest
+
+
+def forcing_candidates(nearest: tuple[dict[int, int], dict[int, int]], rng: random.Random) -> list[int]:
+    """Numbers that would repeat in the cell's runs, best first: seen both along the row and the
+    column (nearest first), which breaks more alternative shadings at once, then one axis only.
+    Ties are broken at random."""
     row, column = nearest
-    scores = {v: row[v] + column[v] for v in row if v in column} or {**column, **row}
-    if not scores:
-        return None
-    best = min(scores.values())
-    return rng.choice(sorted(v for v, score in scores.items() if score == best))
+    both = {v: row[v] + column[v] for v in row if v in column}
+    one = {v: d + 2 * len(row) + 2 * len(column) for v, d in (*row.items(), *column.items()) if v not in both}
+    scores = {**one, **both}
+    return sorted(scores, key=lambda v: (scores[v], rng.random()))
+
+
+def forcing_number(numbers: Grid, shaded: Grid, cell: Cell, rng: random.Random) -> int | None:
+    """The best number that would repeat in ``cell``'s runs if it were unshaded under ``shaded``."""
+    candidates = forcing_candidates(seen_in_runs(numbers, shaded, cell), rng)
+    return candidates[0] if candidates else None
+
+
+class RuledOut:
+    """Every other solution met in an attempt, and how many clue values currently rule it out.
+
+    A witness of an other solution is (cell, number): the cell is white there and ``number`` sits
+    in one of its runs on a cell whose number is final, so giving the cell that number makes a
+    duplicate. Counting the witnesses each clue satisfies tells a repair, before it changes a
+    number, whether an earlier other solution would come back; without this, repairs undo each
+    other and the same shadings return round after round.
+    """
+
+    def __init__(self) -> None:
+        self.live: list[int] = []  # per other solution: witnesses the current clues satisfy
+        self.by_cell: dict[Cell, list[tuple[int, set[int]]]] = {}
+
+    def add(self, witnesses: dict[Cell, set[int]]) -> None:
+        """A new other solution, valid under the current clues (so none of its witnesses holds)."""
+        index = len(self.live)
+        self.live.append(0)
+        for cell, values in witnesses.items():
+            self.by_cell.setdefault(cell, []).append((index, values))
+
+    def revived(self, cell: Cell, old: int, new: int) -> int:
+        """How many ruled-out solutions would become valid again if ``cell`` went from old to new."""
+        return sum(
+            1 for index, values in self.by_cell.get(cell, ())
+            if self.live[index] == 1 and old in values and new not in values
+        )
+
+    def change(self, cell: Cell, old: int, new: int) -> None:
+        for index, values in self.by_cell.get(cell, ()):
+            self.live[index] += (new in values) - (old in values)
 
 
 class DabuhamienaiSteps:
@@ -131,6 +173,7 @@ class DabuhamienaiSteps:
         self.backend = backend
         self._model: rules.RepairableModel | None = None  # one incremental solver per attempt
         self._model_for: Grid | None = None
+        self._ruled_out = RuledOut()
 
     def random_solution(self, rng: random.Random) -> tuple[Grid, Grid]:
         """(shading, Latin square underneath): the square fixes every unshaded number."""
@@ -149,27 +192,50 @@ class DabuhamienaiSteps:
         shaded = solution[0]
         model = self._model
         if model is None or self._model_for is not shaded:
+            if model is not None:
+                model.backend.close()
             # Unshaded numbers are final (they are the solution's), so only shaded cells can change.
             changeable = {(r, c) for r in range(self.size) for c in range(self.size) if shaded[r][c]}
             model = self._model = rules.RepairableModel(make_backend(self.backend or rules.DEFAULT_BACKEND), numbers, changeable)
             model.exclude(shaded)
             self._model_for = shaded
+            self._ruled_out = RuledOut()
         for cell in model.guard:
             if model.numbers[cell[0]][cell[1]] != numbers[cell[0]][cell[1]]:
                 model.set_number(cell, numbers[cell[0]][cell[1]])
         return model.other_solution(deadline)
 
     def repair(self, numbers: Grid, solution: tuple[Grid, Grid], other: Grid, rng: random.Random) -> Grid | None:
+        """Give cells shaded in the intended solution but white in ``other`` a number repeated in
+        their runs there, skipping any number that would bring back an earlier other solution.
+        Only if no cell can be changed safely is the least harmful single change made."""
         shaded = solution[0]
+        fixed = [[1 - s for s in row] for row in shaded]
+        cells = [(r, c) for r in range(self.size) for c in range(self.size) if shaded[r][c] and not other[r][c]]
+        options = {cell: forcing_candidates(seen_in_runs(numbers, other, cell, fixed), rng) for cell in cells}
+        ruled_out = self._ruled_out
+        ruled_out.add({cell: set(values) for cell, values in options.items()})
         repaired = [row[:] for row in numbers]
+        fallback: tuple[int, Cell, int] | None = None
         changed = False
-        for r in range(self.size):
-            for c in range(self.size):
-                if shaded[r][c] and not other[r][c]:
-                    number = forcing_number(numbers, other, (r, c), rng, avoid=numbers[r][c])
-                    if number is not None:
-                        repaired[r][c], changed = number, True
+        for cell in cells:
+            old = repaired[cell[0]][cell[1]]
+            for number in options[cell]:
+                harm = ruled_out.revived(cell, old, number)
+                if harm == 0:
+                    self._set(repaired, cell, number)
+                    changed = True
+                    break
+                if fallback is None or harm < fallback[0]:
+                    fallback = (harm, cell, number)
+        if not changed and fallback is not None:
+            self._set(repaired, fallback[1], fallback[2])
+            changed = True
         return repaired if changed else None
+
+    def _set(self, numbers: Grid, cell: Cell, number: int) -> None:
+        self._ruled_out.change(cell, numbers[cell[0]][cell[1]], number)
+        numbers[cell[0]][cell[1]] = number
 
 
 def generate_puzzle(params: DabuhamienaiParams, seed: int, deadline: Deadline, backend: str | None = None) -> Generated:
