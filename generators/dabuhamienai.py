@@ -134,6 +134,52 @@ def forcing_number(numbers: Grid, shaded: Grid, cell: Cell, rng: random.Random) 
     return candidates[0] if candidates else None
 
 
+def stretch(shaded: Grid, cell: Cell, dr: int, dc: int) -> list[Cell]:
+    """The white cells from ``cell`` (exclusive) in one direction up to the first shaded cell."""
+    n, out = len(shaded), []
+    r, c = cell[0] + dr, cell[1] + dc
+    while 0 <= r < n and 0 <= c < n and not shaded[r][c]:
+        out.append((r, c))
+        r, c = r + dr, c + dc
+    return out
+
+
+def run_through(shaded: Grid, cell: Cell) -> list[Cell]:
+    """The cells of the row run and the column run containing a white ``cell`` (itself excluded)."""
+    return [other for dr, dc in ((0, -1), (0, 1), (-1, 0), (1, 0)) for other in stretch(shaded, cell, dr, dc)]
+
+
+def give_forcing_number(numbers: Grid, shaded: Grid, cell: Cell, locked: set[Cell], rng: random.Random) -> int:
+    """A number for shaded ``cell`` seen in both its row runs and its column runs.
+
+    Only such a number rules out every way of moving the shading from ``cell`` to a neighbour
+    (each move keeps one whole axis of runs around it); with a number from one axis only, two
+    moves may need different numbers and the attempt is doomed. When the white numbers offer
+    none, one white neighbour takes the number of a white cell on the other axis, as long as no
+    run of the intended solution gets a duplicate (white numbers need not form a Latin square).
+    The cells a choice relies on are locked so that later retouches keep it.
+    """
+    row = [x for d in ((0, -1), (0, 1)) for x in stretch(shaded, cell, *d)]
+    column = [x for d in ((-1, 0), (1, 0)) for x in stretch(shaded, cell, *d)]
+    candidates = forcing_candidates(seen_in_runs(numbers, shaded, cell), rng)
+    in_column = {numbers[r][c]: (r, c) for r, c in column}
+    for a in sorted(row, key=lambda x: abs(x[1] - cell[1])):
+        v = numbers[a[0]][a[1]]
+        if v in in_column:
+            locked.update((a, in_column[v]))
+            return v
+    distance = lambda x: abs(x[0] - cell[0]) + abs(x[1] - cell[1])  # noqa: E731
+    for a, b in sorted(((a, b) for a in row for b in column), key=lambda p: distance(p[0]) + distance(p[1])):
+        for source, target in ((a, b), (b, a)):
+            v = numbers[source[0]][source[1]]
+            if target in locked or any(numbers[r][c] == v for r, c in run_through(shaded, target)):
+                continue
+            numbers[target[0]][target[1]] = v
+            locked.update((a, b))
+            return v
+    return candidates[0]
+
+
 class RuledOut:
     """Every other solution met in an attempt, and how many clue values currently rule it out.
 
@@ -182,10 +228,11 @@ class DabuhamienaiSteps:
     def clues(self, solution: tuple[Grid, Grid], rng: random.Random) -> Grid:
         shaded, latin = solution
         numbers = [row[:] for row in latin]
+        locked: set[Cell] = set()  # white cells some shaded cell's forcing number relies on
         for r in range(self.size):
             for c in range(self.size):
                 if shaded[r][c]:
-                    numbers[r][c] = forcing_number(latin, shaded, (r, c), rng) or latin[r][c]
+                    numbers[r][c] = give_forcing_number(numbers, shaded, (r, c), locked, rng)
         return numbers
 
     def other_solution(self, numbers: Grid, solution: tuple[Grid, Grid], deadline: Deadline) -> Grid | None:
