@@ -2,11 +2,14 @@
 
 Solution: a maximal random shading (no more cell can be shaded without breaking rules 1–2) over
 a random Latin square, so every unshaded run is duplicate-free by construction. Clues: each shaded
-cell gets a *forcing* number, one that sits close by in both a row run and a column run it touches,
-so unshading it makes a duplicate even if a neighbour swaps shading with it (a number from one
-direction only lets repairs oscillate between neighbour swaps). Repair: every cell shaded in the
-intended solution but unshaded in the other gets a forcing number with respect to the other
-solution's runs. Maximality guarantees such a cell exists: another valid shading is no superset.
+cell gets a *forcing* number, one that sits in both a row run and a column run it touches, so
+unshading it makes a duplicate even if a neighbour swaps shading with it (a number from one
+direction only lets repairs oscillate between neighbour swaps). Where the square offers none, a
+white neighbour's number is retouched to make one (white numbers only need to be duplicate-free
+within the intended runs). Repair: cells shaded in the intended solution but unshaded in the
+other get a forcing number with respect to the other solution's runs, unless that would bring an
+earlier other solution back. Maximality guarantees such a cell exists: another valid shading is
+no superset.
 """
 
 from __future__ import annotations
@@ -255,7 +258,9 @@ class DabuhamienaiSteps:
     def repair(self, numbers: Grid, solution: tuple[Grid, Grid], other: Grid, rng: random.Random) -> Grid | None:
         """Give cells shaded in the intended solution but white in ``other`` a number repeated in
         their runs there, skipping any number that would bring back an earlier other solution.
-        Only if no cell can be changed safely is the least harmful single change made."""
+        If no cell can be changed safely, the attempt is in a loop (two other solutions need
+        different numbers in the same cells), so give up and let the pipeline restart: with
+        the both-axis clues restarts are rare, and a fresh attempt is cheaper than oscillating."""
         shaded = solution[0]
         fixed = [[1 - s for s in row] for row in shaded]
         cells = [(r, c) for r in range(self.size) for c in range(self.size) if shaded[r][c] and not other[r][c]]
@@ -263,7 +268,6 @@ class DabuhamienaiSteps:
         ruled_out = self._ruled_out
         ruled_out.add({cell: set(values) for cell, values in options.items()})
         repaired = [row[:] for row in numbers]
-        fallback: tuple[int, Cell, int] | None = None
         changed = False
         for cell in cells:
             old = repaired[cell[0]][cell[1]]
@@ -273,11 +277,6 @@ class DabuhamienaiSteps:
                     self._set(repaired, cell, number)
                     changed = True
                     break
-                if fallback is None or harm < fallback[0]:
-                    fallback = (harm, cell, number)
-        if not changed and fallback is not None:
-            self._set(repaired, fallback[1], fallback[2])
-            changed = True
         return repaired if changed else None
 
     def _set(self, numbers: Grid, cell: Cell, number: int) -> None:
