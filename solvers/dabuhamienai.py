@@ -214,6 +214,7 @@ class RepairableModel(DabuhamienaiModel):
         super().__init__(backend, size=len(numbers))
         self.numbers = [row[:] for row in numbers]
         self.guard: dict[Cell, int] = {}
+        self.changeable = frozenset(changeable)
         n = self.n
         self._adjacent = [[rr * n + cc for rr, cc in neighbours(i // n, i % n, n)] for i in range(n * n)]
         self._add_island_cuts()
@@ -264,6 +265,12 @@ class RepairableModel(DabuhamienaiModel):
         return cuts
 
     def set_number(self, cell: Cell, number: int) -> None:
+        """Give a changeable cell a new number: retire its old guard, guard the new pairs.
+
+        A pair with another changeable cell carries both guards, so it lapses when either number
+        changes. While the constructor is still giving changeable cells their first numbers, a
+        pair with one not guarded yet is left to that cell's own call (an unguarded clause would
+        outlive a later change of its number and wrongly forbid valid shadings)."""
         if cell in self.guard:
             self.backend.add_clause([-self.guard[cell]])
         self.numbers[cell[0]][cell[1]] = number
@@ -272,6 +279,8 @@ class RepairableModel(DabuhamienaiModel):
             at = line.index(cell)
             for j, other in enumerate(line):
                 if j == at or self.numbers[other[0]][other[1]] != number:
+                    continue
+                if other in self.changeable and other not in self.guard:
                     continue
                 guards = [-guard] + ([-self.guard[other]] if other in self.guard else [])
                 self.backend.add_clause(guards + run_clause(self.var, line, min(at, j), max(at, j)))
