@@ -225,7 +225,7 @@ class DabuhamienaiSteps:
         self._ruled_out = RuledOut()
 
     def random_solution(self, rng: random.Random) -> tuple[Grid, Grid]:
-        """(shading, Latin square underneath): the square fixes every unshaded number."""
+        """(shading, Latin square underneath): the starting white numbers; ``clues`` may retouch a few."""
         return random_maximal_shading(self.size, rng), random_latin_square(self.size, rng)
 
     def clues(self, solution: tuple[Grid, Grid], rng: random.Random) -> Grid:
