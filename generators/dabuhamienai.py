@@ -2,11 +2,14 @@
 
 Solution: a maximal random shading (no more cell can be shaded without breaking rules 1–2) over
 a random Latin square, so every unshaded run is duplicate-free by construction. Clues: each shaded
-cell gets a *forcing* number, one that sits close by in both a row run and a column run it touches,
-so unshading it makes a duplicate even if a neighbour swaps shading with it (a number from one
-direction only lets repairs oscillate between neighbour swaps). Repair: every cell shaded in the
-intended solution but unshaded in the other gets a forcing number with respect to the other
-solution's runs. Maximality guarantees such a cell exists: another valid shading is no superset.
+cell gets a *forcing* number, one that sits in both a row run and a column run it touches, so
+unshading it makes a duplicate even if a neighbour swaps shading with it (a number from one
+direction only lets repairs oscillate between neighbour swaps). Where the square offers none, a
+white neighbour's number is retouched to make one (white numbers only need to be duplicate-free
+within the intended runs). Repair: cells shaded in the intended solution but unshaded in the
+other get a forcing number with respect to the other solution's runs, unless that would bring an
+earlier other solution back. Maximality guarantees such a cell exists: another valid shading is
+no superset.
 """
 
 from __future__ import annotations
@@ -35,60 +38,182 @@ def random_latin_square(n: int, rng: random.Random) -> Grid:
     return [[symbols[(rows[r] + cols[c]) % n] for c in range(n)] for r in range(n)]
 
 
-def _shading_keeps_whites_connected(shaded: Grid, r: int, c: int) -> bool:
-    """Whether shading (r, c) leaves the unshaded cells connected.
+RING = ((-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1))  # the 8 cells around, in order
 
-    Its orthogonal neighbours are all white (rule 1); if each consecutive pair of them is joined
-    through a white diagonal cell, they stay connected around it and no search is needed.
+
+class ShadedWalls:
+    """Shaded cells joined through corners and edges, plus the grid's outside, as a union-find.
+
+    White cells are one orthogonal region exactly when shaded cells (diagonally connected, with
+    the outside as one more node) enclose nothing. So shading a cell splits the whites iff two
+    separate non-white stretches of its 8-ring already belong to one wall: no flood fill needed,
+    which matters because the shading step tries every cell of a 30×30 grid.
     """
-    n = len(shaded)
-    around = [(-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1)]
-    ring = [
-        0 <= r + dr < n and 0 <= c + dc < n and not shaded[r + dr][c + dc] for dr, dc in around
-    ]
-    arcs = sum(1 for i in range(8) if ring[i] and not ring[i - 1])
-    if arcs <= 1:
-        return True
-    shaded[r][c] = 1
-    whole = len(rules.white_regions(shaded)) == 1
-    shaded[r][c] = 0
-    return whole
+
+    def __init__(self, n: int):
+        self.n = n
+        self.outside = n * n
+        self.parent = list(range(n * n + 1))
+
+    def find(self, i: int) -> int:
+        parent = self.parent
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    def _ring_walls(self, shaded: Grid, r: int, c: int) -> list[int | None]:
+        """For each ring position: the wall it belongs to, or None if it is a white cell."""
+        n = self.n
+        walls: list[int | None] = []
+        for dr, dc in RING:
+            rr, cc = r + dr, c + dc
+            if not (0 <= rr < n and 0 <= cc < n):
+                walls.append(self.find(self.outside))
+            elif shaded[rr][cc]:
+                walls.append(self.find(rr * n + cc))
+            else:
+                walls.append(None)
+        return walls
+
+    def splits_whites(self, shaded: Grid, r: int, c: int) -> bool:
+        walls = self._ring_walls(shaded, r, c)
+        stretches = [walls[i] for i in range(8) if walls[i] is not None and walls[i - 1] is None]
+        return len(set(stretches)) < len(stretches)
+
+    def shade(self, shaded: Grid, r: int, c: int) -> None:
+        shaded[r][c] = 1
+        me = self.find(r * self.n + c)
+        for wall in self._ring_walls(shaded, r, c):
+            if wall is not None:
+                self.parent[self.find(wall)] = me
 
 
 def random_maximal_shading(n: int, rng: random.Random) -> Grid:
+    """Shade cells in random order whenever rules 1 and 2 allow. One pass is maximal: a cell
+    refused for splitting the whites stays refused, as walls only grow."""
     shaded = [[0] * n for _ in range(n)]
+    walls = ShadedWalls(n)
     order = [(r, c) for r in range(n) for c in range(n)]
     rng.shuffle(order)
     for r, c in order:
         if any(shaded[rr][cc] for rr, cc in rules.neighbours(r, c, n)):
             continue
-        if _shading_keeps_whites_connected(shaded, r, c):
-            shaded[r][c] = 1
+        if not walls.splits_whites(shaded, r, c):
+            walls.shade(shaded, r, c)
     return shaded
 
 
-def forcing_number(numbers: Grid, shaded: Grid, cell: Cell, rng: random.Random, avoid: int | None = None) -> int | None:
-    """A number that would repeat in ``cell``'s runs if it were unshaded under ``shaded``.
-
-    Prefer numbers seen both along the row and along the column (nearest first), which break
-    more alternative shadings at once; fall back to the nearest seen in either direction.
-    """
+def seen_in_runs(numbers: Grid, shaded: Grid, cell: Cell, fixed: Grid | None = None) -> tuple[dict[int, int], dict[int, int]]:
+    """Per axis (row, column): number -> distance of its nearest occurrence in ``cell``'s runs
+    under ``shaded``. With ``fixed`` given, only cells whose number can no longer change count."""
     n = len(numbers)
-    nearest: list[dict[int, int]] = [{}, {}]  # per axis (row, column): number -> distance
+    nearest: tuple[dict[int, int], dict[int, int]] = ({}, {})
     for axis, directions in enumerate((((0, -1), (0, 1)), ((-1, 0), (1, 0)))):
         for dr, dc in directions:
             r, c, distance = cell[0] + dr, cell[1] + dc, 1
             while 0 <= r < n and 0 <= c < n and not shaded[r][c]:
                 number = numbers[r][c]
-                if number != avoid and distance < nearest[axis].get(number, n + 1):
+                if (fixed is None or fixed[r][c]) and distance < nearest[axis].get(number, n + 1):
                     nearest[axis][number] = distance
                 r, c, distance = r + dr, c + dc, distance + 1
+    return nearest
+
+
+def forcing_candidates(nearest: tuple[dict[int, int], dict[int, int]], rng: random.Random) -> list[int]:
+    """Numbers that would repeat in the cell's runs, best first: seen both along the row and the
+    column (nearest first), which breaks more alternative shadings at once, then one axis only.
+    Ties are broken at random."""
     row, column = nearest
-    scores = {v: row[v] + column[v] for v in row if v in column} or {**column, **row}
-    if not scores:
-        return None
-    best = min(scores.values())
-    return rng.choice(sorted(v for v, score in scores.items() if score == best))
+    both = {v: row[v] + column[v] for v in row if v in column}
+    one = {v: d + 2 * len(row) + 2 * len(column) for v, d in (*row.items(), *column.items()) if v not in both}
+    scores = {**one, **both}
+    return sorted(scores, key=lambda v: (scores[v], rng.random()))
+
+
+def forcing_number(numbers: Grid, shaded: Grid, cell: Cell, rng: random.Random) -> int | None:
+    """The best number that would repeat in ``cell``'s runs if it were unshaded under ``shaded``."""
+    candidates = forcing_candidates(seen_in_runs(numbers, shaded, cell), rng)
+    return candidates[0] if candidates else None
+
+
+def stretch(shaded: Grid, cell: Cell, dr: int, dc: int) -> list[Cell]:
+    """The white cells from ``cell`` (exclusive) in one direction up to the first shaded cell."""
+    n, out = len(shaded), []
+    r, c = cell[0] + dr, cell[1] + dc
+    while 0 <= r < n and 0 <= c < n and not shaded[r][c]:
+        out.append((r, c))
+        r, c = r + dr, c + dc
+    return out
+
+
+def run_through(shaded: Grid, cell: Cell) -> list[Cell]:
+    """The cells of the row run and the column run containing a white ``cell`` (itself excluded)."""
+    return [other for dr, dc in ((0, -1), (0, 1), (-1, 0), (1, 0)) for other in stretch(shaded, cell, dr, dc)]
+
+
+def give_forcing_number(numbers: Grid, shaded: Grid, cell: Cell, locked: set[Cell], rng: random.Random) -> int:
+    """A number for shaded ``cell`` seen in both its row runs and its column runs.
+
+    Only such a number rules out every way of moving the shading from ``cell`` to a neighbour
+    (each move keeps one whole axis of runs around it); with a number from one axis only, two
+    moves may need different numbers and the attempt is doomed. When the white numbers offer
+    none, one white neighbour takes the number of a white cell on the other axis, as long as no
+    run of the intended solution gets a duplicate (white numbers need not form a Latin square).
+    The cells a choice relies on are locked so that later retouches keep it.
+    """
+    row = [x for d in ((0, -1), (0, 1)) for x in stretch(shaded, cell, *d)]
+    column = [x for d in ((-1, 0), (1, 0)) for x in stretch(shaded, cell, *d)]
+    candidates = forcing_candidates(seen_in_runs(numbers, shaded, cell), rng)
+    in_column = {numbers[r][c]: (r, c) for r, c in column}
+    for a in sorted(row, key=lambda x: abs(x[1] - cell[1])):
+        v = numbers[a[0]][a[1]]
+        if v in in_column:
+            locked.update((a, in_column[v]))
+            return v
+    distance = lambda x: abs(x[0] - cell[0]) + abs(x[1] - cell[1])  # noqa: E731
+    for a, b in sorted(((a, b) for a in row for b in column), key=lambda p: distance(p[0]) + distance(p[1])):
+        for source, target in ((a, b), (b, a)):
+            v = numbers[source[0]][source[1]]
+            if target in locked or any(numbers[r][c] == v for r, c in run_through(shaded, target)):
+                continue
+            numbers[target[0]][target[1]] = v
+            locked.update((a, b))
+            return v
+    return candidates[0]
+
+
+class RuledOut:
+    """Every other solution met in an attempt, and how many clue values currently rule it out.
+
+    A witness of an other solution is (cell, number): the cell is white there and ``number`` sits
+    in one of its runs on a cell whose number is final, so giving the cell that number makes a
+    duplicate. Counting the witnesses each clue satisfies tells a repair, before it changes a
+    number, whether an earlier other solution would come back; without this, repairs undo each
+    other and the same shadings return round after round.
+    """
+
+    def __init__(self) -> None:
+        self.live: list[int] = []  # per other solution: witnesses the current clues satisfy
+        self.by_cell: dict[Cell, list[tuple[int, set[int]]]] = {}
+
+    def add(self, witnesses: dict[Cell, set[int]]) -> None:
+        """A new other solution, valid under the current clues (so none of its witnesses holds)."""
+        index = len(self.live)
+        self.live.append(0)
+        for cell, values in witnesses.items():
+            self.by_cell.setdefault(cell, []).append((index, values))
+
+    def revived(self, cell: Cell, old: int, new: int) -> int:
+        """How many ruled-out solutions would become valid again if ``cell`` went from old to new."""
+        return sum(
+            1 for index, values in self.by_cell.get(cell, ())
+            if self.live[index] == 1 and old in values and new not in values
+        )
+
+    def change(self, cell: Cell, old: int, new: int) -> None:
+        for index, values in self.by_cell.get(cell, ()):
+            self.live[index] += (new in values) - (old in values)
 
 
 class DabuhamienaiSteps:
@@ -97,45 +222,66 @@ class DabuhamienaiSteps:
         self.backend = backend
         self._model: rules.RepairableModel | None = None  # one incremental solver per attempt
         self._model_for: Grid | None = None
+        self._ruled_out = RuledOut()
 
     def random_solution(self, rng: random.Random) -> tuple[Grid, Grid]:
-        """(shading, Latin square underneath): the square fixes every unshaded number."""
+        """(shading, Latin square underneath): the starting white numbers; ``clues`` may retouch a few."""
         return random_maximal_shading(self.size, rng), random_latin_square(self.size, rng)
 
     def clues(self, solution: tuple[Grid, Grid], rng: random.Random) -> Grid:
         shaded, latin = solution
         numbers = [row[:] for row in latin]
+        locked: set[Cell] = set()  # white cells some shaded cell's forcing number relies on
         for r in range(self.size):
             for c in range(self.size):
                 if shaded[r][c]:
-                    numbers[r][c] = forcing_number(latin, shaded, (r, c), rng) or latin[r][c]
+                    numbers[r][c] = give_forcing_number(numbers, shaded, (r, c), locked, rng)
         return numbers
 
     def other_solution(self, numbers: Grid, solution: tuple[Grid, Grid], deadline: Deadline) -> Grid | None:
         shaded = solution[0]
         model = self._model
         if model is None or self._model_for is not shaded:
+            if model is not None:
+                model.backend.close()
             # Unshaded numbers are final (they are the solution's), so only shaded cells can change.
             changeable = {(r, c) for r in range(self.size) for c in range(self.size) if shaded[r][c]}
             model = self._model = rules.RepairableModel(make_backend(self.backend or rules.DEFAULT_BACKEND), numbers, changeable)
             model.exclude(shaded)
             self._model_for = shaded
+            self._ruled_out = RuledOut()
         for cell in model.guard:
             if model.numbers[cell[0]][cell[1]] != numbers[cell[0]][cell[1]]:
                 model.set_number(cell, numbers[cell[0]][cell[1]])
         return model.other_solution(deadline)
 
     def repair(self, numbers: Grid, solution: tuple[Grid, Grid], other: Grid, rng: random.Random) -> Grid | None:
+        """Give cells shaded in the intended solution but white in ``other`` a number repeated in
+        their runs there, skipping any number that would bring back an earlier other solution.
+        If no cell can be changed safely, the attempt is in a loop (two other solutions need
+        different numbers in the same cells), so give up and let the pipeline restart: with
+        the both-axis clues restarts are rare, and a fresh attempt is cheaper than oscillating."""
         shaded = solution[0]
+        fixed = [[1 - s for s in row] for row in shaded]
+        cells = [(r, c) for r in range(self.size) for c in range(self.size) if shaded[r][c] and not other[r][c]]
+        options = {cell: forcing_candidates(seen_in_runs(numbers, other, cell, fixed), rng) for cell in cells}
+        ruled_out = self._ruled_out
+        ruled_out.add({cell: set(values) for cell, values in options.items()})
         repaired = [row[:] for row in numbers]
         changed = False
-        for r in range(self.size):
-            for c in range(self.size):
-                if shaded[r][c] and not other[r][c]:
-                    number = forcing_number(numbers, other, (r, c), rng, avoid=numbers[r][c])
-                    if number is not None:
-                        repaired[r][c], changed = number, True
+        for cell in cells:
+            old = repaired[cell[0]][cell[1]]
+            for number in options[cell]:
+                harm = ruled_out.revived(cell, old, number)
+                if harm == 0:
+                    self._set(repaired, cell, number)
+                    changed = True
+                    break
         return repaired if changed else None
+
+    def _set(self, numbers: Grid, cell: Cell, number: int) -> None:
+        self._ruled_out.change(cell, numbers[cell[0]][cell[1]], number)
+        numbers[cell[0]][cell[1]] = number
 
 
 def generate_puzzle(params: DabuhamienaiParams, seed: int, deadline: Deadline, backend: str | None = None) -> Generated:

@@ -203,18 +203,74 @@ class RepairableModel(DabuhamienaiModel):
     rule-3 clauses carry the guard literal of the cell's current number, passed as an assumption;
     a replaced number's guard is retired for good. Connectivity cuts hold for any numbers, so
     everything the solver learns about rule 2 is kept across repairs.
+
+    The solver is asked hundreds of times per attempt on large grids, so rule 2 is made cheap on
+    both sides: small white islands (one cell, two cells) are forbidden up front, which removes
+    most refinement rounds, and the remaining cuts come from a flat-index flood fill instead of
+    the grid-of-tuples one ``check`` uses.
     """
 
     def __init__(self, backend: SatBackend, numbers: Grid, changeable: set[Cell]):
         super().__init__(backend, size=len(numbers))
         self.numbers = [row[:] for row in numbers]
         self.guard: dict[Cell, int] = {}
+        self.changeable = frozenset(changeable)
         n = self.n
+        self._adjacent = [[rr * n + cc for rr, cc in neighbours(i // n, i % n, n)] for i in range(n * n)]
+        self._add_island_cuts()
         self.add_numbers({(r, c): numbers[r][c] for r in range(n) for c in range(n) if (r, c) not in changeable})
         for cell in sorted(changeable):
             self.set_number(cell, numbers[cell[0]][cell[1]])
 
+    def _add_island_cuts(self) -> None:
+        """No white cell or white domino may be walled in: with N >= 3 at least half the grid is
+        white (rule 1), so such an island is never the whole white region. Implied by rule 2."""
+        if self.n < 3:
+            return
+        cells, adjacent = self.cells, self._adjacent
+        for i, around in enumerate(adjacent):
+            self.backend.add_clause([cells[i]] + [-cells[j] for j in around])
+            for j in around:
+                if j > i:
+                    wall = sorted({k for k in adjacent[i] + adjacent[j] if k not in (i, j)})
+                    self.backend.add_clause([cells[i], cells[j]] + [-cells[k] for k in wall])
+
+    def connectivity_cuts(self, model: set[int]) -> list[list[int]]:
+        """Same cuts as the base model (one per white region but the largest), computed on flat indices."""
+        cells, adjacent = self.cells, self._adjacent
+        shaded = [v in model for v in cells]
+        seen = [False] * len(cells)
+        regions: list[list[int]] = []
+        for start, dark in enumerate(shaded):
+            if dark or seen[start]:
+                continue
+            seen[start] = True
+            region, stack = [], [start]
+            while stack:
+                i = stack.pop()
+                region.append(i)
+                for j in adjacent[i]:
+                    if not shaded[j] and not seen[j]:
+                        seen[j] = True
+                        stack.append(j)
+            regions.append(region)
+        if len(regions) < 2:
+            return []
+        regions.sort(key=len, reverse=True)
+        anchor = cells[regions[0][0]]
+        cuts = []
+        for region in regions[1:]:
+            border = sorted({j for i in region for j in adjacent[i] if shaded[j]})
+            cuts.append([-cells[j] for j in border] + [cells[region[0]], anchor])
+        return cuts
+
     def set_number(self, cell: Cell, number: int) -> None:
+        """Give a changeable cell a new number: retire its old guard, guard the new pairs.
+
+        A pair with another changeable cell carries both guards, so it lapses when either number
+        changes. While the constructor is still giving changeable cells their first numbers, a
+        pair with one not guarded yet is left to that cell's own call (an unguarded clause would
+        outlive a later change of its number and wrongly forbid valid shadings)."""
         if cell in self.guard:
             self.backend.add_clause([-self.guard[cell]])
         self.numbers[cell[0]][cell[1]] = number
@@ -223,6 +279,8 @@ class RepairableModel(DabuhamienaiModel):
             at = line.index(cell)
             for j, other in enumerate(line):
                 if j == at or self.numbers[other[0]][other[1]] != number:
+                    continue
+                if other in self.changeable and other not in self.guard:
                     continue
                 guards = [-guard] + ([-self.guard[other]] if other in self.guard else [])
                 self.backend.add_clause(guards + run_clause(self.var, line, min(at, j), max(at, j)))
