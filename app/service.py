@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from dataclasses import dataclass
 from datetime import date
 from typing import Annotated, Any
 
@@ -17,6 +18,52 @@ from app.settings import Settings
 from app.store import PuzzleRow, PuzzleStore, canonical, derive_id, derive_seed
 from app.work import WorkPool, generate_job, solve_job, verify_job
 from generators.spec import PuzzleType
+
+
+@dataclass(frozen=True)
+class DailyPlan:
+    """Everything that makes a daily puzzle the same on every replica and in every batch run."""
+
+    key: str
+    seed: int
+    puzzle_id: str
+    params: dict[str, Any]  # the generation parameters plus the date
+
+
+def daily_plan(puzzle_type: PuzzleType, params: dict[str, Any], day: date) -> DailyPlan:
+    when = day.isoformat()
+    return DailyPlan(
+        key=f"{puzzle_type.name}|{when}|{canonical(params)}",
+        seed=derive_seed("daily", puzzle_type.name, when, params),
+        puzzle_id=derive_id(puzzle_type.id_prefix, "daily", puzzle_type.name, when, params),
+        params={**params, "date": when},
+    )
+
+
+def pool_key(puzzle_type: PuzzleType, params: dict[str, Any]) -> str:
+    return f"{puzzle_type.name}|{canonical(params)}"
+
+
+def build_row(
+    puzzle_type: PuzzleType,
+    params: dict[str, Any],
+    seed: int,
+    puzzle_id: str,
+    generated: dict[str, Any],
+    daily_key: str | None = None,
+    pool: str | None = None,
+) -> PuzzleRow:
+    """A store row from what ``generate_job`` returned."""
+    return PuzzleRow(
+        id=puzzle_id,
+        type=puzzle_type.name,
+        params={**params, "seed": seed},
+        puzzle=generated["puzzle"],
+        solution=generated["solution"],
+        stats=generated["stats"],
+        daily_key=daily_key,
+        pool_key=pool,
+    )
 
 
 class PuzzleService:
@@ -32,27 +79,24 @@ class PuzzleService:
         result = await self.pool.run(
             generate_job, puzzle_type.name, params, seed, budget=self.settings.generate_budget_seconds
         )
-        row = PuzzleRow(
-            id=puzzle_id,
-            type=puzzle_type.name,
-            params={**params, "seed": seed},
-            puzzle=result["puzzle"],
-            solution=result["solution"],
-            stats=result["stats"],
-            daily_key=daily_key,
-        )
+        row = build_row(puzzle_type, params, seed, puzzle_id, result, daily_key=daily_key)
         return await run_in_threadpool(self.store.add, row)
 
     async def generate(self, puzzle_type: PuzzleType, params: dict[str, Any], seed: int | None) -> PuzzleRow:
-        """Same type, parameters and seed give the same puzzle, so they also give the same stored record."""
+        """Same type, parameters and seed give the same puzzle, so they also give the same stored record.
+        Without a seed, a ready pre-generated puzzle is handed out if the pool has one."""
         if seed is None:
+            pooled = await run_in_threadpool(self.store.claim_from_pool, pool_key(puzzle_type, params))
+            if pooled is not None:
+                return pooled
             seed = secrets.randbelow(2**48)
         puzzle_id = derive_id(puzzle_type.id_prefix, puzzle_type.name, params, seed)
         row = await run_in_threadpool(self.store.get, puzzle_id)
         return row or await self._generate_and_store(puzzle_type, params, seed, puzzle_id)
 
     async def daily(self, puzzle_type: PuzzleType, params: dict[str, Any], day: date) -> PuzzleRow:
-        key = f"{puzzle_type.name}|{day.isoformat()}|{canonical(params)}"
+        plan = daily_plan(puzzle_type, params, day)
+        key = plan.key
         row = await run_in_threadpool(self.store.get_daily, key)
         if row is not None:
             return row
@@ -62,9 +106,7 @@ class PuzzleService:
         async with lock:
             row = await run_in_threadpool(self.store.get_daily, key)
             if row is None:
-                seed = derive_seed("daily", puzzle_type.name, day.isoformat(), params)
-                puzzle_id = derive_id(puzzle_type.id_prefix, "daily", puzzle_type.name, day.isoformat(), params)
-                row = await self._generate_and_store(puzzle_type, {**params, "date": day.isoformat()}, seed, puzzle_id, key)
+                row = await self._generate_and_store(puzzle_type, plan.params, plan.seed, plan.puzzle_id, key)
         self._daily_locks.pop(key, None)
         return row
 
