@@ -1,10 +1,12 @@
 """Dabuhamienai generation: the three pipeline steps and the type's registration.
 
 Solution: a maximal random shading (no more cell can be shaded without breaking rules 1–2) over
-a random Latin square, so every unshaded run is duplicate-free by construction. Clues: each
-shaded cell repeats a number from an unshaded run it touches. Repair: a cell shaded in the intended
-solution but unshaded in the other gets a number that repeats inside the other solution's run
-through it. Maximality guarantees such a cell exists: another valid shading cannot be a superset.
+a random Latin square, so every unshaded run is duplicate-free by construction. Clues: each shaded
+cell gets a *forcing* number, one that sits close by in both a row run and a column run it touches,
+so unshading it makes a duplicate even if a neighbour swaps shading with it (a number from one
+direction only lets repairs oscillate between neighbour swaps). Repair: every cell shaded in the
+intended solution but unshaded in the other gets a forcing number with respect to the other
+solution's runs. Maximality guarantees such a cell exists: another valid shading is no superset.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from generators.pipeline import Generated, generate
 from generators.spec import PuzzleType, Verdict
 from solvers import dabuhamienai as rules
 from solvers.common import Cell, Deadline
+from solvers.sat import make_backend
 
 Grid = list[list[int]]
 
@@ -64,24 +67,36 @@ def random_maximal_shading(n: int, rng: random.Random) -> Grid:
     return shaded
 
 
-def _run_numbers_through(numbers: Grid, shaded: Grid, cell: Cell) -> list[int]:
-    """Numbers of the unshaded cells that would share a run with ``cell`` if it were unshaded."""
+def forcing_number(numbers: Grid, shaded: Grid, cell: Cell, rng: random.Random, avoid: int | None = None) -> int | None:
+    """A number that would repeat in ``cell``'s runs if it were unshaded under ``shaded``.
+
+    Prefer numbers seen both along the row and along the column (nearest first), which break
+    more alternative shadings at once; fall back to the nearest seen in either direction.
+    """
     n = len(numbers)
-    r0, c0 = cell
-    found = []
-    for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-        r, c = r0 + dr, c0 + dc
-        while 0 <= r < n and 0 <= c < n and not shaded[r][c]:
-            found.append(numbers[r][c])
-            r, c = r + dr, c + dc
-    return found
+    nearest: list[dict[int, int]] = [{}, {}]  # per axis (row, column): number -> distance
+    for axis, directions in enumerate((((0, -1), (0, 1)), ((-1, 0), (1, 0)))):
+        for dr, dc in directions:
+            r, c, distance = cell[0] + dr, cell[1] + dc, 1
+            while 0 <= r < n and 0 <= c < n and not shaded[r][c]:
+                number = numbers[r][c]
+                if number != avoid and distance < nearest[axis].get(number, n + 1):
+                    nearest[axis][number] = distance
+                r, c, distance = r + dr, c + dc, distance + 1
+    row, column = nearest
+    scores = {v: row[v] + column[v] for v in row if v in column} or {**column, **row}
+    if not scores:
+        return None
+    best = min(scores.values())
+    return rng.choice(sorted(v for v, score in scores.items() if score == best))
 
 
 class DabuhamienaiSteps:
     def __init__(self, size: int, backend: str | None = None):
         self.size = size
         self.backend = backend
-        self.cuts: list[rules.CellCut] = []  # connectivity cuts carry over between rounds
+        self._model: rules.RepairableModel | None = None  # one incremental solver per attempt
+        self._model_for: Grid | None = None
 
     def random_solution(self, rng: random.Random) -> tuple[Grid, Grid]:
         """(shading, Latin square underneath): the square fixes every unshaded number."""
@@ -93,28 +108,38 @@ class DabuhamienaiSteps:
         for r in range(self.size):
             for c in range(self.size):
                 if shaded[r][c]:
-                    numbers[r][c] = rng.choice(_run_numbers_through(latin, shaded, (r, c)))
+                    numbers[r][c] = forcing_number(latin, shaded, (r, c), rng) or latin[r][c]
         return numbers
 
     def other_solution(self, numbers: Grid, solution: tuple[Grid, Grid], deadline: Deadline) -> Grid | None:
-        return rules.other_solution(numbers, solution[0], deadline, self.backend, self.cuts)
+        shaded = solution[0]
+        model = self._model
+        if model is None or self._model_for is not shaded:
+            # Unshaded numbers are final (they are the solution's), so only shaded cells can change.
+            changeable = {(r, c) for r in range(self.size) for c in range(self.size) if shaded[r][c]}
+            model = self._model = rules.RepairableModel(make_backend(self.backend or rules.DEFAULT_BACKEND), numbers, changeable)
+            model.exclude(shaded)
+            self._model_for = shaded
+        for cell in model.guard:
+            if model.numbers[cell[0]][cell[1]] != numbers[cell[0]][cell[1]]:
+                model.set_number(cell, numbers[cell[0]][cell[1]])
+        return model.other_solution(deadline)
 
     def repair(self, numbers: Grid, solution: tuple[Grid, Grid], other: Grid, rng: random.Random) -> Grid | None:
         shaded = solution[0]
-        n = self.size
-        candidates = [(r, c) for r in range(n) for c in range(n) if shaded[r][c] and not other[r][c]]
-        rng.shuffle(candidates)
-        for r, c in candidates:
-            repeats = sorted(set(_run_numbers_through(numbers, other, (r, c))) - {numbers[r][c]})
-            if repeats:
-                repaired = [row[:] for row in numbers]
-                repaired[r][c] = rng.choice(repeats)
-                return repaired
-        return None
+        repaired = [row[:] for row in numbers]
+        changed = False
+        for r in range(self.size):
+            for c in range(self.size):
+                if shaded[r][c] and not other[r][c]:
+                    number = forcing_number(numbers, other, (r, c), rng, avoid=numbers[r][c])
+                    if number is not None:
+                        repaired[r][c], changed = number, True
+        return repaired if changed else None
 
 
 def generate_puzzle(params: DabuhamienaiParams, seed: int, deadline: Deadline, backend: str | None = None) -> Generated:
-    result = generate(DabuhamienaiSteps(params.size, backend), seed, deadline, max_rounds=40 * params.size)
+    result = generate(DabuhamienaiSteps(params.size, backend), seed, deadline, max_rounds=4 * params.size, max_restarts=100)
     shaded, _ = result.solution
     result.puzzle = rules.DabuhamienaiPuzzle(size=params.size, numbers=result.puzzle)
     result.solution = rules.DabuhamienaiAnswer(shaded=shaded)

@@ -112,7 +112,8 @@ def check(puzzle: DabuhamienaiPuzzle, answer: DabuhamienaiAnswer) -> list[Violat
         for c in range(n):
             for rr, cc in ((r, c + 1), (r + 1, c)):
                 if rr < n and cc < n and shaded[r][c] and shaded[rr][cc]:
-                    found.append(violation("shaded-adjacent", f"Shaded cells touch at ({r},{c}) and ({rr},{cc})", [(r, c), (rr, cc)]))
+                    message = f"Shaded cells touch at ({r},{c}) and ({rr},{cc})"
+                    found.append(violation("shaded-adjacent", message, [(r, c), (rr, cc)]))
     regions = white_regions(shaded)
     for region in regions[1:]:
         found.append(violation(
@@ -127,30 +128,45 @@ def check(puzzle: DabuhamienaiPuzzle, answer: DabuhamienaiAnswer) -> list[Violat
             by_number.setdefault(numbers[r][c], []).append((r, c))
         for number, cells in by_number.items():
             if len(cells) > 1:
-                found.append(violation("duplicate-in-run", f"{number} appears {len(cells)} times in one unshaded run", cells))
+                message = f"{number} appears {len(cells)} times in one unshaded run"
+                found.append(violation("duplicate-in-run", message, cells))
     return found
+
+
+def run_clause(var: list[list[int]], line: list[Cell], first: int, last: int) -> list[int]:
+    """Rule 3 for two equal numbers at ``line[first]`` and ``line[last]``: a cell between them,
+    inclusive, is shaded."""
+    return [var[r][c] for r, c in line[first: last + 1]]
 
 
 class DabuhamienaiModel:
     """The puzzle as SAT: one variable per cell (true = shaded), rules 1 and 3 as clauses, rule 2 by cuts."""
 
-    def __init__(self, backend: SatBackend, numbers: Grid):
+    def __init__(self, backend: SatBackend, numbers: Grid | None = None, size: int | None = None):
         self.backend = backend
-        self.n = n = len(numbers)
+        self.n = n = len(numbers) if numbers is not None else int(size or 0)
         self.var = [[backend.new_var() for _ in range(n)] for _ in range(n)]
         self.cells = [v for row in self.var for v in row]
-        self.cell_of = {self.var[r][c]: (r, c) for r in range(n) for c in range(n)}
         for r in range(n):
             for c in range(n):
                 for rr, cc in ((r, c + 1), (r + 1, c)):
                     if rr < n and cc < n:
                         backend.add_clause([-self.var[r][c], -self.var[rr][cc]])
-        for line in lines(n):
+        if numbers is not None:
+            self.add_numbers(numbers)
+
+    def add_numbers(self, numbers: Grid | dict[Cell, int]) -> None:
+        """Rule 3 for fixed numbers: consecutive equal pairs suffice (farther pairs are implied).
+        ``numbers`` may be a partial map, whose absent cells take part in no clause."""
+        get = numbers.get if isinstance(numbers, dict) else (lambda cell: numbers[cell[0]][cell[1]])
+        for line in lines(self.n):
             last_at: dict[int, int] = {}
-            for i, (r, c) in enumerate(line):
-                number = numbers[r][c]
+            for i, cell in enumerate(line):
+                number = get(cell)
+                if number is None:
+                    continue
                 if number in last_at:
-                    backend.add_clause([self.var[rr][cc] for rr, cc in line[last_at[number]: i + 1]])
+                    self.backend.add_clause(run_clause(self.var, line, last_at[number], i))
                 last_at[number] = i
 
     def grid(self, model: set[int]) -> Grid:
@@ -174,14 +190,51 @@ class DabuhamienaiModel:
             )
         return cuts
 
-    def add_cuts(self, cuts: list[list[int]]) -> None:
-        for clause in cuts:
-            self.backend.add_clause(clause)
-
     def exclude(self, shaded: Grid) -> None:
         """Forbid one particular shading."""
         chosen = {self.var[r][c] for r in range(self.n) for c in range(self.n) if shaded[r][c]}
         self.backend.add_clause(block(chosen, self.cells))
+
+
+class RepairableModel(DabuhamienaiModel):
+    """One incremental solver for a whole generation attempt.
+
+    The numbers of ``changeable`` cells vary between solves (the generator repairs them). Their
+    rule-3 clauses carry the guard literal of the cell's current number, passed as an assumption;
+    a replaced number's guard is retired for good. Connectivity cuts hold for any numbers, so
+    everything the solver learns about rule 2 is kept across repairs.
+    """
+
+    def __init__(self, backend: SatBackend, numbers: Grid, changeable: set[Cell]):
+        super().__init__(backend, size=len(numbers))
+        self.numbers = [row[:] for row in numbers]
+        self.guard: dict[Cell, int] = {}
+        n = self.n
+        self.add_numbers({(r, c): numbers[r][c] for r in range(n) for c in range(n) if (r, c) not in changeable})
+        for cell in sorted(changeable):
+            self.set_number(cell, numbers[cell[0]][cell[1]])
+
+    def set_number(self, cell: Cell, number: int) -> None:
+        if cell in self.guard:
+            self.backend.add_clause([-self.guard[cell]])
+        self.numbers[cell[0]][cell[1]] = number
+        guard = self.guard[cell] = self.backend.new_var()
+        for line in (lines_through(cell, self.n)):
+            at = line.index(cell)
+            for j, other in enumerate(line):
+                if j == at or self.numbers[other[0]][other[1]] != number:
+                    continue
+                guards = [-guard] + ([-self.guard[other]] if other in self.guard else [])
+                self.backend.add_clause(guards + run_clause(self.var, line, min(at, j), max(at, j)))
+
+    def other_solution(self, deadline: Deadline) -> Grid | None:
+        found = solve_refined(self.backend, deadline, self.connectivity_cuts, list(self.guard.values()))
+        return None if found is None else self.grid(found)
+
+
+def lines_through(cell: Cell, n: int) -> tuple[list[Cell], list[Cell]]:
+    r, c = cell
+    return [(r, cc) for cc in range(n)], [(rr, c) for rr in range(n)]
 
 
 def solve(puzzle: DabuhamienaiPuzzle, limit: int, deadline: Deadline, backend: str | None = None) -> SolveOutcome:
@@ -191,38 +244,11 @@ def solve(puzzle: DabuhamienaiPuzzle, limit: int, deadline: Deadline, backend: s
         return SolveOutcome([{"shaded": model.grid(m)} for m in found], complete)
 
 
-# A connectivity cut in cell terms, (row, col, sign) per literal: valid for any numbers on a size.
-CellCut = list[tuple[int, int, int]]
-
-
-def other_solution(
-    numbers: Grid, shaded: Grid, deadline: Deadline, backend: str | None = None, cuts: list[CellCut] | None = None
-) -> Grid | None:
-    """A valid shading other than ``shaded``, or None if ``shaded`` is the only one.
-
-    ``cuts`` is read and extended, so a generator can carry what it learned from one repair round to the next.
-    """
+def other_solution(numbers: Grid, shaded: Grid, deadline: Deadline, backend: str | None = None) -> Grid | None:
+    """A valid shading other than ``shaded``, or None if ``shaded`` is the only one (a fresh model:
+    the independent check of what the generator's incremental model concluded)."""
     with make_backend(backend or DEFAULT_BACKEND) as sat:
         model = DabuhamienaiModel(sat, numbers)
         model.exclude(shaded)
-        if cuts:
-            model.add_cuts([[_signed(model, lit) for lit in cut] for cut in cuts])
-
-        def refine(m: set[int]) -> list[list[int]]:
-            new = model.connectivity_cuts(m)
-            if cuts is not None:
-                cuts.extend([_unsigned(model, lit) for lit in cut] for cut in new)
-            return new
-
-        found = solve_refined(sat, deadline, refine)
+        found = solve_refined(sat, deadline, model.connectivity_cuts)
         return None if found is None else model.grid(found)
-
-
-def _unsigned(model: DabuhamienaiModel, lit: int) -> tuple[int, int, int]:
-    r, c = model.cell_of[abs(lit)]
-    return (r, c, 1 if lit > 0 else -1)
-
-
-def _signed(model: DabuhamienaiModel, cell: tuple[int, int, int]) -> int:
-    r, c, sign = cell
-    return sign * model.var[r][c]

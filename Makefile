@@ -1,0 +1,37 @@
+# `make serve` and `make test` work on a fresh machine with only Python 3.11+: they create .venv first.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PORT ?= 8000
+HOST ?= 127.0.0.1
+STAMP := $(VENV)/.installed
+
+.PHONY: serve test test-fast lint openapi bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+serve: $(STAMP)
+	$(BIN)/uvicorn app.main:app --host $(HOST) --port $(PORT)
+
+test: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest -n 2 --dist loadgroup -q
+
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -n 2 --dist loadgroup -q -m "not slow"
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+openapi: $(STAMP)
+	$(BIN)/python -m app.openapi
+
+bench: $(STAMP)
+	$(BIN)/python -m bench.bench_dabuhamienai
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -1,0 +1,95 @@
+"""Error responses: every failure is a clear 4xx or a 503 with Retry-After, never a bare 500."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from app.settings import get_settings
+from app.work import Overloaded, WorkFailed
+from generators.registry import TYPES
+
+log = logging.getLogger("puzzlegen.errors")
+
+
+def field_bounds(type_name: str, field: str) -> tuple[Any, Any] | None:
+    """The (minimum, maximum) of a generation parameter of a type, if it has both."""
+    puzzle_type = TYPES.get(type_name)
+    info = puzzle_type.params_model.model_fields.get(field) if puzzle_type else None
+    if info is None:
+        return None
+    low = next((m.ge for m in info.metadata if getattr(m, "ge", None) is not None), None)
+    high = next((m.le for m in info.metadata if getattr(m, "le", None) is not None), None)
+    return None if low is None or high is None else (low, high)
+
+
+def _range_hint(error: dict[str, Any], type_name: str) -> dict[str, Any]:
+    """FastAPI says `less than or equal to 30`; a person wants the whole allowed range."""
+    ctx = error.get("ctx") or {}
+    loc = error.get("loc") or ["?"]
+    if loc[0] == "query" and error.get("type") in {"greater_than_equal", "less_than_equal"}:
+        bounds = field_bounds(type_name, str(loc[-1]))
+        if bounds:
+            error["msg"] = f"{loc[-1]} must be between {bounds[0]} and {bounds[1]} (got {error.get('input')})"
+    if "ctx" in error:
+        error["ctx"] = {k: (v if isinstance(v, (int, float, str, bool, type(None))) else str(v)) for k, v in ctx.items()}
+    return error
+
+
+def validation_body(errors: list[dict[str, Any]], type_name: str = "") -> list[dict[str, Any]]:
+    out = []
+    for error in errors:
+        error = dict(error)
+        error.pop("url", None)
+        if isinstance(error.get("input"), bytes):  # a raw body: say how it starts, not all of it
+            error["input"] = error["input"][:200].decode("utf-8", "replace")
+        out.append(jsonable_encoder(_range_hint(error, type_name)))
+    return out
+
+
+def service_unavailable(message: str) -> JSONResponse:
+    return JSONResponse(
+        {"detail": message},
+        status_code=503,
+        headers={"Retry-After": str(get_settings().retry_after_seconds)},
+    )
+
+
+def install(app: FastAPI) -> None:
+    @app.exception_handler(RequestValidationError)
+    async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
+        type_name = request.url.path.rstrip("/").rsplit("/", 1)[-1]
+        return JSONResponse({"detail": validation_body(list(exc.errors()), type_name)}, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        return JSONResponse({"detail": exc.detail}, status_code=exc.status_code, headers=exc.headers)
+
+    @app.exception_handler(Overloaded)
+    async def _overloaded(_: Request, exc: Overloaded) -> JSONResponse:
+        return service_unavailable(f"The service is busy ({exc}); retry shortly.")
+
+    @app.exception_handler(WorkFailed)
+    async def _work_failed(_: Request, exc: WorkFailed) -> JSONResponse:
+        if exc.kind == "invalid":
+            return JSONResponse(
+                {
+                    "detail": [{"type": "invalid_input", "loc": ["body"], "msg": exc.message}],
+                    "violations": exc.violations,
+                },
+                status_code=422,
+            )
+        if exc.kind == "generation-failed":
+            return service_unavailable(f"Could not generate a unique puzzle: {exc.message}. Try another seed.")
+        return service_unavailable(f"The work did not finish within the time budget: {exc.message}.")
+
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("unhandled error on %s %s", request.method, request.url.path)
+        return JSONResponse({"detail": "internal error; it has been logged"}, status_code=500)

@@ -1,0 +1,107 @@
+"""The ASGI app: `uvicorn app.main:app`."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from fastapi.responses import JSONResponse
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from app import errors
+from app.routes import meta, puzzles
+from app.service import PuzzleService
+from app.settings import Settings, get_settings
+from app.store import PuzzleStore
+from app.work import WorkPool
+from generators.registry import TYPES
+
+DESCRIPTION = """Generates logic puzzles with exactly one solution (proven by a solver), verifies answers
+rule by rule, solves puzzles written by others, and serves a daily puzzle per type."""
+
+
+class BodySizeLimit:
+    """Refuse oversized bodies with 413 before anything parses them."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int):
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or []).get(b"content-length")
+        if declared is not None and declared.isdigit() and int(declared) > self.max_bytes:
+            await self._too_large(scope, receive, send)
+            return
+        seen = 0
+
+        async def limited_receive():  # type: ignore[no-untyped-def]
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > self.max_bytes:
+                raise _TooLarge
+            return message
+
+        try:
+            await self.app(scope, limited_receive, send)
+        except _TooLarge:
+            await self._too_large(scope, receive, send)
+
+    async def _too_large(self, scope: Scope, receive: Receive, send: Send) -> None:
+        response = JSONResponse({"detail": f"Request body larger than {self.max_bytes} bytes."}, status_code=413)
+        await response(scope, receive, send)
+
+
+class _TooLarge(Exception):
+    pass
+
+
+class JsonByDefault:
+    """`curl -d '{...}'` labels JSON as a form; this API takes no forms, so such bodies are read as JSON."""
+
+    def __init__(self, app: ASGIApp):
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] in {"POST", "PUT", "PATCH"}:
+            headers = [(k, v) for k, v in scope.get("headers") or [] if k != b"content-type"]
+            declared = dict(scope.get("headers") or []).get(b"content-type", b"")
+            if not declared or declared.startswith(b"application/x-www-form-urlencoded"):
+                scope = {**scope, "headers": [*headers, (b"content-type", b"application/json")]}
+        await self.app(scope, receive, send)
+
+
+def create_app(settings: Settings | None = None, use_processes: bool = True) -> FastAPI:
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = PuzzleStore(settings.database_url)
+        pool = WorkPool(settings.work_processes, settings.pending_limit, use_processes=use_processes)
+        pool.start()
+        app.state.service = PuzzleService(settings, store, pool)
+        try:
+            yield
+        finally:
+            pool.shutdown()
+            store.dispose()
+
+    app = FastAPI(title="Puzzle generator service", version="0.1.0", description=DESCRIPTION, lifespan=lifespan)
+    errors.install(app)
+    for puzzle_type in TYPES.values():
+        app.include_router(puzzles.type_router(puzzle_type))
+    app.include_router(puzzles.stored_router)
+    app.include_router(meta.router)
+    app.include_router(puzzles.unknown_router)
+    app.add_middleware(JsonByDefault)
+    app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    return app
+
+
+logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+app = create_app()

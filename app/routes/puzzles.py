@@ -1,0 +1,190 @@
+"""Generate, verify, solve and daily routes: one set per registered type, so the OpenAPI document
+states each type's exact parameters, puzzle and answer shapes. Unknown types get a 404 that lists
+the known ones."""
+
+
+from datetime import UTC, date, datetime, timedelta
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
+
+from app.service import ServiceDep
+from app.store import PuzzleRow
+from generators.registry import TYPES
+from generators.spec import PuzzleType
+from solvers.common import InvalidInput, Violation
+from solvers.sat import BACKENDS
+
+MAX_SEED = 2**63 - 1
+DAILY_HORIZON_DAYS = 366
+
+
+class StrictQuery(BaseModel):
+    """Unknown query parameters are a 422, so a typo never silently falls back to a default."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class VerifyResult(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    solved: bool = Field(description="True exactly when `violations` is empty.")
+    violations: list[Violation]
+
+
+class StoredVerifyRequest(BaseModel):
+    answer: dict[str, Any] = Field(description="The answer in the stored puzzle's type's answer shape.")
+
+
+class PuzzleRecord(BaseModel):
+    id: str
+    type: str
+    params: dict[str, Any]
+    puzzle: dict[str, Any]
+    solution: dict[str, Any] | None = None
+    stats: dict[str, Any] = Field(default_factory=dict, description="Generation work: repair rounds, restarts, time.")
+    created_at: str
+
+
+def camel(name: str) -> str:
+    return "".join(part.capitalize() for part in name.split("-"))
+
+
+def record_response(request: Request, row: PuzzleRow, include_solution: bool = False, status: int = 200) -> Response:
+    """Stored records never change, so the id is a strong ETag and caches may keep them."""
+    etag = f'"{row.id}{"-s" if include_solution else ""}"'
+    headers = {"ETag": etag, "Cache-Control": "public, max-age=3600"}
+    if status == 200 and etag in request.headers.get("if-none-match", ""):
+        return Response(status_code=304, headers=headers)
+    return JSONResponse(row.record(include_solution), status_code=status, headers=headers)
+
+
+def unknown_type(name: str) -> HTTPException:
+    return HTTPException(404, f"Unknown puzzle type {name!r}. Known types: {', '.join(TYPES)}.")
+
+
+def invalid_answer(exc: ValidationError | InvalidInput, where: tuple[str, ...]) -> RequestValidationError:
+    if isinstance(exc, ValidationError):
+        return RequestValidationError(
+            [{**e, "loc": (*where, *e["loc"])} for e in exc.errors(include_url=False)]
+        )
+    return RequestValidationError([{"type": "invalid_input", "loc": where, "msg": exc.message, "input": None}])
+
+
+def type_router(puzzle_type: PuzzleType) -> APIRouter:
+    name, title = puzzle_type.name, camel(puzzle_type.name)
+    router = APIRouter(tags=[name])
+    params_fields = list(puzzle_type.params_model.model_fields)
+
+    GenerateQuery = create_model(  # noqa: N806 - a class
+        f"{title}GenerateQuery",
+        __base__=(puzzle_type.params_model, StrictQuery),
+        seed=(int | None, Field(None, ge=0, le=MAX_SEED, description="Same seed and parameters, same puzzle.")),
+        include_solution=(bool, Field(False, description="Add the solution to the record.")),
+    )
+    DailyQuery = create_model(  # noqa: N806
+        f"{title}DailyQuery",
+        __base__=(puzzle_type.params_model, StrictQuery),
+        date=(date | None, Field(None, description="The day (UTC); today when omitted.")),
+    )
+    Record = create_model(  # noqa: N806
+        f"{title}Record",
+        __base__=PuzzleRecord,
+        puzzle=(puzzle_type.puzzle_model, ...),
+        solution=(puzzle_type.answer_model | None, None),
+    )
+    VerifyRequest = create_model(  # noqa: N806
+        f"{title}VerifyRequest", puzzle=(puzzle_type.puzzle_model, ...), answer=(puzzle_type.answer_model, ...)
+    )
+    SolveRequest = create_model(  # noqa: N806
+        f"{title}SolveRequest",
+        puzzle=(puzzle_type.puzzle_model, ...),
+        max_solutions=(int, Field(2, ge=1, le=100, description="Return at most this many solutions.")),
+        backend=(Literal[BACKENDS] | None, Field(None, description="SAT backend; the type's fastest by default.")),
+    )
+    SolveResult = create_model(  # noqa: N806
+        f"{title}SolveResult",
+        __config__=ConfigDict(extra="allow"),
+        status=(Literal["none", "unique", "multiple"], ...),
+        solutions=(list[puzzle_type.answer_model], ...),
+        count=(int, Field(description="How many solutions the search found (it looks for at least two).")),
+        complete=(bool, Field(description="True when the search proved there are no more solutions.")),
+    )
+
+    @router.post(f"/generate/{name}", status_code=201, response_model=Record, summary=f"Generate a {name} puzzle")
+    async def generate(query: Annotated[GenerateQuery, Query()], service: ServiceDep, request: Request) -> Response:
+        params = query.model_dump(include=set(params_fields))
+        row = await service.generate(puzzle_type, params, query.seed)
+        return record_response(request, row, query.include_solution, status=201)
+
+    @router.get(f"/daily/{name}", response_model=Record, summary=f"The {name} puzzle of the day")
+    async def daily(query: Annotated[DailyQuery, Query()], service: ServiceDep, request: Request) -> Response:
+        today = datetime.now(UTC).date()
+        day = query.date or today
+        if not date(2000, 1, 1) <= day <= today + timedelta(days=DAILY_HORIZON_DAYS):
+            latest = today + timedelta(days=DAILY_HORIZON_DAYS)
+            message = f"date must be between 2000-01-01 and {latest} (got {day})"
+            raise RequestValidationError([{"type": "value_error", "loc": ("query", "date"), "msg": message, "input": str(day)}])
+        row = await service.daily(puzzle_type, query.model_dump(include=set(params_fields)), day)
+        return record_response(request, row)
+
+    @router.post(f"/verify/{name}", response_model=VerifyResult, summary=f"Check an answer to a {name} puzzle")
+    async def verify(body: VerifyRequest, service: ServiceDep) -> dict[str, Any]:
+        return await service.verify(puzzle_type, body.puzzle.model_dump(mode="json"), body.answer.model_dump(mode="json"))
+
+    @router.post(f"/solve/{name}", response_model=SolveResult, summary=f"Solve a {name} puzzle")
+    async def solve(body: SolveRequest, service: ServiceDep) -> JSONResponse:
+        result = await service.solve(puzzle_type, body.puzzle.model_dump(mode="json"), body.max_solutions, body.backend)
+        return JSONResponse(result)
+
+    return router
+
+
+stored_router = APIRouter(tags=["stored puzzles"])
+
+
+async def _stored_row(service: ServiceDep, puzzle_id: str) -> PuzzleRow:
+    row = await service.stored(puzzle_id) if len(puzzle_id) <= 64 else None
+    if row is None:
+        raise HTTPException(404, f"No stored puzzle with id {puzzle_id!r}.")
+    return row
+
+
+@stored_router.get("/puzzles/{puzzle_id}", response_model=PuzzleRecord, summary="A stored puzzle (no solution)")
+async def get_puzzle(puzzle_id: str, service: ServiceDep, request: Request) -> Response:
+    return record_response(request, await _stored_row(service, puzzle_id))
+
+
+@stored_router.get("/puzzles/{puzzle_id}/solution", summary="The solution of a stored puzzle")
+async def get_solution(puzzle_id: str, service: ServiceDep, request: Request) -> Response:
+    row = await _stored_row(service, puzzle_id)
+    etag = f'"{row.id}-solution"'
+    headers = {"ETag": etag, "Cache-Control": "public, max-age=3600"}
+    if etag in request.headers.get("if-none-match", ""):
+        return Response(status_code=304, headers=headers)
+    return JSONResponse(row.solution, headers=headers)
+
+
+@stored_router.post("/puzzles/{puzzle_id}/verify", response_model=VerifyResult, summary="Check an answer to a stored puzzle")
+async def verify_stored(puzzle_id: str, body: StoredVerifyRequest, service: ServiceDep) -> dict[str, Any]:
+    row = await _stored_row(service, puzzle_id)
+    puzzle_type = TYPES[row.type]
+    try:
+        answer = puzzle_type.answer_model.model_validate(body.answer)
+    except ValidationError as exc:
+        raise invalid_answer(exc, ("body", "answer")) from None
+    return await service.verify(puzzle_type, row.puzzle, answer.model_dump(mode="json"))
+
+
+unknown_router = APIRouter(include_in_schema=False)
+
+
+@unknown_router.api_route("/generate/{type_name}", methods=["POST"])
+@unknown_router.api_route("/verify/{type_name}", methods=["POST"])
+@unknown_router.api_route("/solve/{type_name}", methods=["POST"])
+@unknown_router.api_route("/daily/{type_name}", methods=["GET"])
+async def unknown(type_name: str) -> None:
+    raise unknown_type(type_name)
+

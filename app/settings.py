@@ -1,0 +1,38 @@
+"""Service settings, read from environment variables (or a `.env` file) by pydantic-settings."""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore")
+
+    database_url: str = Field(
+        "sqlite:///data/puzzles.db",
+        description="SQLAlchemy URL of the store; SQLite file by default, postgresql+psycopg://... for replicas.",
+    )
+    generate_budget_seconds: float = Field(20.0, gt=0, description="Time budget of one generation request.")
+    solve_budget_seconds: float = Field(20.0, gt=0, description="Time budget of one solve request.")
+    verify_budget_seconds: float = Field(10.0, gt=0, description="Time budget of one verify request.")
+    work_processes: int = Field(
+        default_factory=lambda: os.cpu_count() or 1, ge=1, description="Worker processes for generation and solving."
+    )
+    max_pending_jobs: int = Field(
+        0, ge=0, description="Jobs queued or running at once before new ones get 503 at once; 0 = 4 per process."
+    )
+    retry_after_seconds: int = Field(5, ge=1, description="Retry-After sent with a 503.")
+    max_body_bytes: int = Field(1_000_000, ge=1024, description="Larger request bodies get 413.")
+
+    @property
+    def pending_limit(self) -> int:
+        return self.max_pending_jobs or 4 * self.work_processes
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()

@@ -1,0 +1,22 @@
+"""Small helpers every benchmark shares: percentiles and a fixed-width report line."""
+
+from __future__ import annotations
+
+import statistics
+
+
+def percentile(values: list[float], q: float) -> float:
+    """Nearest-rank percentile (q in 0..100) of a non-empty list."""
+    ordered = sorted(values)
+    rank = max(1, round(q / 100 * len(ordered) + 0.5 - 1e-9))
+    return ordered[min(rank, len(ordered)) - 1]
+
+
+def summary(label: str, seconds: list[float], **work: list[float]) -> str:
+    """`label  median  p95  max` in ms, then the median and max of each work counter."""
+    ms = [s * 1000 for s in seconds]
+    parts = [f"{label:<14}", f"n={len(ms):<3}", f"median {statistics.median(ms):8.1f} ms", f"p95 {percentile(ms, 95):8.1f} ms",
+             f"max {max(ms):8.1f} ms"]
+    for name, values in work.items():
+        parts.append(f"{name} median {statistics.median(values):g} max {max(values):g}")
+    return "  ".join(parts)
