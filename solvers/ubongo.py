@@ -1,0 +1,370 @@
+"""Ubongo (polyomino packing): catalogues, the rules checker and an exact-cover solver.
+
+Rules: cover every cell of the target shape exactly once with pieces, each used at most once,
+rotated and flipped freely. Mode `given` names exactly which pieces to use; mode `hidden` gives only
+how many, and the player also chooses which pieces of the catalogue.
+
+The solver is Knuth's Algorithm X specialised to packing, over bitmasks: the shape's cells are bits
+in row-major order, and the search always covers the *first* uncovered cell. Every cell before it is
+already covered, so a placement covering it must have it as its own first cell; indexing placements
+by first cell makes each branching step a short list scan. Each covering is found exactly once, and
+since placements are built from deduplicated orientations, a symmetric piece's orientations that
+cover the same cells are one placement, so coverings are distinct as sets of (piece, cells). Mode
+`hidden` adds the piece count and an exact "can the remaining pieces still fill the remaining area"
+prune. bench/bench_ubongo.py compares it with the SAT encoding (``solve_sat``), which the tests keep
+as the independent cross-check.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import cache
+from typing import Literal
+
+from pydantic import BaseModel, Field, model_validator
+
+from solvers.common import Cell, Deadline, InvalidInput, SolveOutcome, Violation, violation
+from solvers.sat import enumerate_models, make_backend
+
+MAX_ROWS = MAX_COLS = 12
+MAX_CELLS = 60  # cells are bits of one integer mask; a real card has 10-25
+
+# Rows separated by "/", "#" a cell. Orientations are computed from these, never written out.
+CATALOGUES: dict[str, dict[str, str]] = {
+    "standard": {
+        "I2": "##", "I3": "###", "L3": "#./##", "I4": "####", "L4": "##/.#/.#", "O4": "##/##",
+        "S4": "#./##/.#", "T4": ".#/##/.#", "L5": ".#/.#/.#/##", "P5": "##/##/.#",
+        "Y5": ".#/##/.#/.#", "Z5": "##./.#./.##",
+    },
+    "article": {
+        "ZIPPO": "###/##.", "Z": "##./.##", "T": ".#./###", "L": "#../###",
+        "LONG_Z": "##../.###", "LONG_T": ".#../####", "SHORT_BAR": "###",
+    },
+}
+CatalogueName = Literal["standard", "article"]
+Mode = Literal["given", "hidden"]
+Shape = tuple[Cell, ...]  # sorted row-major, normalised so the minimum row and column are 0
+
+
+def parse_rows(rows: list[str] | str) -> list[Cell]:
+    """Cells marked `#` in rows of `#`/`.` (a string is split on `/`)."""
+    if isinstance(rows, str):
+        rows = rows.split("/")
+    return [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "#"]
+
+
+def normalise(cells: list[Cell] | set[Cell]) -> Shape:
+    r0 = min(r for r, _ in cells)
+    c0 = min(c for _, c in cells)
+    return tuple(sorted((r - r0, c - c0) for r, c in cells))
+
+
+def orientations(cells: list[Cell] | Shape) -> list[Shape]:
+    """The distinct rotations and reflections of a piece, in a fixed order."""
+    found: set[Shape] = set()
+    for flip in (False, True):
+        current = [(r, -c) if flip else (r, c) for r, c in cells]
+        for _ in range(4):
+            current = [(c, -r) for r, c in current]  # quarter turn
+            found.add(normalise(current))
+    return sorted(found)
+
+
+@cache
+def catalogue_pieces(catalogue: str) -> dict[str, Shape]:
+    return {name: normalise(parse_rows(rows)) for name, rows in CATALOGUES[catalogue].items()}
+
+
+@cache
+def piece_orientations(catalogue: str, piece: str) -> tuple[Shape, ...]:
+    return tuple(orientations(catalogue_pieces(catalogue)[piece]))
+
+
+def catalogue_facts() -> dict[str, object]:
+    """What GET /types shows: every catalogue's pieces as cell lists, so a client can draw them."""
+    return {
+        "catalogues": {
+            name: [
+                {"name": piece, "rows": CATALOGUES[name][piece].split("/"), "cells": [list(c) for c in cells],
+                 "size": len(cells), "orientations": len(piece_orientations(name, piece))}
+                for piece, cells in catalogue_pieces(name).items()
+            ]
+            for name in CATALOGUES
+        },
+        "limits": {"max_rows": MAX_ROWS, "max_cols": MAX_COLS, "max_cells": MAX_CELLS},
+    }
+
+
+class UbongoPuzzle(BaseModel):
+    shape: list[str] = Field(
+        description=f"The target shape as rows of `#` (a cell) and `.` (none), all rows the same length; "
+        f"at most {MAX_ROWS}×{MAX_COLS} and {MAX_CELLS} cells.",
+        examples=[["#....", "###..", "####.", "#####"]],
+    )
+    catalogue: CatalogueName = Field("standard", description="Which piece set the names refer to.")
+    mode: Mode = Field("given", description="`given`: use exactly `pieces`; `hidden`: choose any `piece_count` pieces.")
+    pieces: list[str] | None = Field(None, description="Piece names to use (mode `given`); dropped in mode `hidden`.")
+    piece_count: int | None = Field(None, ge=1, description="How many pieces (required in mode `hidden`).")
+
+    @model_validator(mode="after")
+    def _well_formed(self) -> UbongoPuzzle:
+        rows = self.shape
+        if not rows or not rows[0]:
+            raise ValueError("`shape` must have at least one non-empty row")
+        if len(rows) > MAX_ROWS or len(rows[0]) > MAX_COLS:
+            raise ValueError(f"`shape` may be at most {MAX_ROWS}×{MAX_COLS}, got {len(rows)}×{len(rows[0])}")
+        for r, row in enumerate(rows):
+            if len(row) != len(rows[0]):
+                raise ValueError(f"`shape` rows must all have the same length: row 0 has {len(rows[0])}, "
+                                 f"row {r} has {len(row)} (pad with `.`)")
+            if set(row) - {"#", "."}:
+                raise ValueError(f"`shape` row {r} may only contain `#` and `.`, got {row!r}")
+        cells = sum(row.count("#") for row in rows)
+        if not 1 <= cells <= MAX_CELLS:
+            raise ValueError(f"`shape` must have 1..{MAX_CELLS} cells (`#`), got {cells}")
+        known = catalogue_pieces(self.catalogue)
+        if self.mode == "hidden":
+            self.pieces = None
+            if self.piece_count is None:
+                raise ValueError("mode `hidden` needs `piece_count`")
+            if self.piece_count > len(known):
+                raise ValueError(f"`piece_count` is at most {len(known)} for catalogue `{self.catalogue}`")
+            return self
+        if not self.pieces:
+            raise ValueError("mode `given` needs `pieces`, a non-empty list of piece names")
+        unknown = [p for p in self.pieces if p not in known]
+        if unknown:
+            raise ValueError(f"unknown piece(s) {unknown} for catalogue `{self.catalogue}`; known: {list(known)}")
+        repeated = sorted({p for p in self.pieces if self.pieces.count(p) > 1})
+        if repeated:
+            raise ValueError(f"each piece may be named once, repeated: {repeated}")
+        if self.piece_count is None:
+            self.piece_count = len(self.pieces)
+        elif self.piece_count != len(self.pieces):
+            raise ValueError(f"`piece_count` {self.piece_count} disagrees with the {len(self.pieces)} `pieces`")
+        return self
+
+
+class Placement(BaseModel):
+    piece: str = Field(description="Piece name from the puzzle's catalogue.")
+    cells: list[list[int]] = Field(description="The [row, col] cells the piece covers.")
+
+
+class UbongoAnswer(BaseModel):
+    placements: list[Placement] = Field(description="One entry per piece used.")
+
+
+def shape_cells(puzzle: UbongoPuzzle) -> list[Cell]:
+    return parse_rows(puzzle.shape)
+
+
+def allowed_pieces(puzzle: UbongoPuzzle) -> list[str]:
+    """The pieces a covering may use: the named set (given) or the whole catalogue (hidden)."""
+    return list(puzzle.pieces) if puzzle.mode == "given" and puzzle.pieces else list(catalogue_pieces(puzzle.catalogue))
+
+
+# --- rules checker ---------------------------------------------------------------------------------
+
+
+def _answer_cells(answer: UbongoAnswer, known: dict[str, Shape]) -> list[list[Cell]]:
+    """Each placement's cells as tuples; raises InvalidInput for what is not even an answer."""
+    problems = []
+    for i, p in enumerate(answer.placements):
+        if p.piece not in known:
+            problems.append(violation("unknown-piece", f"placement {i}: `{p.piece}` is not in the catalogue; "
+                                      f"known: {', '.join(known)}"))
+        bad = [c for c in p.cells if len(c) != 2]
+        if bad:
+            problems.append(violation("bad-cell", f"placement {i} ({p.piece}): cells must be [row, col] pairs, "
+                                      f"got {bad}"))
+    if problems:
+        raise InvalidInput("; ".join(v.message for v in problems), problems)
+    return [[(c[0], c[1]) for c in p.cells] for p in answer.placements]
+
+
+def check(puzzle: UbongoPuzzle, answer: UbongoAnswer) -> list[Violation]:
+    """Every broken rule with its cells; raises InvalidInput if the answer is not even well formed."""
+    known = catalogue_pieces(puzzle.catalogue)
+    placed = _answer_cells(answer, known)
+    target = set(shape_cells(puzzle))
+    allowed = allowed_pieces(puzzle)
+    found: list[Violation] = []
+    for p, cells in zip(answer.placements, placed, strict=True):
+        if len(set(cells)) != len(cells):
+            found.append(violation("wrong-piece-shape", f"{p.piece}: a cell is listed twice", sorted(cells)))
+        elif not cells or normalise(cells) not in piece_orientations(puzzle.catalogue, p.piece):
+            found.append(violation("wrong-piece-shape", f"{p.piece}: these {len(cells)} cells are not a rotation or "
+                                   f"reflection of {p.piece} ({CATALOGUES[puzzle.catalogue][p.piece]})", sorted(cells)))
+        if p.piece not in allowed:
+            found.append(violation("piece-not-in-set", f"{p.piece} is not one of this puzzle's pieces "
+                                   f"({', '.join(allowed)})", sorted(cells)))
+    names = [p.piece for p in answer.placements]
+    for name in sorted(set(names)):
+        if names.count(name) > 1:
+            cells = sorted({c for p, cs in zip(names, placed, strict=True) if p == name for c in cs})
+            found.append(violation("piece-repeated", f"{name} is used {names.count(name)} times; "
+                                   "each piece at most once", cells))
+    if len(names) != puzzle.piece_count:
+        missing = [p for p in allowed if p not in names] if puzzle.mode == "given" else []
+        found.append(violation("wrong-piece-count", f"{len(names)} piece(s) placed, the puzzle needs "
+                               f"{puzzle.piece_count}" + (f" (missing: {', '.join(missing)})" if missing else "")))
+    coverers: dict[Cell, int] = {}
+    for cells in placed:
+        for cell in set(cells):
+            coverers[cell] = coverers.get(cell, 0) + 1
+    outside = sorted(c for c in coverers if c not in target)
+    if outside:
+        found.append(violation("outside-shape", f"{len(outside)} cell(s) lie outside the shape", outside))
+    overlap = sorted(c for c, k in coverers.items() if k > 1)
+    if overlap:
+        found.append(violation("overlap", f"{len(overlap)} cell(s) are covered by more than one piece", overlap))
+    uncovered = sorted(target - coverers.keys())
+    if uncovered:
+        found.append(violation("uncovered", f"{len(uncovered)} cell(s) of the shape are not covered", uncovered))
+    return found
+
+
+# --- exact-cover search ----------------------------------------------------------------------------
+
+
+class PackingProblem:
+    """The puzzle as exact cover over bitmasks: cells are bits, pieces are bits, placements are pairs."""
+
+    def __init__(self, cells: list[Cell], catalogue: str, pieces: list[str], count: int, use_all: bool):
+        self.cells = sorted(cells)
+        self.index = {cell: i for i, cell in enumerate(self.cells)}
+        self.full = (1 << len(self.cells)) - 1
+        self.catalogue = catalogue
+        self.pieces = pieces
+        self.count = count
+        self.use_all = use_all  # mode given: every piece, so the count and area checks are one upfront test
+        self.areas = [len(catalogue_pieces(catalogue)[p]) for p in pieces]
+        self._fillable: dict[tuple[int, int, int], bool] = {}
+        # by_first[i]: (piece index, mask) of every placement whose first (row-major) cell is cell i
+        self.by_first: list[list[tuple[int, int]]] = [[] for _ in self.cells]
+        self.placements = 0
+        for k, piece in enumerate(pieces):
+            for orient in piece_orientations(catalogue, piece):
+                dr, dc = orient[0]
+                for r, c in self.cells:
+                    mask = self.mask([(r + rr - dr, c + cc - dc) for rr, cc in orient])
+                    if mask is not None:
+                        self.by_first[self.index[(r, c)]].append((k, mask))
+                        self.placements += 1
+
+    @classmethod
+    def of(cls, puzzle: UbongoPuzzle) -> PackingProblem:
+        return cls(shape_cells(puzzle), puzzle.catalogue, allowed_pieces(puzzle), puzzle.piece_count or 0,
+                   puzzle.mode == "given")
+
+    def mask(self, cells: list[Cell]) -> int | None:
+        m = 0
+        for cell in cells:
+            i = self.index.get(cell)
+            if i is None:
+                return None
+            m |= 1 << i
+        return m
+
+    def fillable(self, used: int, k: int, area: int) -> bool:
+        """Whether exactly k of the pieces not in ``used`` have total size ``area`` (hidden-mode prune)."""
+        key = (used, k, area)
+        known = self._fillable.get(key)
+        if known is None:
+            # Pieces are taken in index order (a taken piece also rules out the lower ones): combinations, not orders.
+            known = area == 0 if k == 0 else area > 0 and any(
+                not used >> i & 1 and size <= area and self.fillable(used | (2 << i) - 1, k - 1, area - size)
+                for i, size in enumerate(self.areas)
+            )
+            self._fillable[key] = known
+        return known
+
+    def coverings(self, deadline: Deadline, stats: dict[str, int] | None = None) -> Iterator[list[tuple[int, int]]]:
+        """Every covering as [(piece index, mask)], each exactly once; checks the deadline as it goes."""
+        n = len(self.cells)
+        if self.use_all and (sum(self.areas) != n or self.count != len(self.pieces)):
+            return
+        if not self.use_all and not self.fillable(0, self.count, n):
+            return
+        all_used = (1 << len(self.pieces)) - 1
+        chosen: list[tuple[int, int]] = []
+        nodes = 0
+
+        def search(covered: int, used: int, left: int) -> Iterator[list[tuple[int, int]]]:
+            nonlocal nodes
+            nodes += 1
+            if nodes & 1023 == 0:
+                deadline.check()
+            free = self.full & ~covered
+            if not free:
+                if left == 0 and (not self.use_all or used == all_used):
+                    yield list(chosen)
+                return
+            if left == 0:
+                return
+            area = free.bit_count()
+            for k, mask in self.by_first[(free & -free).bit_length() - 1]:
+                if used >> k & 1 or covered & mask:
+                    continue
+                if not self.use_all and not self.fillable(used | 1 << k, left - 1, area - self.areas[k]):
+                    continue
+                chosen.append((k, mask))
+                yield from search(covered | mask, used | 1 << k, left - 1)
+                chosen.pop()
+
+        try:
+            yield from search(0, 0, self.count)
+        finally:
+            if stats is not None:
+                stats["nodes"] = stats.get("nodes", 0) + nodes
+
+    def answer(self, covering: list[tuple[int, int]]) -> dict:
+        """A covering in the API answer shape, pieces in catalogue/puzzle order, cells row-major."""
+        return {"placements": [
+            {"piece": self.pieces[k], "cells": [list(self.cells[i]) for i in range(len(self.cells)) if mask >> i & 1]}
+            for k, mask in sorted(covering)
+        ]}
+
+
+def solve(puzzle: UbongoPuzzle, limit: int, deadline: Deadline, backend: str | None = None) -> SolveOutcome:
+    """Up to max(limit, 2) distinct coverings; ``backend`` ("cadical"/"z3") switches to the SAT encoding."""
+    if backend is not None:
+        return solve_sat(puzzle, limit, deadline, backend)
+    problem = PackingProblem.of(puzzle)
+    stats: dict[str, int] = {}
+    found = []
+    complete = True
+    for covering in problem.coverings(deadline, stats):
+        if len(found) == max(limit, 2):
+            complete = False
+            break
+        found.append(problem.answer(covering))
+    return SolveOutcome(found, complete, {"nodes": stats.get("nodes", 0), "placements": problem.placements})
+
+
+def solve_sat(puzzle: UbongoPuzzle, limit: int, deadline: Deadline, backend: str = "cadical") -> SolveOutcome:
+    """The same exact cover as SAT: one variable per placement, each cell exactly once, each piece at
+    most once (exactly once in mode given), exactly ``piece_count`` placements in all."""
+    problem = PackingProblem.of(puzzle)
+    with make_backend(backend) as sat:
+        var_of: dict[int, tuple[int, int]] = {}
+        by_cell: list[list[int]] = [[] for _ in problem.cells]
+        by_piece: list[list[int]] = [[] for _ in problem.pieces]
+        for options in problem.by_first:
+            for k, mask in options:
+                v = sat.new_var()
+                var_of[v] = (k, mask)
+                by_piece[k].append(v)
+                for i in range(len(problem.cells)):
+                    if mask >> i & 1:
+                        by_cell[i].append(v)
+        for vs in by_cell:
+            sat.add_exactly(vs, 1)
+        for vs in by_piece:
+            if problem.use_all:
+                sat.add_exactly(vs, 1)
+            elif len(vs) > 1:
+                sat.add_at_most(vs, 1)
+        sat.add_exactly(list(var_of), problem.count)
+        models, complete = enumerate_models(sat, list(var_of), max(limit, 2), deadline)
+        return SolveOutcome([problem.answer([var_of[v] for v in sorted(m) if v in var_of]) for m in models], complete)
