@@ -39,7 +39,7 @@ class Task:
 
 
 def default_params(puzzle_type: PuzzleType) -> dict[str, Any]:
-    return puzzle_type.params_model().model_dump(mode="json")
+    return puzzle_type.params_model().model_dump(mode="json", exclude_none=True)
 
 
 def plan_tasks(types: list[PuzzleType], start: date, days: int, pool_size: int) -> list[Task]:

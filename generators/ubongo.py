@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from generators.pipeline import Generated, generate
 from generators.spec import PuzzleType, Verdict
@@ -33,6 +33,15 @@ class UbongoParams(BaseModel):
     pieces: int = Field(3, ge=3, le=5, description="How many pieces the card uses (3-5).")
     mode: rules.Mode = Field("given", description="`given`: the card names its pieces; `hidden`: only how many.")
     catalogue: rules.CatalogueName = Field("standard", description="`standard` (12 pieces) or `article` (7).")
+    size: int | None = Field(None, ge=3, le=5, description="Alias of `pieces`, like the other types' `size`.")
+
+    @model_validator(mode="after")
+    def _size_is_pieces(self) -> UbongoParams:
+        if self.size is not None:
+            if "pieces" in self.model_fields_set and self.pieces != self.size:
+                raise ValueError("give `pieces` or its alias `size`, not two different values")
+            self.pieces, self.size = self.size, None
+        return self
 
 
 def card_box(pieces: int) -> tuple[int, int]:

@@ -164,3 +164,11 @@ def test_huge_body_is_413(client) -> None:
 def test_bad_daily_date_is_422(client) -> None:
     assert client.get("/daily/dabuhamienai", params={"date": "2026-13-40"}).status_code == 422
     assert client.get("/daily/dabuhamienai", params={"date": "1999-12-31"}).status_code == 422
+
+
+def test_ubongo_size_aliases_pieces(client) -> None:
+    by_size = client.post("/generate/ubongo", params={"size": 4, "seed": 5}).json()
+    by_pieces = client.post("/generate/ubongo", params={"pieces": 4, "seed": 5}).json()
+    assert by_size["id"] == by_pieces["id"] and len(by_size["puzzle"]["pieces"]) == 4
+    assert client.post("/generate/ubongo", params={"size": 4, "pieces": 3}).status_code == 422
+    assert "between 3 and 5" in client.post("/generate/ubongo", params={"size": 9}).json()["detail"][0]["msg"]

@@ -115,7 +115,7 @@ def type_router(puzzle_type: PuzzleType) -> APIRouter:
 
     @router.post(f"/generate/{name}", status_code=201, response_model=Record, summary=f"Generate a {name} puzzle")
     async def generate(query: Annotated[GenerateQuery, Query()], service: ServiceDep, request: Request) -> Response:
-        params = query.model_dump(include=set(params_fields))
+        params = query.model_dump(include=set(params_fields), exclude_none=True)
         row = await service.generate(puzzle_type, params, query.seed)
         return record_response(request, row, query.include_solution, status=201)
 
@@ -127,7 +127,7 @@ def type_router(puzzle_type: PuzzleType) -> APIRouter:
             latest = today + timedelta(days=DAILY_HORIZON_DAYS)
             message = f"date must be between 2000-01-01 and {latest} (got {day})"
             raise RequestValidationError([{"type": "value_error", "loc": ("query", "date"), "msg": message, "input": str(day)}])
-        row = await service.daily(puzzle_type, query.model_dump(include=set(params_fields)), day)
+        row = await service.daily(puzzle_type, query.model_dump(include=set(params_fields), exclude_none=True), day)
         return record_response(request, row)
 
     @router.post(f"/verify/{name}", response_model=VerifyResult, summary=f"Check an answer to a {name} puzzle")
