@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 serve: $(STAMP)
-	$(BIN)/uvicorn app.main:app --host $(HOST) --port $(PORT)
+	$(BIN)/uvicorn app.main:app --host $(HOST) --port $(PORT) --no-access-log
 
 test: $(STAMP)
 	$(BIN)/ruff check .

@@ -84,6 +84,8 @@ def install(app: FastAPI) -> None:
                 },
                 status_code=422,
             )
+        if exc.kind == "crashed":
+            return service_unavailable(request, f"The work failed: {exc.message}. Retry shortly.")
         if exc.kind == "generation-failed":
             return service_unavailable(request, f"Could not generate a unique puzzle: {exc.message}. Try another seed.")
         return service_unavailable(request, f"The work did not finish within the time budget: {exc.message}.")

@@ -10,7 +10,7 @@ from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from app import errors
+from app import errors, observability
 from app.routes import meta, puzzles
 from app.service import PuzzleService
 from app.settings import Settings, get_settings
@@ -72,7 +72,7 @@ class JsonByDefault:
             headers = [(k, v) for k, v in scope.get("headers") or [] if k != b"content-type"]
             declared = dict(scope.get("headers") or []).get(b"content-type", b"")
             if not declared or declared.startswith(b"application/x-www-form-urlencoded"):
-                scope = {**scope, "headers": [*headers, (b"content-type", b"application/json")]}
+                scope["headers"] = [*headers, (b"content-type", b"application/json")]  # in place: outer layers read the scope
         await self.app(scope, receive, send)
 
 
@@ -84,7 +84,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         store = PuzzleStore(settings.database_url)
         pool = WorkPool(settings.work_processes, settings.pending_limit, settings.verify_processes)
         pool.start()
-        app.state.service = PuzzleService(settings, store, pool)
+        app.state.service = PuzzleService(settings, store, pool, metrics)
         try:
             yield
         finally:
@@ -93,16 +93,30 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="Puzzle generator service", version="0.1.0", description=DESCRIPTION, lifespan=lifespan)
     app.state.settings = settings
+    app.state.metrics = metrics = observability.Metrics()
     errors.install(app)
     for puzzle_type in TYPES.values():
         app.include_router(puzzles.type_router(puzzle_type))
     app.include_router(puzzles.stored_router)
     app.include_router(meta.router)
+    app.include_router(observability.router)
     app.include_router(puzzles.unknown_router)
     app.add_middleware(JsonByDefault)
+    app.add_middleware(observability.RequestLog, metrics=metrics)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
     return app
 
 
-logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+def configure_logging() -> None:
+    """Service logs as text; access logs as bare JSON lines (uvicorn's own access log is turned off)."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    access = logging.getLogger("puzzlegen.access")
+    if not access.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        access.addHandler(handler)
+        access.propagate = False
+
+
+configure_logging()
 app = create_app()

@@ -14,6 +14,7 @@ from typing import Annotated, Any
 from fastapi import Depends, Request
 from starlette.concurrency import run_in_threadpool
 
+from app.observability import Metrics
 from app.settings import Settings
 from app.store import PuzzleRow, PuzzleStore, canonical, derive_id, derive_seed
 from app.work import WorkPool, generate_job, solve_job, verify_job
@@ -67,8 +68,9 @@ def build_row(
 
 
 class PuzzleService:
-    def __init__(self, settings: Settings, store: PuzzleStore, pool: WorkPool):
+    def __init__(self, settings: Settings, store: PuzzleStore, pool: WorkPool, metrics: Metrics | None = None):
         self.settings = settings
+        self.metrics = metrics
         self.store = store
         self.pool = pool
         self._daily_locks: dict[str, asyncio.Lock] = {}
@@ -79,6 +81,8 @@ class PuzzleService:
         result = await self.pool.run(
             generate_job, puzzle_type.name, params, seed, budget=self.settings.generate_budget_seconds
         )
+        if self.metrics is not None:
+            self.metrics.observe_generation(puzzle_type.name, result["stats"])
         row = build_row(puzzle_type, params, seed, puzzle_id, result, daily_key=daily_key)
         return await run_in_threadpool(self.store.add, row)
 

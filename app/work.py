@@ -14,6 +14,7 @@ import logging
 import multiprocessing
 import time
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict
 from typing import Any
 
@@ -133,17 +134,35 @@ class WorkPool:
         deadline_at = time.monotonic() + budget
         loop = asyncio.get_running_loop()
         self._in_flight[heavy] += 1
+        pool = self._pools[heavy]
         try:
-            future = loop.run_in_executor(self._pools[heavy], _envelope, fn, *args, deadline_at)
+            try:
+                future = loop.run_in_executor(pool, _envelope, fn, *args, deadline_at)
+            except BrokenProcessPool:  # broke earlier; this job has not started, so it can go to a new pool
+                self._replace_broken(heavy, pool)
+                pool = self._pools[heavy]
+                future = loop.run_in_executor(pool, _envelope, fn, *args, deadline_at)
             try:
                 result = await asyncio.wait_for(future, budget + GRACE_SECONDS)
             except TimeoutError:
                 raise WorkFailed("budget", f"the work did not finish within {budget:g} s") from None
+            except BrokenProcessPool:
+                self._replace_broken(heavy, pool)
+                raise WorkFailed("crashed", "a worker process died during this request; it has been replaced") from None
         finally:
             self._in_flight[heavy] -= 1
         if "error" in result:
             raise WorkFailed(result["error"], result["message"], result.get("violations"))
         return result["ok"]
+
+    def _replace_broken(self, heavy: bool, broken: ProcessPoolExecutor) -> None:
+        """A dead worker breaks a ProcessPoolExecutor for good; swap in a fresh pool (once per breakage)."""
+        if self._pools[heavy] is broken:
+            log.error("a worker process died; starting a new %s pool", "work" if heavy else "verify")
+            broken.shutdown(wait=False, cancel_futures=True)
+            self._pools[heavy] = _process_pool(self._sizes[heavy])
+            for _ in range(self._sizes[heavy]):
+                self._pools[heavy].submit(time.sleep, 0)
 
     def shutdown(self) -> None:
         for pool in self._pools.values():

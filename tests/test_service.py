@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.store import PuzzleRow, PuzzleStore
+from app.work import WorkFailed
 
 
 def test_stored_puzzle_survives_a_restart(make_client, tmp_path) -> None:
@@ -85,3 +88,37 @@ def test_too_much_work_in_flight_is_503_at_once(make_client) -> None:
         futures = [pool.submit(client.post, "/generate/dabuhamienai", params={"size": 25, "seed": s}) for s in range(3)]
         statuses = sorted(f.result().status_code for f in futures)
     assert statuses[0] == 201 and 503 in statuses
+
+
+def test_metrics_count_requests_generation_and_pools(make_client, caplog) -> None:
+    client = make_client()
+    client.post("/generate/dabuhamienai", params={"size": 5, "seed": 11})
+    client.get("/puzzles/dab-missing")
+    text = client.get("/metrics").text
+    assert 'http_requests_total{method="POST",route="/generate/dabuhamienai",status="201"} 1.0' in text
+    assert 'route="/puzzles/{puzzle_id}",status="404"' in text  # route templates, not raw ids
+    assert 'puzzle_generation_seconds_count{type="dabuhamienai"} 1.0' in text
+    assert "puzzle_generation_repair_rounds_bucket" in text and "work_jobs_in_flight" in text
+
+
+def test_a_dead_worker_is_replaced_and_the_request_gets_503(make_client) -> None:
+    client = make_client()
+    assert client.post("/generate/dabuhamienai", params={"size": 5, "seed": 1}).status_code == 201
+    pool = client.app.state.service.pool
+    for process in list(pool._pools[True]._processes.values()):
+        process.kill()
+    time.sleep(0.5)  # the executor notices and marks itself broken
+    assert client.post("/generate/dabuhamienai", params={"size": 5, "seed": 2}).status_code == 201
+    assert client.post("/generate/dabuhamienai", params={"size": 5, "seed": 3}).status_code == 201
+
+    killer = threading.Timer(0.5, lambda: [p.kill() for p in list(pool._pools[True]._processes.values())])
+    killer.start()
+    with pytest.raises(WorkFailed) as failed:  # a job whose worker dies while it runs
+        client.portal.call(functools.partial(pool.run, sleep_then_answer, 5.0, budget=10))
+    assert failed.value.kind == "crashed"
+    assert client.post("/generate/dabuhamienai", params={"size": 5, "seed": 5}).status_code == 201
+
+
+def sleep_then_answer(seconds: float, deadline_at: float) -> str:
+    time.sleep(seconds)
+    return "done"
