@@ -68,6 +68,9 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if exc.status_code == 400 and exc.detail == "There was an error parsing the body":
+            message = "The body is not valid JSON: send UTF-8 encoded JSON."
+            return JSONResponse({"detail": [{"type": "json_invalid", "loc": ["body"], "msg": message}]}, status_code=422)
         return JSONResponse({"detail": exc.detail}, status_code=exc.status_code, headers=exc.headers)
 
     @app.exception_handler(Overloaded)

@@ -172,3 +172,9 @@ def test_ubongo_size_aliases_pieces(client) -> None:
     assert by_size["id"] == by_pieces["id"] and len(by_size["puzzle"]["pieces"]) == 4
     assert client.post("/generate/ubongo", params={"size": 4, "pieces": 3}).status_code == 422
     assert "between 3 and 5" in client.post("/generate/ubongo", params={"size": 9}).json()["detail"][0]["msg"]
+
+
+def test_body_that_is_not_utf8_is_422(client) -> None:
+    invalid_utf8 = b'{"puzzle": "\xc3\x28"}'
+    response = client.post("/verify/dabuhamienai", content=invalid_utf8, headers={"Content-Type": "application/json"})
+    assert response.status_code == 422 and "UTF-8" in response.json()["detail"][0]["msg"]

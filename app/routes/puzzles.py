@@ -22,6 +22,17 @@ MAX_SEED = 2**63 - 1
 DAILY_HORIZON_DAYS = 366
 
 
+class ErrorDetail(BaseModel):
+    detail: str
+
+
+ERRORS = {
+    413: {"model": ErrorDetail, "description": "The request body is too large."},
+    503: {"model": ErrorDetail, "description": "Over the time budget or too busy; see the Retry-After header."},
+}
+NOT_FOUND = {404: {"model": ErrorDetail, "description": "No stored puzzle with that id."}}
+
+
 class StrictQuery(BaseModel):
     """Unknown query parameters are a 422, so a typo never silently falls back to a default."""
 
@@ -75,7 +86,7 @@ def invalid_answer(exc: ValidationError | InvalidInput, where: tuple[str, ...]) 
 
 def type_router(puzzle_type: PuzzleType) -> APIRouter:
     name, title = puzzle_type.name, camel(puzzle_type.name)
-    router = APIRouter(tags=[name])
+    router = APIRouter(tags=[name], responses=ERRORS)
     params_fields = list(puzzle_type.params_model.model_fields)
 
     GenerateQuery = create_model(  # noqa: N806 - a class
@@ -142,7 +153,7 @@ def type_router(puzzle_type: PuzzleType) -> APIRouter:
     return router
 
 
-stored_router = APIRouter(tags=["stored puzzles"])
+stored_router = APIRouter(tags=["stored puzzles"], responses={**ERRORS, **NOT_FOUND})
 
 
 async def _stored_row(service: ServiceDep, puzzle_id: str) -> PuzzleRow:
