@@ -6,7 +6,9 @@ Routes stay thin: they parse, call one of these, and shape the response.
 from __future__ import annotations
 
 import asyncio
+import json
 import secrets
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import date
 from typing import Annotated, Any
@@ -19,6 +21,40 @@ from app.settings import Settings
 from app.store import PuzzleRow, PuzzleStore, canonical, derive_id, derive_seed
 from app.work import WorkPool, generate_job, solve_job, verify_job
 from generators.spec import PuzzleType
+
+
+class RecordCache:
+    """Stored records never change, so a bounded in-memory copy is never stale. Keys are ids and
+    daily keys; the rendered JSON is kept too, so a hot daily puzzle costs no database or JSON work."""
+
+    def __init__(self, capacity: int = 4096):
+        self.capacity = capacity
+        self._rows: OrderedDict[str, PuzzleRow] = OrderedDict()
+        self._bodies: dict[tuple[str, bool], bytes] = {}
+
+    def get(self, key: str) -> PuzzleRow | None:
+        row = self._rows.get(key)
+        if row is not None:
+            self._rows.move_to_end(key)
+        return row
+
+    def put(self, row: PuzzleRow) -> PuzzleRow:
+        for key in (row.id, row.daily_key):
+            if key:
+                self._rows[key] = row
+                self._rows.move_to_end(key)
+        while len(self._rows) > self.capacity:
+            _, evicted = self._rows.popitem(last=False)
+            self._bodies.pop((evicted.id, False), None)
+            self._bodies.pop((evicted.id, True), None)
+        return row
+
+    def body(self, row: PuzzleRow, include_solution: bool) -> bytes:
+        key = (row.id, include_solution)
+        rendered = self._bodies.get(key)
+        if rendered is None:
+            rendered = self._bodies[key] = json.dumps(row.record(include_solution), separators=(",", ":")).encode()
+        return rendered
 
 
 @dataclass(frozen=True)
@@ -74,6 +110,15 @@ class PuzzleService:
         self.store = store
         self.pool = pool
         self._daily_locks: dict[str, asyncio.Lock] = {}
+        self.cache = RecordCache()
+
+    async def _load(self, key: str, lookup: Any) -> PuzzleRow | None:
+        row = self.cache.get(key)
+        if row is None:
+            row = await run_in_threadpool(lookup, key)
+            if row is not None:
+                self.cache.put(row)
+        return row
 
     async def _generate_and_store(
         self, puzzle_type: PuzzleType, params: dict[str, Any], seed: int, puzzle_id: str, daily_key: str | None = None
@@ -84,7 +129,7 @@ class PuzzleService:
         if self.metrics is not None:
             self.metrics.observe_generation(puzzle_type.name, result["stats"])
         row = build_row(puzzle_type, params, seed, puzzle_id, result, daily_key=daily_key)
-        return await run_in_threadpool(self.store.add, row)
+        return self.cache.put(await run_in_threadpool(self.store.add, row))
 
     async def generate(self, puzzle_type: PuzzleType, params: dict[str, Any], seed: int | None) -> PuzzleRow:
         """Same type, parameters and seed give the same puzzle, so they also give the same stored record.
@@ -95,20 +140,20 @@ class PuzzleService:
                 return pooled
             seed = secrets.randbelow(2**48)
         puzzle_id = derive_id(puzzle_type.id_prefix, puzzle_type.name, params, seed)
-        row = await run_in_threadpool(self.store.get, puzzle_id)
+        row = await self._load(puzzle_id, self.store.get)
         return row or await self._generate_and_store(puzzle_type, params, seed, puzzle_id)
 
     async def daily(self, puzzle_type: PuzzleType, params: dict[str, Any], day: date) -> PuzzleRow:
         plan = daily_plan(puzzle_type, params, day)
         key = plan.key
-        row = await run_in_threadpool(self.store.get_daily, key)
+        row = await self._load(key, self.store.get_daily)
         if row is not None:
             return row
         # One generation per key in this process; other replicas derive the same id and seed, so a
         # concurrent insert from them is the same puzzle and the store keeps the first.
         lock = self._daily_locks.setdefault(key, asyncio.Lock())
         async with lock:
-            row = await run_in_threadpool(self.store.get_daily, key)
+            row = await self._load(key, self.store.get_daily)
             if row is None:
                 row = await self._generate_and_store(puzzle_type, plan.params, plan.seed, plan.puzzle_id, key)
         self._daily_locks.pop(key, None)
@@ -127,7 +172,7 @@ class PuzzleService:
         )
 
     async def stored(self, puzzle_id: str) -> PuzzleRow | None:
-        return await run_in_threadpool(self.store.get, puzzle_id)
+        return await self._load(puzzle_id, self.store.get)
 
 
 def get_service(request: Request) -> PuzzleService:

@@ -122,3 +122,21 @@ def test_a_dead_worker_is_replaced_and_the_request_gets_503(make_client) -> None
 def sleep_then_answer(seconds: float, deadline_at: float) -> str:
     time.sleep(seconds)
     return "done"
+
+
+def test_record_cache_is_bounded_and_serves_both_keys() -> None:
+    from app.service import RecordCache
+
+    cache = RecordCache(capacity=4)
+    rows = [PuzzleRow(id=f"dab-{i}", type="dabuhamienai", params={}, puzzle={"i": i}, solution={}, stats={},
+                      daily_key=f"k{i}" if i % 2 else None) for i in range(6)]
+    for row in rows:
+        cache.put(row)
+    assert cache.get("dab-5") is rows[5] and cache.get("k5") is rows[5]
+    assert cache.get("dab-0") is None and len(cache._rows) == 4
+
+
+def test_today_is_cached_only_until_midnight(client) -> None:
+    response = client.get("/daily/dabuhamienai")
+    max_age = int(response.headers["cache-control"].split("max-age=")[1])
+    assert 0 <= max_age <= 3600

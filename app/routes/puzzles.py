@@ -63,13 +63,16 @@ def camel(name: str) -> str:
     return "".join(part.capitalize() for part in name.split("-"))
 
 
-def record_response(request: Request, row: PuzzleRow, include_solution: bool = False, status: int = 200) -> Response:
+def record_response(
+    request: Request, row: PuzzleRow, include_solution: bool = False, status: int = 200, max_age: int = 3600
+) -> Response:
     """Stored records never change, so the id is a strong ETag and caches may keep them."""
     etag = f'"{row.id}{"-s" if include_solution else ""}"'
-    headers = {"ETag": etag, "Cache-Control": "public, max-age=3600"}
+    headers = {"ETag": etag, "Cache-Control": f"public, max-age={max_age}"}
     if status == 200 and etag in request.headers.get("if-none-match", ""):
         return Response(status_code=304, headers=headers)
-    return JSONResponse(row.record(include_solution), status_code=status, headers=headers)
+    body = request.app.state.service.cache.body(row, include_solution)
+    return Response(body, status_code=status, headers=headers, media_type="application/json")
 
 
 def unknown_type(name: str) -> HTTPException:
@@ -139,6 +142,9 @@ def type_router(puzzle_type: PuzzleType) -> APIRouter:
             message = f"date must be between 2000-01-01 and {latest} (got {day})"
             raise RequestValidationError([{"type": "value_error", "loc": ("query", "date"), "msg": message, "input": str(day)}])
         row = await service.daily(puzzle_type, query.model_dump(include=set(params_fields), exclude_none=True), day)
+        if query.date is None:  # "today" moves on at midnight UTC: no cache may keep it past then
+            midnight = datetime.combine(today + timedelta(days=1), datetime.min.time(), tzinfo=UTC)
+            return record_response(request, row, max_age=min(3600, int((midnight - datetime.now(UTC)).total_seconds())))
         return record_response(request, row)
 
     @router.post(f"/verify/{name}", response_model=VerifyResult, summary=f"Check an answer to a {name} puzzle")
