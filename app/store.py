@@ -8,8 +8,11 @@ puzzle from creating two different records.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -89,6 +92,22 @@ MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 MIGRATION_LOCK = 727_274  # PostgreSQL advisory lock id: replicas starting together migrate one at a time
 
 
+@contextmanager
+def migration_lock(engine: Engine) -> Iterator[None]:
+    """Replicas starting together migrate one at a time: a file lock beside a SQLite file (SQLite
+    is one machine's database); PostgreSQL takes its advisory lock inside the transaction."""
+    database = engine.url.database if engine.dialect.name == "sqlite" else None
+    if not database or database == ":memory:":
+        yield
+        return
+    with open(f"{database}.migrate-lock", "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 def migrate(engine: Engine) -> None:
     """Bring the schema to the newest Alembic revision."""
     from alembic import command
@@ -96,7 +115,7 @@ def migrate(engine: Engine) -> None:
 
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as connection:
+    with migration_lock(engine), engine.begin() as connection:
         if engine.dialect.name == "postgresql":
             connection.execute(text("SELECT pg_advisory_xact_lock(:id)"), {"id": MIGRATION_LOCK})
         config.attributes["connection"] = connection
