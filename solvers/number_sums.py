@@ -1,0 +1,355 @@
+"""Number Sums: the puzzle model, the CSV parser, the rules checker and two exact solvers.
+
+Rules: select cells so that the selected digits of every row add up to its target, likewise every
+column, and (region variant) every coloured region.
+
+Every rule is the same constraint, "the selected digits of these cells add up to this total", so
+the puzzle is a list of ``SumRule``s built in one place (``sum_rules``) and used by the checker and
+both solvers.
+
+* ``search`` (the default): depth-first search with exact per-rule propagation. For each rule the
+  number of ways to reach the remaining total is counted with a subset-sum polynomial packed into
+  one Python integer; dividing out one cell's factor ``(1 + x^d)`` tells whether the cell can still
+  be off and whether it can still be on. An inconsistent rule fails at once, so an inconsistent
+  puzzle is answered ``none`` quickly instead of looping, and no combination list is ever built.
+* ``cadical`` / ``z3``: the SAT model (one variable per cell, one weighted equality per rule),
+  kept as the independent cross-check. See ``bench/bench_number_sums.py`` for the comparison.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+
+from pydantic import BaseModel, Field, ValidationError, model_validator
+
+from solvers.common import (
+    Cell,
+    Deadline,
+    InvalidInput,
+    SolveOutcome,
+    Violation,
+    grid_shape_violations,
+    violation,
+)
+from solvers.sat import enumerate_models, make_backend
+
+MAX_SIDE = 15
+MAX_SUM = 9 * MAX_SIDE * MAX_SIDE
+DEFAULT_BACKEND = "search"  # bench/bench_number_sums.py: faster than both SAT backends at every size
+BACKENDS = ("search", "cadical", "z3")
+
+Grid = list[list[int]]
+
+
+class NumberSumsPuzzle(BaseModel):
+    numbers: list[list[int]] = Field(description=f"R×C digits 1..9 (R, C at most {MAX_SIDE}).")
+    row_sums: list[int] = Field(description="Target sum of the selected digits of each row, top to bottom.")
+    col_sums: list[int] = Field(description="Target sum of the selected digits of each column, left to right.")
+    regions: list[list[int | None]] | None = Field(
+        None, description="Optional R×C region ids (0..len(region_sums)-1), `null` for a cell in no region."
+    )
+    region_sums: list[int] | None = Field(None, description="Target sum of each region, indexed by region id.")
+
+    @model_validator(mode="after")
+    def _consistent(self) -> NumberSumsPuzzle:
+        rows = len(self.numbers)
+        cols = len(self.numbers[0]) if rows and isinstance(self.numbers[0], list) else 0
+        if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
+            raise ValueError(f"`numbers` must be R×C with 1 ≤ R, C ≤ {MAX_SIDE}, got {rows}×{cols}")
+        problems = [p.message for p in grid_shape_violations(self.numbers, rows, cols, "numbers", range(1, 10))]
+        for name, sums, want in (("row_sums", self.row_sums, rows), ("col_sums", self.col_sums, cols)):
+            if len(sums) != want:
+                problems.append(f"`{name}` must have {want} values (one per {name[:3]}), got {len(sums)}")
+        if (self.regions is None) != (self.region_sums is None):
+            problems.append("`regions` and `region_sums` must be given together")
+        if self.regions is not None and self.region_sums is not None:
+            problems += _region_problems(self.regions, rows, cols, len(self.region_sums))
+            sums = self.region_sums
+        else:
+            sums = []
+        if any(not 0 <= s <= MAX_SUM for s in [*self.row_sums, *self.col_sums, *sums]):
+            problems.append(f"every target sum must be between 0 and {MAX_SUM}")
+        if problems:
+            raise ValueError("; ".join(problems))
+        return self
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return len(self.numbers), len(self.numbers[0])
+
+
+def _region_problems(regions: list[list[int | None]], rows: int, cols: int, count: int) -> list[str]:
+    if len(regions) != rows:
+        return [f"`regions` must have {rows} rows, got {len(regions)}"]
+    problems = []
+    for r, row in enumerate(regions):
+        if len(row) != cols:
+            problems.append(f"`regions` row {r} must have {cols} values, got {len(row)}")
+        elif any(v is not None and not 0 <= v < count for v in row):
+            problems.append(f"`regions` row {r} has ids outside 0..{count - 1} (one per region sum) or null")
+    return problems
+
+
+class NumberSumsAnswer(BaseModel):
+    selected: list[list[int]] = Field(description="R×C of 1 (selected) / 0 (not selected).")
+
+
+@dataclass(frozen=True)
+class SumRule:
+    """The selected digits of ``cells`` must add up to ``total``; ``code``/``name`` say which rule it is."""
+
+    code: str
+    name: str
+    cells: tuple[Cell, ...]
+    total: int
+
+
+def sum_rules(puzzle: NumberSumsPuzzle) -> list[SumRule]:
+    """Every rule of the puzzle: rows, then columns, then regions (the one place the rules live)."""
+    rows, cols = puzzle.shape
+    rules = [SumRule("row-sum-wrong", f"Row {r}", tuple((r, c) for c in range(cols)), puzzle.row_sums[r])
+             for r in range(rows)]
+    rules += [SumRule("col-sum-wrong", f"Column {c}", tuple((r, c) for r in range(rows)), puzzle.col_sums[c])
+              for c in range(cols)]
+    if puzzle.regions is not None and puzzle.region_sums is not None:
+        for k, total in enumerate(puzzle.region_sums):
+            cells = tuple((r, c) for r in range(rows) for c in range(cols) if puzzle.regions[r][c] == k)
+            rules.append(SumRule("region-sum-wrong", f"Region {k}", cells, total))
+    return rules
+
+
+def check(puzzle: NumberSumsPuzzle, answer: NumberSumsAnswer) -> list[Violation]:
+    """Every rule whose selected digits miss the target, with all the rule's cells."""
+    rows, cols = puzzle.shape
+    shape = grid_shape_violations(answer.selected, rows, cols, "selected", {0, 1})
+    if shape:
+        raise InvalidInput("; ".join(v.message for v in shape), shape)
+    found = []
+    for rule in sum_rules(puzzle):
+        got = sum(puzzle.numbers[r][c] for r, c in rule.cells if answer.selected[r][c])
+        if got != rule.total:
+            found.append(violation(
+                rule.code, f"{rule.name}: the selected digits add up to {got}, the target is {rule.total}",
+                list(rule.cells),
+            ))
+    return found
+
+
+# ---------------------------------------------------------------------------------------- CSV
+
+
+def parse_csv(text: str) -> NumberSumsPuzzle:
+    """The article's format: first row an empty field then the column sums; every other row the
+    row sum then that row's digits. Spaces around fields and blank lines are ignored."""
+    lines = [(i, row) for i, row in enumerate(csv.reader(io.StringIO(text.strip("\ufeff"))), start=1)
+             if any(field.strip() for field in row)]
+    if len(lines) < 2:
+        raise InvalidInput("CSV needs a header line (empty field, then column sums) and at least one row line")
+
+    def ints(line_no: int, fields: list[str], what: str) -> list[int]:
+        values = []
+        for pos, field in enumerate(fields, start=1):
+            try:
+                values.append(int(field.strip()))
+            except ValueError:
+                problem = f"{what} {pos}: {field.strip()!r} is not a whole number"
+                raise InvalidInput(f"CSV line {line_no}, {problem}") from None
+        return values
+
+    head_no, head = lines[0]
+    if head[0].strip():
+        raise InvalidInput(f"CSV line {head_no}: the first field of the header must be empty, got {head[0].strip()!r}")
+    col_sums = ints(head_no, head[1:], "column sum")
+    row_sums, numbers = [], []
+    for line_no, row in lines[1:]:
+        if len(row) != len(head):
+            raise InvalidInput(
+                f"CSV line {line_no}: expected {len(head)} fields (row sum and {len(head) - 1} digits), got {len(row)}"
+            )
+        row_sums += ints(line_no, row[:1], "row sum")
+        digits = ints(line_no, row[1:], "digit")
+        if any(not 1 <= d <= 9 for d in digits):
+            raise InvalidInput(f"CSV line {line_no}: digits must be 1..9, got {digits}")
+        numbers.append(digits)
+    try:
+        return NumberSumsPuzzle(numbers=numbers, row_sums=row_sums, col_sums=col_sums)
+    except ValidationError as exc:
+        reasons = "; ".join(e["msg"].removeprefix("Value error, ") for e in exc.errors())
+        raise InvalidInput(f"CSV describes an invalid puzzle: {reasons}") from None
+
+
+def to_csv(puzzle: NumberSumsPuzzle) -> str:
+    """The article's format (without regions, which it cannot express)."""
+    out = ["," + ",".join(map(str, puzzle.col_sums))]
+    out += [",".join(map(str, [s, *row])) for s, row in zip(puzzle.row_sums, puzzle.numbers, strict=True)]
+    return "\n".join(out) + "\n"
+
+
+# ------------------------------------------------------------------------------ direct search
+
+# Rules with more undecided cells than this fall back to bounds propagation (the counting
+# polynomial would get too large); the rows and columns of a 15×15 grid never do.
+EXACT_LIMIT = 24
+
+
+@dataclass
+class SearchStats:
+    nodes: int = 0
+    propagations: int = 0
+
+
+class _Search:
+    """Exact search over cells, 0 = off, 1 = on, -1 = undecided; rules are lists of flat cell indices."""
+
+    def __init__(self, puzzle: NumberSumsPuzzle, deadline: Deadline):
+        rows, cols = puzzle.shape
+        self.cols = cols
+        self.row_sums, self.col_sums = puzzle.row_sums, puzzle.col_sums
+        self.digit = [d for row in puzzle.numbers for d in row]
+        self.rules = [([r * cols + c for r, c in rule.cells], rule.total) for rule in sum_rules(puzzle)]
+        self.rules_of: list[list[int]] = [[] for _ in self.digit]
+        for k, (cells, _) in enumerate(self.rules):
+            for i in cells:
+                self.rules_of[i].append(k)
+        self.deadline = deadline
+        self.stats = SearchStats()
+
+    def propagate(self, value: list[int], ways: list[int], dirty: list[int]) -> bool:
+        """Fix every cell forced by a rule in ``dirty`` (and onward), updating each visited rule's
+        count of completions in ``ways``; False on a contradiction."""
+        queued = set(dirty)
+        while dirty:
+            k = dirty.pop()
+            queued.discard(k)
+            self.stats.propagations += 1
+            result = self._forced(value, k)
+            if result is None:
+                return False
+            forced, ways[k] = result
+            for i, v in forced:
+                value[i] = v
+                for k2 in self.rules_of[i]:
+                    if k2 not in queued:
+                        queued.add(k2)
+                        dirty.append(k2)
+        return True
+
+    def _forced(self, value: list[int], k: int) -> tuple[list[tuple[int, int]], int] | None:
+        """Cells of rule ``k`` whose value is forced and how many ways remain to complete the rule
+        (an estimate for long rules), or None if the rule can no longer be met."""
+        cells, total = self.rules[k]
+        need, free = total, []
+        for i in cells:
+            if value[i] == 1:
+                need -= self.digit[i]
+            elif value[i] < 0:
+                free.append(i)
+        avail = sum(self.digit[i] for i in free)
+        if need < 0 or need > avail:
+            return None
+        if need == 0 or need == avail:  # everything left is off / on
+            return [(i, int(need > 0)) for i in free], 1
+        if len(free) > EXACT_LIMIT:
+            forced = [(i, 0) if self.digit[i] > need else (i, 1) for i in free
+                      if self.digit[i] > need or avail - self.digit[i] < need]
+            return forced, 1 << len(free)
+        # Ways to reach each sum with the free cells: coefficient s of prod(1 + x^d), one slot of
+        # `width` bits per power of x. Slots never overflow (at most 2^len(free) ways), so the
+        # integer division by one cell's factor is exact and yields the ways without that cell.
+        width = len(free) + 1
+        mask = (1 << width) - 1
+        poly = 1
+        for i in free:
+            poly += poly << (width * self.digit[i])
+        forced = []
+        for i in free:
+            d = self.digit[i]
+            rest = poly // (1 + (1 << (width * d)))
+            can_off = (rest >> (width * need)) & mask
+            can_on = need >= d and (rest >> (width * (need - d))) & mask
+            if not can_off:
+                forced.append((i, 1))
+            elif not can_on:
+                forced.append((i, 0))
+        return forced, (poly >> (width * need)) & mask
+
+    def branch_cell(self, value: list[int], ways: list[int]) -> int:
+        """An undecided cell of the open rule with the fewest ways left (most constrained first)."""
+        best, best_ways = -1, 1 << 62
+        for k, (cells, _) in enumerate(self.rules):
+            if 1 < ways[k] < best_ways:
+                free = [i for i in cells if value[i] < 0]
+                if free:
+                    best, best_ways = free[0], ways[k]
+        return best
+
+    def solutions(self, limit: int) -> tuple[list[list[int]], bool]:
+        """Up to ``limit`` solutions as flat 0/1 lists, and whether the search was exhausted."""
+        found: list[list[int]] = []
+        if sum(self.row_sums) != sum(self.col_sums):  # both count every selected digit once
+            return found, True
+        start, ways = [-1] * len(self.digit), [0] * len(self.rules)
+        if not self.propagate(start, ways, list(range(len(self.rules)))):
+            return found, True
+        stack = [(start, ways)]
+        while stack:
+            self.deadline.check()
+            value, ways = stack.pop()
+            self.stats.nodes += 1
+            i = self.branch_cell(value, ways)
+            if i < 0:
+                found.append(value)
+                if len(found) >= limit:
+                    return found, not stack
+                continue
+            for v in (0, 1):  # pushed so that 1 is explored first
+                child, child_ways = value[:], ways[:]
+                child[i] = v
+                if self.propagate(child, child_ways, list(self.rules_of[i])):
+                    stack.append((child, child_ways))
+        return found, True
+
+    def grid(self, flat: list[int]) -> Grid:
+        return [flat[r:r + self.cols] for r in range(0, len(flat), self.cols)]
+
+
+def search_solutions(puzzle: NumberSumsPuzzle, limit: int, deadline: Deadline) -> tuple[list[Grid], bool, SearchStats]:
+    search = _Search(puzzle, deadline)
+    found, complete = search.solutions(limit)
+    return [search.grid(f) for f in found], complete, search.stats
+
+
+# ------------------------------------------------------------------------------- SAT model
+
+
+def sat_solutions(puzzle: NumberSumsPuzzle, limit: int, deadline: Deadline, backend: str) -> tuple[list[Grid], bool]:
+    """The same rules as one weighted equality each over one variable per cell."""
+    rows, cols = puzzle.shape
+    with make_backend(backend) as sat:
+        var = [[sat.new_var() for _ in range(cols)] for _ in range(rows)]
+        for rule in sum_rules(puzzle):
+            sat.add_weighted_equal([var[r][c] for r, c in rule.cells],
+                                   [puzzle.numbers[r][c] for r, c in rule.cells], rule.total)
+        cells = [v for row in var for v in row]
+        models, complete = enumerate_models(sat, cells, limit, deadline)
+        return [[[int(v in m) for v in row] for row in var] for m in models], complete
+
+
+def find_solutions(
+    puzzle: NumberSumsPuzzle, limit: int, deadline: Deadline, backend: str | None = None
+) -> tuple[list[Grid], bool]:
+    backend = backend or DEFAULT_BACKEND
+    if backend == "search":
+        grids, complete, _ = search_solutions(puzzle, limit, deadline)
+        return grids, complete
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown number-sums backend {backend!r}; known: {', '.join(BACKENDS)}")
+    return sat_solutions(puzzle, limit, deadline, backend)
+
+
+def solve(puzzle: NumberSumsPuzzle, limit: int, deadline: Deadline, backend: str | None = None) -> SolveOutcome:
+    """Up to ``max(limit, 2)`` solutions, so the outcome always tells unique from multiple."""
+    grids, complete = find_solutions(puzzle, max(limit, 2), deadline, backend)
+    return SolveOutcome([{"selected": g} for g in grids], complete)
