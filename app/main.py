@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app import errors, observability
 from app.routes import meta, puzzles
@@ -61,6 +62,45 @@ class _TooLarge(Exception):
     pass
 
 
+class TextPuzzleBodies:
+    """A puzzle sent as text (`curl --data-binary @puzzle.csv -H 'Content-Type: text/csv'`) to the solve
+    route of a type with a text format becomes `{"csv": "<text>"}`, so one validated model serves both."""
+
+    def __init__(self, app: ASGIApp, paths: set[str]):
+        self.app = app
+        self.paths = paths
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        declared = dict(scope.get("headers") or []).get(b"content-type", b"") if scope["type"] == "http" else b""
+        if scope["type"] != "http" or scope["path"] not in self.paths or not declared.startswith((b"text/csv", b"text/plain")):
+            await self.app(scope, receive, send)
+            return
+        chunks = []
+        while True:
+            message = await receive()
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body"):
+                break
+        raw = b"".join(chunks)
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            text = raw.decode("latin-1")  # the CSV parser then names the first bad field
+        body = json.dumps({"csv": text}).encode()
+        scope["headers"] = [(k, v) for k, v in scope["headers"] if k not in (b"content-type", b"content-length")] + [
+            (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if sent:
+                return await receive()
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)
+
+
 class JsonByDefault:
     """`curl -d '{...}'` labels JSON as a form; this API takes no forms, so such bodies are read as JSON."""
 
@@ -102,6 +142,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(observability.router)
     app.include_router(puzzles.unknown_router)
     app.add_middleware(JsonByDefault)
+    app.add_middleware(TextPuzzleBodies, paths={f"/solve/{t.name}" for t in TYPES.values() if t.parse_text})
     app.add_middleware(observability.RequestLog, metrics=metrics)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
     return app

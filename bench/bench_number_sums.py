@@ -38,8 +38,7 @@ def timed(action: Callable[[], object]) -> tuple[float, object]:
 
 
 def deadline_for(backend: str) -> Deadline:
-    # solvers/sat.py on this branch cannot interrupt CaDiCaL under a finite deadline (see the tests).
-    return Deadline.never() if backend == "cadical" else Deadline.after(120)
+    return Deadline.after(120)
 
 
 def bench_solving(label: str, puzzles: list[NumberSumsPuzzle], backends: list[str]) -> None:

@@ -178,3 +178,38 @@ def test_body_that_is_not_utf8_is_422(client) -> None:
     invalid_utf8 = b'{"puzzle": "\xc3\x28"}'
     response = client.post("/verify/dabuhamienai", content=invalid_utf8, headers={"Content-Type": "application/json"})
     assert response.status_code == 422 and "UTF-8" in response.json()["detail"][0]["msg"]
+
+
+ARTICLE_CSV = """  ,  6,  3, 21, 19
+19,  2,  4,  8,  9
+ 9,  8,  7,  6,  3
+11,  4,  8,  1,  7
+10,  2,  3,  7,  7
+"""
+ARTICLE_ANSWER = [[1, 0, 1, 1], [0, 0, 1, 1], [1, 0, 0, 1], [0, 1, 1, 0]]
+
+
+def test_number_sums_solves_the_articles_csv_as_text_and_as_a_field(client) -> None:
+    as_text = client.post("/solve/number-sums", content=ARTICLE_CSV, headers={"Content-Type": "text/csv"})
+    as_field = client.post("/solve/number-sums", json={"csv": ARTICLE_CSV, "max_solutions": 3})
+    for response in (as_text, as_field):
+        assert response.status_code == 200, response.text
+        assert response.json()["status"] == "unique"
+        assert response.json()["solutions"] == [{"selected": ARTICLE_ANSWER}]
+
+
+@pytest.mark.parametrize(
+    "body",
+    ["  ,6,3\n19,2,x\n", "just one line", "  ,6,3\n19,2\n", "\xff\xfe"],
+)
+def test_malformed_csv_is_422_naming_the_problem(client, body: str) -> None:
+    response = client.post("/solve/number-sums", content=body.encode("latin-1"), headers={"Content-Type": "text/csv"})
+    assert response.status_code == 422
+    assert "CSV" in response.json()["detail"][0]["msg"] or "line" in response.json()["detail"][0]["msg"]
+
+
+def test_solve_wants_exactly_one_of_puzzle_and_csv(client) -> None:
+    puzzle = {"numbers": [[1]], "row_sums": [1], "col_sums": [1]}
+    assert client.post("/solve/number-sums", json={}).status_code == 422
+    assert client.post("/solve/number-sums", json={"puzzle": puzzle, "csv": ARTICLE_CSV}).status_code == 422
+    assert client.post("/solve/number-sums", json={"puzzle": puzzle}).json()["status"] == "unique"

@@ -35,9 +35,7 @@ SAT_BACKENDS = ("cadical", "z3")
 
 
 def sat_deadline(backend: str) -> Deadline:
-    # solvers/sat.py on this branch cannot interrupt CaDiCaL (pysat has no interrupt for it), so a
-    # finite deadline makes it raise; the lead's main branch checks the deadline between calls instead.
-    return Deadline.never() if backend == "cadical" else Deadline.after(60)
+    return Deadline.after(60)
 
 
 def region_puzzle() -> NumberSumsPuzzle:

@@ -112,12 +112,17 @@ def type_router(puzzle_type: PuzzleType) -> APIRouter:
     VerifyRequest = create_model(  # noqa: N806
         f"{title}VerifyRequest", puzzle=(puzzle_type.puzzle_model, ...), answer=(puzzle_type.answer_model, ...)
     )
-    SolveRequest = create_model(  # noqa: N806
-        f"{title}SolveRequest",
-        puzzle=(puzzle_type.puzzle_model, ...),
-        max_solutions=(int, Field(2, ge=1, le=100, description="Return at most this many solutions.")),
-        backend=(Literal[BACKENDS] | None, Field(None, description="SAT backend; the type's fastest by default.")),
-    )
+    solve_fields: dict[str, Any] = {
+        "puzzle": (puzzle_type.puzzle_model, ...),
+        "max_solutions": (int, Field(2, ge=1, le=100, description="Return at most this many solutions.")),
+        "backend": (Literal[BACKENDS] | None, Field(None, description="SAT backend; the type's fastest by default.")),
+    }
+    solve_extra: dict[str, Any] | None = None
+    if puzzle_type.parse_text is not None:  # the puzzle may come as text instead (JSON `csv` or a text/csv body)
+        solve_fields["puzzle"] = (puzzle_type.puzzle_model | None, Field(None, description="The puzzle as JSON ..."))
+        solve_fields["csv"] = (str | None, Field(None, description="... or as CSV text (give exactly one)."))
+        solve_extra = {"requestBody": {"content": {"text/csv": {"schema": {"type": "string"}}}}}
+    SolveRequest = create_model(f"{title}SolveRequest", **solve_fields)  # noqa: N806
     SolveResult = create_model(  # noqa: N806
         f"{title}SolveResult",
         __config__=ConfigDict(extra="allow"),
@@ -151,12 +156,30 @@ def type_router(puzzle_type: PuzzleType) -> APIRouter:
     async def verify(body: VerifyRequest, service: ServiceDep) -> dict[str, Any]:
         return await service.verify(puzzle_type, body.puzzle.model_dump(mode="json"), body.answer.model_dump(mode="json"))
 
-    @router.post(f"/solve/{name}", response_model=SolveResult, summary=f"Solve a {name} puzzle")
+    @router.post(f"/solve/{name}", response_model=SolveResult, summary=f"Solve a {name} puzzle", openapi_extra=solve_extra)
     async def solve(body: SolveRequest, service: ServiceDep) -> JSONResponse:
-        result = await service.solve(puzzle_type, body.puzzle.model_dump(mode="json"), body.max_solutions, body.backend)
+        puzzle = text_or_json_puzzle(puzzle_type, body)
+        result = await service.solve(puzzle_type, puzzle.model_dump(mode="json"), body.max_solutions, body.backend)
         return JSONResponse(result)
 
     return router
+
+
+def text_or_json_puzzle(puzzle_type: PuzzleType, body: BaseModel) -> BaseModel:
+    """The puzzle of a solve request: JSON `puzzle`, or text in the type's own format (`csv`)."""
+    text = getattr(body, "csv", None)
+    given = [field for field in ("puzzle", "csv") if getattr(body, field, None) is not None]
+    if len(given) != 1:
+        message = "give the puzzle either as `puzzle` (JSON) or as `csv` (text), exactly one of them"
+        raise RequestValidationError([{"type": "value_error", "loc": ("body",), "msg": message, "input": None}])
+    if text is None:
+        return body.puzzle  # type: ignore[attr-defined]
+    try:
+        return puzzle_type.parse_text(text)  # type: ignore[misc]
+    except InvalidInput as exc:
+        raise invalid_answer(exc, ("body", "csv")) from None
+    except ValidationError as exc:
+        raise invalid_answer(exc, ("body", "csv")) from None
 
 
 stored_router = APIRouter(tags=["stored puzzles"], responses={**ERRORS, **NOT_FOUND})
