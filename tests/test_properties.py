@@ -1,0 +1,87 @@
+"""Property tests: random (often malformed) puzzles never crash a checker or solver. Each request
+gets a clear 4xx, or a 200 whose every solution passes the rules checker."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from generators.registry import TYPES
+
+SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+
+
+def grid(values: st.SearchStrategy, max_side: int = 6) -> st.SearchStrategy:
+    return st.integers(1, max_side).flatmap(
+        lambda rows: st.lists(st.lists(values, min_size=1, max_size=max_side), min_size=rows, max_size=rows)
+    )
+
+
+PUZZLES = {
+    "dabuhamienai": st.fixed_dictionaries({"size": st.integers(-1, 7), "numbers": grid(st.integers(-1, 8))}),
+    "number-sums": st.fixed_dictionaries({
+        "numbers": grid(st.integers(0, 10), 5),
+        "row_sums": st.lists(st.integers(-1, 40), max_size=6),
+        "col_sums": st.lists(st.integers(-1, 40), max_size=6),
+    }),
+    "ubongo": st.fixed_dictionaries({
+        "shape": st.lists(st.text("#.x", min_size=1, max_size=6), min_size=1, max_size=6),
+        "catalogue": st.sampled_from(["standard", "article", "other"]),
+        "mode": st.sampled_from(["given", "hidden"]),
+        "pieces": st.lists(st.sampled_from(["I2", "I3", "L3", "O4", "T4", "ZIPPO", "Z", "NOPE"]), max_size=4),
+        "piece_count": st.integers(0, 4),
+    }),
+    "battleship": st.fixed_dictionaries({
+        "rows": st.integers(0, 7), "cols": st.integers(0, 7),
+        "fleet": st.lists(st.integers(0, 5), max_size=5),
+        "row_counts": st.lists(st.one_of(st.none(), st.integers(-1, 7)), max_size=7),
+        "col_counts": st.lists(st.one_of(st.none(), st.integers(-1, 7)), max_size=7),
+        "revealed": st.lists(st.fixed_dictionaries({
+            "cell": st.lists(st.integers(-1, 7), min_size=2, max_size=2),
+            "kind": st.sampled_from(["water", "sub", "top", "bottom", "left", "right", "middle", "boat"]),
+        }), max_size=3),
+    }),
+    "othello": st.fixed_dictionaries({
+        "board": st.text("XO-", min_size=60, max_size=66),
+        "to_move": st.sampled_from(["X", "O", "Z"]),
+        "task": st.sampled_from(["win", "best"]),
+    }),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TYPES))
+def test_random_puzzles_get_a_4xx_or_correct_solutions(client, name: str) -> None:
+    @SETTINGS
+    @given(puzzle=PUZZLES[name])
+    def check(puzzle: dict) -> None:
+        response = client.post(f"/solve/{name}", json={"puzzle": puzzle, "max_solutions": 3})
+        assert response.status_code in (200, 422, 503), response.text
+        if response.status_code == 422:
+            assert response.json()["detail"]
+        if response.status_code != 200:
+            return
+        body = response.json()
+        assert body["status"] == {0: "none", 1: "unique"}.get(len(body["solutions"]), "multiple")
+        for solution in body["solutions"]:
+            verdict = client.post(f"/verify/{name}", json={"puzzle": puzzle, "answer": solution})
+            assert verdict.status_code == 200 and verdict.json()["solved"], verdict.text
+
+    check()
+
+
+@pytest.mark.parametrize("name", sorted(TYPES))
+def test_random_answers_to_a_real_puzzle_get_200_or_422(client, name: str) -> None:
+    record = client.post(f"/generate/{name}", params={"seed": 3, "include_solution": True}).json()
+    field, = record["solution"]  # every answer shape has one field
+
+    @SETTINGS
+    @given(value=st.one_of(grid(st.integers(-1, 2), 8), st.text(max_size=4), st.none(), st.integers(),
+                           st.lists(st.dictionaries(st.sampled_from(["piece", "cells"]), st.integers()), max_size=3)))
+    def check(value) -> None:
+        response = client.post(f"/puzzles/{record['id']}/verify", json={"answer": {field: value}})
+        assert response.status_code in (200, 422), response.text
+        if response.status_code == 200:
+            assert response.json()["solved"] == (response.json()["violations"] == [])
+
+    check()
