@@ -67,17 +67,25 @@ def test_work_past_its_budget_is_503_with_retry_after(make_client) -> None:
     assert "time budget" in response.json()["detail"]
 
 
-def test_healthz_answers_while_generation_saturates_the_workers(make_client) -> None:
+def test_cheap_endpoints_answer_while_generation_saturates_the_workers(make_client) -> None:
     client = make_client(generate_budget_seconds=30)
-    client.post("/generate/dabuhamienai", params={"size": 4, "seed": 0})  # workers are up
+    record = client.post("/generate/dabuhamienai", params={"size": 8, "seed": 0, "include_solution": True}).json()
+    client.get("/daily/dabuhamienai", params={"date": "2026-02-02"})  # stored before the rush
     busy = [threading.Thread(target=client.post, args=("/generate/dabuhamienai",), kwargs={"params": {"size": 30, "seed": s}})
-            for s in range(4)]
+            for s in range(6)]
     for thread in busy:
         thread.start()
-    time.sleep(0.3)
-    started = time.perf_counter()
-    assert client.get("/healthz").status_code == 200
-    assert time.perf_counter() - started < 1.0
+    time.sleep(0.2)
+    cheap = [
+        lambda: client.get("/healthz"),
+        lambda: client.get(f"/puzzles/{record['id']}"),
+        lambda: client.get("/daily/dabuhamienai", params={"date": "2026-02-02"}),
+        lambda: client.post(f"/puzzles/{record['id']}/verify", json={"answer": record["solution"]}),
+    ]
+    for request in cheap:
+        started = time.perf_counter()
+        assert request().status_code == 200
+        assert time.perf_counter() - started < 1.0
     for thread in busy:
         thread.join()
 
