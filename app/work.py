@@ -20,6 +20,7 @@ from typing import Any
 
 from generators.pipeline import GenerationFailed
 from generators.registry import TYPES
+from generators.spec import as_verdict
 from solvers.common import BudgetExceeded, Deadline, InvalidInput
 
 log = logging.getLogger("puzzlegen.work")
@@ -87,9 +88,9 @@ def solve_job(
 
 def verify_job(type_name: str, puzzle: dict[str, Any], answer: dict[str, Any], deadline_at: float) -> dict[str, Any]:
     puzzle_type = TYPES[type_name]
-    verdict = puzzle_type.check(
+    verdict = as_verdict(puzzle_type.check(
         puzzle_type.puzzle_model.model_validate(puzzle), puzzle_type.answer_model.model_validate(answer)
-    )
+    ))
     return {
         "solved": not verdict.violations,
         "violations": [v.model_dump() for v in verdict.violations],

@@ -19,7 +19,7 @@ import random
 from pydantic import BaseModel, Field
 
 from generators.pipeline import Generated, generate
-from generators.spec import PuzzleType, Verdict
+from generators.spec import PuzzleType
 from solvers import dabuhamienai as rules
 from solvers.common import Cell, Deadline
 from solvers.sat import make_backend
@@ -292,9 +292,6 @@ def generate_puzzle(params: DabuhamienaiParams, seed: int, deadline: Deadline, b
     return result
 
 
-def check(puzzle: rules.DabuhamienaiPuzzle, answer: rules.DabuhamienaiAnswer) -> Verdict:
-    return Verdict(rules.check(puzzle, answer))
-
 
 PUZZLE_TYPE = PuzzleType(
     name="dabuhamienai",
@@ -304,6 +301,6 @@ PUZZLE_TYPE = PuzzleType(
     puzzle_model=rules.DabuhamienaiPuzzle,
     answer_model=rules.DabuhamienaiAnswer,
     generate=generate_puzzle,
-    check=check,
+    check=rules.check,
     solve=rules.solve,
 )

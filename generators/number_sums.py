@@ -16,7 +16,7 @@ import random
 from pydantic import BaseModel, Field
 
 from generators.pipeline import Generated, generate
-from generators.spec import PuzzleType, Verdict
+from generators.spec import PuzzleType
 from solvers import number_sums as rules
 from solvers.common import Cell, Deadline
 
@@ -132,9 +132,6 @@ def generate_puzzle(params: NumberSumsParams, seed: int, deadline: Deadline, bac
     return result
 
 
-def check(puzzle: rules.NumberSumsPuzzle, answer: rules.NumberSumsAnswer) -> Verdict:
-    return Verdict(rules.check(puzzle, answer))
-
 
 def warm_up() -> None:
     """Import-time work and the first search are slow in a fresh worker; do them before any request."""
@@ -149,7 +146,7 @@ PUZZLE_TYPE = PuzzleType(
     puzzle_model=rules.NumberSumsPuzzle,
     answer_model=rules.NumberSumsAnswer,
     generate=generate_puzzle,
-    check=check,
+    check=rules.check,
     solve=rules.solve,
     catalogue={
         "solve_max_side": rules.MAX_SIDE,

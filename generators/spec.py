@@ -24,6 +24,10 @@ class Verdict:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+def as_verdict(checked: list[Violation] | Verdict) -> Verdict:
+    return checked if isinstance(checked, Verdict) else Verdict(checked)
+
+
 @dataclass(frozen=True)
 class PuzzleType:
     name: str  # the `{type}` path segment
@@ -33,7 +37,8 @@ class PuzzleType:
     puzzle_model: type[BaseModel]
     answer_model: type[BaseModel]
     generate: Callable[[Any, int, Deadline], Generated]  # (params, seed, deadline)
-    check: Callable[[Any, Any], Verdict]  # (puzzle, answer); raises InvalidInput on shape errors
+    # (puzzle, answer) -> every broken rule, or a Verdict when the type adds facts; raises InvalidInput on shape errors
+    check: Callable[[Any, Any], list[Violation] | Verdict]
     solve: Callable[[Any, int, Deadline, str | None], SolveOutcome]  # (puzzle, limit, deadline, backend)
     catalogue: dict[str, Any] = field(default_factory=dict)  # extra facts for GET /types
     warm_up: Callable[[], None] | None = None  # run once per worker at start-up (e.g. JIT compile)

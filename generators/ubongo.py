@@ -19,7 +19,7 @@ import random
 from pydantic import BaseModel, Field, model_validator
 
 from generators.pipeline import Generated, generate
-from generators.spec import PuzzleType, Verdict
+from generators.spec import PuzzleType
 from solvers import ubongo as rules
 from solvers.common import Cell, Deadline
 
@@ -234,9 +234,6 @@ def generate_puzzle(params: UbongoParams, seed: int, deadline: Deadline) -> Gene
     return result
 
 
-def check(puzzle: rules.UbongoPuzzle, answer: rules.UbongoAnswer) -> Verdict:
-    return Verdict(rules.check(puzzle, answer))
-
 
 PUZZLE_TYPE = PuzzleType(
     name="ubongo",
@@ -246,7 +243,7 @@ PUZZLE_TYPE = PuzzleType(
     puzzle_model=rules.UbongoPuzzle,
     answer_model=rules.UbongoAnswer,
     generate=generate_puzzle,
-    check=check,
+    check=rules.check,
     solve=rules.solve,
     catalogue=rules.catalogue_facts(),
 )
