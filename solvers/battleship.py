@@ -168,60 +168,58 @@ def check(puzzle: BattleshipPuzzle, answer: BattleshipAnswer) -> list[Violation]
     if shape:
         raise InvalidInput("; ".join(v.message for v in shape), shape)
     found: list[Violation] = []
+
+    def add(rule: str, message: str, cells: list[Cell]) -> None:
+        found.append(violation(rule, message, cells))
+
     groups = ship_groups(ships)
     group_of = {cell: i for i, group in enumerate(groups) for cell in group}
-
-    straight = []
     for group in groups:
-        if is_straight(group):
-            straight.append(group)
-        else:
-            found.append(violation("ship-not-straight", f"Ship cells from {group[0]} form a bent shape, not one straight ship", group))
+        if not is_straight(group):
+            add("ship-not-straight", f"Ship cells from {_at(group[0])} form a bent shape, not one straight ship", group)
     for r in range(rows - 1):
         for c in range(cols):
             for cc in (c - 1, c + 1):
                 if 0 <= cc < cols and ships[r][c] and ships[r + 1][cc] and group_of[(r, c)] != group_of[(r + 1, cc)]:
-                    found.append(violation("ships-touch", f"Ships touch diagonally at ({r},{c}) and ({r + 1},{cc})", [(r, c), (r + 1, cc)]))
+                    add("ships-touch", f"Ships touch diagonally at {_at((r, c))} and {_at((r + 1, cc))}", [(r, c), (r + 1, cc)])
 
     wanted = Counter(puzzle.fleet)
-    by_length: dict[int, list[list[Cell]]] = {}
-    for group in straight:
-        by_length.setdefault(len(group), []).append(group)
-    for length, those in sorted(by_length.items()):
+    by_length: dict[int, list[Cell]] = {}
+    have: Counter[int] = Counter()
+    for group in filter(is_straight, groups):
+        by_length.setdefault(len(group), []).extend(group)
+        have[len(group)] += 1
+    for length in sorted(set(have) | set(wanted), reverse=True):
+        cells = by_length.get(length, [])
         if length not in wanted:
-            found.append(violation(
-                "ship-length-not-in-fleet",
-                f"{len(those)} ship(s) of length {length}; the fleet has none of that length",
-                [cell for g in those for cell in g],
-            ))
-    for length, count in sorted(wanted.items(), reverse=True):
-        those = by_length.get(length, [])
-        if len(those) != count:
-            found.append(violation(
-                "fleet-count-mismatch",
-                f"The fleet has {count} ship(s) of length {length}; the answer has {len(those)}",
-                [cell for g in those for cell in g],
-            ))
+            add("ship-length-not-in-fleet", f"{have[length]} ship(s) of length {length}; the fleet has none", cells)
+        elif have[length] != wanted[length]:
+            message = f"The fleet has {wanted[length]} ship(s) of length {length}; the answer has {have[length]}"
+            add("fleet-count-mismatch", message, cells)
 
     for axis, counts, lines in (("row", puzzle.row_counts, _rows(rows, cols)), ("col", puzzle.col_counts, _cols(rows, cols))):
-        for i, (want, line) in enumerate(zip(counts, lines)):
+        for i, (want, line) in enumerate(zip(counts, lines, strict=True)):
             got = sum(ships[r][c] for r, c in line)
             if want is not None and got != want:
-                found.append(violation(f"{axis}-count-mismatch", f"{axis.capitalize()} {i} should have {want} ship cells, has {got}", line))
+                add(f"{axis}-count-mismatch", f"{axis.capitalize()} {i} should have {want} ship cells, has {got}", line)
 
     for item in puzzle.revealed:
-        r, c = item.cell
-        actual = segment_kind(ships, r, c)
+        cell = item.cell
+        actual = segment_kind(ships, *cell)
         if item.kind == actual:
             continue
         if item.kind == "water":
-            found.append(violation("revealed-water-has-ship", f"({r},{c}) is revealed as water but holds a ship", [(r, c)]))
+            add("revealed-water-has-ship", f"{_at(cell)} is revealed as water but holds a ship", [cell])
         elif actual == "water":
-            found.append(violation("revealed-ship-missing", f"({r},{c}) is revealed as a ship ({item.kind}) but is water", [(r, c)]))
+            add("revealed-ship-missing", f"{_at(cell)} is revealed as a ship ({item.kind}) but is water", [cell])
         else:
-            shown = actual or "part of a bent shape"
-            found.append(violation("revealed-wrong-segment", f"({r},{c}) is revealed as `{item.kind}` but is `{shown}`", [(r, c)]))
+            shown = f"`{actual}`" if actual else "part of a bent shape"
+            add("revealed-wrong-segment", f"{_at(cell)} is revealed as `{item.kind}` but is {shown}", [cell])
     return found
+
+
+def _at(cell: Cell) -> str:
+    return f"({cell[0]},{cell[1]})"
 
 
 def _rows(rows: int, cols: int) -> list[list[Cell]]:
@@ -274,9 +272,6 @@ class BattleshipModel:
                     if 0 <= cc < cols:
                         backend.add_clause([-self.x[r][c], -self.x[r + 1][cc]])
         self.covering: dict[Cell, list[Placement]] = {}  # the placements that cover each cell
-        # When every row (or column) count is known the number of ship cells is fixed, so "at most
-        # n_k ships of length k" for every k already forces "exactly"; at-most is half the clauses.
-        total_known = None not in row_counts or None not in col_counts
         for length in sorted(set(fleet), reverse=True):
             of_length = []
             for p in self._positions(length):
@@ -284,14 +279,14 @@ class BattleshipModel:
                 self._place(p)
                 for cell in p.cells():
                     self.covering.setdefault(cell, []).append(p)
-            _count(backend, of_length, fleet.count(length), exact=not total_known)
+            _count(backend, of_length, fleet.count(length))
         for r in range(rows):
             for c in range(cols):
                 backend.add_clause([-self.x[r][c], *(p.var for p in self.covering.get((r, c), []))])
         for counts, lines in ((row_counts, _rows(rows, cols)), (col_counts, _cols(rows, cols))):
-            for want, line in zip(counts, lines):
+            for want, line in zip(counts, lines, strict=True):
                 if want is not None:
-                    _count(backend, [self.x[r][c] for r, c in line], want, exact=True)
+                    _count(backend, [self.x[r][c] for r, c in line], want)
         self._kind_lits: dict[tuple[int, int, str], int] = {}
 
     def _positions(self, length: int) -> Iterator[Placement]:
@@ -356,21 +351,19 @@ def _shows(p: Placement, r: int, c: int, kind: str) -> bool:
     return (kind == first and i == 0) or (kind == last and i == p.length - 1)
 
 
-def _count(backend: SatBackend, lits: list[int], k: int, exact: bool) -> None:
-    """sum(lits) == k (or <= k). z3 takes it natively; for CaDiCaL a sequential counter, O(n·k)
-    clauses: the shared totalizer is O(n²) on the 100-odd placements of one ship length."""
+def _count(backend: SatBackend, lits: list[int], k: int) -> None:
+    """sum(lits) == k. z3 takes it natively; for CaDiCaL a sequential counter, O(n·k) clauses: the
+    shared totalizer is O(n²) on the 100-odd placements of one ship length. (Exact fleet counts,
+    though implied by at-most counts once the rows are all known, make second solutions 2-5x faster.)"""
     if not isinstance(backend, CadicalBackend):
-        (backend.add_exactly if exact else backend.add_at_most)(lits, k)
+        backend.add_exactly(lits, k)
         return
-    if k >= len(lits) and not exact:
-        return
-    if k < 0 or k > len(lits):
+    if not 0 <= k <= len(lits):
         backend.add_clause([])
         return
     from pysat.card import CardEnc, EncType
 
-    encode = CardEnc.equals if exact else CardEnc.atmost
-    cnf = encode(lits=lits, bound=k, top_id=backend.top, encoding=EncType.seqcounter)
+    cnf = CardEnc.equals(lits=lits, bound=k, top_id=backend.top, encoding=EncType.seqcounter)
     backend.top = max(backend.top, cnf.nv)
     for clause in cnf.clauses:
         backend.add_clause(clause)
