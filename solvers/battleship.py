@@ -5,10 +5,11 @@ touch, not even diagonally, (3) each known row/column count is the number of shi
 (4) revealed cells are honoured (water, or the kind of ship segment the cell is).
 
 The SAT model has one variable per cell and one per *placement* (a ship of length k, horizontal or
-vertical, at a start cell). A placement forces its k cells to be ship and the ring of cells around
-it to be water; a ship cell needs some placement covering it; each length has exactly its fleet
-count of placements. The rings make overlapping or touching placements contradictory, so a model
-is exactly a legal fleet layout, and two layouts differ exactly when their ship grids differ:
+vertical, at a start cell). Diagonally adjacent cells are never both ship, so every orthogonal
+group of ship cells is a straight line and groups never touch; a placement forces its k cells to be
+ship and the cells past its two ends to be water, so it is exactly one such group; a ship cell needs
+some placement covering it; each length has exactly its fleet count of placements. So a model is
+exactly a legal fleet layout, and two layouts differ exactly when their ship grids differ:
 uniqueness is a second model on the cell variables. Each revealed kind is one literal (a placement,
 or an OR of placements), which lets the generator pass revealed cells as assumptions to one
 incremental solver.
@@ -46,9 +47,10 @@ def standard_fleet(rows: int, cols: int) -> list[int]:
     """The standard fleet that suits a grid: b = 3 up to 7×7, 4 up to 11×11, 5 beyond.
 
     The fleet of size b has b+1−k ships of length k for k = 1..b (b = 4: 4, 3, 3, 2, 2, 2, 1, 1, 1, 1).
+    Rectangles go by area (7×12 is like 9×9, not like 12×12, whose fleet would barely fit it).
     """
-    side = max(rows, cols)
-    b = 3 if side <= 7 else 4 if side <= 11 else 5
+    area = rows * cols
+    b = 3 if area <= 7 * 7 else 4 if area <= 11 * 11 else 5
     return [k for k in range(b, 0, -1) for _ in range(b + 1 - k)]
 
 
