@@ -26,7 +26,7 @@ from solvers.sat import SatBackend, make_backend
 Grid = list[list[int]]
 Clue = tuple[int, int, str]  # (row, col, kind)
 MIN_SIDE, MAX_SIDE = 6, 15
-LAYOUT_BUDGET = 20_000  # backtracking steps before the random layout falls back to the SAT model
+LAYOUT_BUDGET = 2_000  # placements tried before the random layout falls back to the SAT model
 
 
 class BattleshipParams(BaseModel):
