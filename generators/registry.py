@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from generators import dabuhamienai, number_sums, ubongo
+from generators import battleship, dabuhamienai, number_sums, ubongo
 from generators.spec import PuzzleType
 
 TYPES: dict[str, PuzzleType] = {
     t.name: t
     for t in (
         dabuhamienai.PUZZLE_TYPE,
+        battleship.PUZZLE_TYPE,
         number_sums.PUZZLE_TYPE,
         ubongo.PUZZLE_TYPE,
     )

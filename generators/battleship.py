@@ -1,0 +1,236 @@
+"""Battleship generation: the pipeline steps and the type's registration.
+
+Solution: the fleet placed at random (longest ships first, backtracking within a budget). Clues:
+the row and column counts, no revealed cells. Repair: reveal one cell where the solver's second
+solution differs from the intended one, as water or as the segment it is in the intended solution;
+such a cell is never already revealed (the second solution honours every revealed cell), so the
+rounds end. Polish: drop every revealed cell the puzzle stays unique without, so the clue set is
+minimal (a cell needed with more clues present is needed with fewer, so one pass suffices).
+
+All solver calls of one attempt share one incremental SAT model: the fleet and counts are fixed by
+the intended solution, which is excluded once; each revealed cell is an assumption literal.
+"""
+
+from __future__ import annotations
+
+import random
+
+from pydantic import BaseModel, Field, model_validator
+
+from generators.pipeline import Generated, generate
+from generators.spec import PuzzleType, Verdict
+from solvers import battleship as rules
+from solvers.common import Deadline, InvalidInput
+from solvers.sat import SatBackend, make_backend
+
+Grid = list[list[int]]
+Clue = tuple[int, int, str]  # (row, col, kind)
+MIN_SIDE, MAX_SIDE = 6, 15
+LAYOUT_BUDGET = 2_000  # placements tried before the random layout falls back to the SAT model
+
+
+class BattleshipParams(BaseModel):
+    size: int = Field(10, ge=MIN_SIDE, le=MAX_SIDE, description="Grid size N (N×N) when rows/cols are not given.")
+    rows: int | None = Field(None, ge=MIN_SIDE, le=MAX_SIDE, description="Number of rows; overrides size.")
+    cols: int | None = Field(None, ge=MIN_SIDE, le=MAX_SIDE, description="Number of columns; overrides size.")
+    fleet: str | None = Field(
+        None,
+        description="Comma-separated ship lengths, e.g. `4,3,3,2,2,2,1,1,1,1`. Default: the standard fleet for "
+        "the grid (b+1−k ships of length k for k = 1..b; b = 3 up to 7×7, 4 up to 11×11, 5 beyond).",
+    )
+
+    @model_validator(mode="after")
+    def _fleet_fits(self) -> BattleshipParams:
+        self.ships()
+        return self
+
+    def shape(self) -> tuple[int, int]:
+        return self.rows or self.size, self.cols or self.size
+
+    def ships(self) -> list[int]:
+        """The fleet, longest first; ValueError with what is allowed if the `fleet` text is not usable."""
+        rows, cols = self.shape()
+        if self.fleet is None:
+            return rules.standard_fleet(rows, cols)
+        longest = max(rows, cols)
+        try:
+            fleet = [int(part) for part in self.fleet.split(",")]
+        except ValueError:
+            raise ValueError(f"fleet must be comma-separated ship lengths like 4,3,3,2,1; got {self.fleet!r}") from None
+        if not all(1 <= k <= longest for k in fleet):
+            raise ValueError(f"fleet ship lengths must be 1..{longest} on a {rows}×{cols} grid; got {self.fleet!r}")
+        room = (rows + 1) * (cols + 1)
+        if rules.fleet_footprint(fleet) > room:
+            raise ValueError(
+                f"fleet {self.fleet!r} does not fit a {rows}×{cols} grid: its ships with the water they need "
+                f"around them take {rules.fleet_footprint(fleet)} cells of {room}"
+            )
+        return sorted(fleet, reverse=True)
+
+
+def random_layout(rows: int, cols: int, fleet: list[int], rng: random.Random, budget: int = LAYOUT_BUDGET) -> Grid | None:
+    """The fleet at random legal positions (depth-first, positions shuffled), or None past the budget."""
+    ships = [[0] * cols for _ in range(rows)]
+    blocked = [[0] * cols for _ in range(rows)]  # how many placed ships cover or touch each cell
+    positions = {
+        k: [(v, r, c) for v in ((False, True) if k > 1 else (False,))
+            for r in range(rows - (k - 1) * v) for c in range(cols - (k - 1) * (not v))]
+        for k in set(fleet)
+    }
+    steps = 0
+
+    def body(v: bool, r: int, c: int, k: int) -> list[tuple[int, int]]:
+        return [(r + i, c) if v else (r, c + i) for i in range(k)]
+
+    def mark(cells: list[tuple[int, int]], delta: int) -> None:
+        for r, c in cells:
+            ships[r][c] += delta
+            for rr in range(max(r - 1, 0), min(r + 2, rows)):
+                for cc in range(max(c - 1, 0), min(c + 2, cols)):
+                    blocked[rr][cc] += delta
+
+    def place(i: int) -> bool:
+        nonlocal steps
+        if i == len(fleet):
+            return True
+        order = positions[fleet[i]][:]
+        rng.shuffle(order)
+        for v, r, c in order:
+            cells = body(v, r, c, fleet[i])
+            if any(blocked[rr][cc] for rr, cc in cells):
+                continue
+            steps += 1
+            if steps > budget:
+                return False
+            mark(cells, 1)
+            if place(i + 1):
+                return True
+            mark(cells, -1)
+        return False
+
+    return ships if place(0) else None
+
+
+def sat_layout(rows: int, cols: int, fleet: list[int], rng: random.Random, deadline: Deadline) -> Grid:
+    """Any legal layout from the SAT model, mirrored at random; InvalidInput if the fleet cannot fit."""
+    with make_backend(rules.DEFAULT_BACKEND) as sat:
+        model = rules.BattleshipModel(sat, rows, cols, fleet, [None] * rows, [None] * cols)
+        if not sat.solve(deadline):
+            raise InvalidInput(f"the fleet {fleet} cannot be placed on a {rows}×{cols} grid without ships touching")
+        grid = model.grid(sat.true_vars())
+    if rng.random() < 0.5:
+        grid.reverse()
+    if rng.random() < 0.5:
+        grid = [row[::-1] for row in grid]
+    return grid
+
+
+def counts(ships: Grid) -> tuple[list[int], list[int]]:
+    return [sum(row) for row in ships], [sum(col) for col in zip(*ships, strict=True)]
+
+
+class BattleshipSteps:
+    """Pipeline steps; ``clues`` builds the attempt's incremental SAT model, ``close`` frees it."""
+
+    def __init__(self, rows: int, cols: int, fleet: list[int], deadline: Deadline, backend: str | None = None):
+        self.rows, self.cols, self.fleet, self.deadline = rows, cols, fleet, deadline
+        self.backend = backend or rules.DEFAULT_BACKEND
+        self._sat: SatBackend | None = None
+        self._model: rules.BattleshipModel | None = None
+        self.polish_calls = 0
+
+    def random_solution(self, rng: random.Random) -> Grid:
+        layout = random_layout(self.rows, self.cols, self.fleet, rng)
+        return layout or sat_layout(self.rows, self.cols, self.fleet, rng, self.deadline)
+
+    def clues(self, solution: Grid, rng: random.Random) -> tuple[Clue, ...]:
+        self.close()
+        self._sat = make_backend(self.backend)
+        self._model = rules.BattleshipModel(self._sat, self.rows, self.cols, self.fleet, *counts(solution))
+        self._model.exclude(solution)
+        return ()
+
+    def _other(self, clues: tuple[Clue, ...] | frozenset[Clue], deadline: Deadline) -> Grid | None:
+        assert self._sat is not None and self._model is not None, "clues() builds the model first"
+        assumptions = [self._model.kind_literal(r, c, kind) for r, c, kind in sorted(clues)]
+        if not self._sat.solve(deadline, assumptions):
+            return None
+        return self._model.grid(self._sat.true_vars())
+
+    def other_solution(self, clues: tuple[Clue, ...], solution: Grid, deadline: Deadline) -> Grid | None:
+        return self._other(clues, deadline)
+
+    def repair(self, clues: tuple[Clue, ...], solution: Grid, other: Grid, rng: random.Random) -> tuple[Clue, ...]:
+        differ = [(r, c) for r in range(self.rows) for c in range(self.cols) if solution[r][c] != other[r][c]]
+        r, c = rng.choice(differ)
+        kind = rules.segment_kind(solution, r, c)
+        assert kind is not None, "the intended solution is a legal layout"
+        return (*clues, (r, c, kind))
+
+    def polish(self, clues: tuple[Clue, ...], solution: Grid, rng: random.Random, deadline: Deadline) -> tuple[Clue, ...]:
+        kept = set(clues)
+        order = list(clues)
+        rng.shuffle(order)
+        for clue in order:
+            self.polish_calls += 1
+            if self._other(frozenset(kept - {clue}), deadline) is None:
+                kept.discard(clue)
+        return tuple(sorted(kept))
+
+    def close(self) -> None:
+        if self._sat is not None:
+            self._sat.close()
+        self._sat = self._model = None
+
+
+def generate_puzzle(params: BattleshipParams, seed: int, deadline: Deadline, backend: str | None = None) -> Generated:
+    rows, cols = params.shape()
+    steps = BattleshipSteps(rows, cols, params.ships(), deadline, backend)
+    try:
+        result = generate(steps, seed, deadline, max_rounds=rows * cols + 1)
+    finally:
+        steps.close()
+    row_counts, col_counts = counts(result.solution)
+    result.puzzle = rules.BattleshipPuzzle(
+        rows=rows,
+        cols=cols,
+        fleet=steps.fleet,
+        row_counts=row_counts,
+        col_counts=col_counts,
+        revealed=[{"cell": (r, c), "kind": kind} for r, c, kind in result.puzzle],
+    )
+    result.solution = rules.BattleshipAnswer(ships=result.solution)
+    return result
+
+
+def check(puzzle: rules.BattleshipPuzzle, answer: rules.BattleshipAnswer) -> Verdict:
+    return Verdict(rules.check(puzzle, answer))
+
+
+def warm_up() -> None:
+    """Load the SAT library and its C extension once per worker, outside any request."""
+    generate_puzzle(BattleshipParams(size=MIN_SIDE), 0, Deadline.after(30))
+
+
+PUZZLE_TYPE = PuzzleType(
+    name="battleship",
+    id_prefix="bat",
+    summary="Place the fleet so ships never touch, not even diagonally, matching the row/column counts "
+    "and the revealed cells.",
+    params_model=BattleshipParams,
+    puzzle_model=rules.BattleshipPuzzle,
+    answer_model=rules.BattleshipAnswer,
+    generate=generate_puzzle,
+    check=check,
+    solve=rules.solve,
+    catalogue={
+        "revealed_kinds": list(rules.KINDS),
+        "standard_fleets": {
+            "b=3 (up to 7×7)": rules.standard_fleet(7, 7),
+            "b=4 (up to 11×11)": rules.standard_fleet(11, 11),
+            "b=5 (larger)": rules.standard_fleet(15, 15),
+        },
+        "counts": "row_counts/col_counts entries may be null (not given) in puzzles to solve",
+    },
+    warm_up=warm_up,
+)
