@@ -18,7 +18,7 @@ import random
 from pydantic import BaseModel, Field, model_validator
 
 from generators.pipeline import Generated, generate
-from generators.spec import PuzzleType, Verdict
+from generators.spec import PuzzleType
 from solvers import battleship as rules
 from solvers.common import Deadline, InvalidInput
 from solvers.sat import SatBackend, make_backend
@@ -203,9 +203,6 @@ def generate_puzzle(params: BattleshipParams, seed: int, deadline: Deadline, bac
     return result
 
 
-def check(puzzle: rules.BattleshipPuzzle, answer: rules.BattleshipAnswer) -> Verdict:
-    return Verdict(rules.check(puzzle, answer))
-
 
 def warm_up() -> None:
     """Load the SAT library and its C extension once per worker, outside any request."""
@@ -221,7 +218,7 @@ PUZZLE_TYPE = PuzzleType(
     puzzle_model=rules.BattleshipPuzzle,
     answer_model=rules.BattleshipAnswer,
     generate=generate_puzzle,
-    check=check,
+    check=rules.check,
     solve=rules.solve,
     catalogue={
         "revealed_kinds": list(rules.KINDS),

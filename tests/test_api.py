@@ -213,3 +213,10 @@ def test_solve_wants_exactly_one_of_puzzle_and_csv(client) -> None:
     assert client.post("/solve/number-sums", json={}).status_code == 422
     assert client.post("/solve/number-sums", json={"puzzle": puzzle, "csv": ARTICLE_CSV}).status_code == 422
     assert client.post("/solve/number-sums", json={"puzzle": puzzle}).json()["status"] == "unique"
+
+
+def test_battleship_fleet_that_cannot_fit_is_422_about_the_query(client) -> None:
+    # passes the quick size check, but the worker proves it cannot be placed
+    response = client.post("/generate/battleship", params={"size": 6, "fleet": "5,5,5,5"})
+    assert response.status_code == 422
+    assert response.json()["detail"][0]["loc"][0] == "query" and "cannot be placed" in response.json()["detail"][0]["msg"]

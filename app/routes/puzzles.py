@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from app.service import ServiceDep
 from app.store import PuzzleRow
+from app.work import WorkFailed
 from generators.registry import TYPES
 from generators.spec import PuzzleType
 from solvers.common import InvalidInput, Violation
@@ -135,7 +136,13 @@ def type_router(puzzle_type: PuzzleType) -> APIRouter:
     @router.post(f"/generate/{name}", status_code=201, response_model=Record, summary=f"Generate a {name} puzzle")
     async def generate(query: Annotated[GenerateQuery, Query()], service: ServiceDep, request: Request) -> Response:
         params = query.model_dump(include=set(params_fields), exclude_none=True)
-        row = await service.generate(puzzle_type, params, query.seed)
+        try:
+            row = await service.generate(puzzle_type, params, query.seed)
+        except WorkFailed as exc:
+            if exc.kind != "invalid":
+                raise
+            problem = {"type": "value_error", "loc": ("query",), "msg": exc.message, "input": params}
+            raise RequestValidationError([problem]) from None
         return record_response(request, row, query.include_solution, status=201)
 
     @router.get(f"/daily/{name}", response_model=Record, summary=f"The {name} puzzle of the day")
