@@ -120,8 +120,8 @@ def type_router(puzzle_type: PuzzleType) -> APIRouter:
     }
     solve_extra: dict[str, Any] | None = None
     if puzzle_type.parse_text is not None:  # the puzzle may come as text instead (JSON `csv` or a text/csv body)
-        solve_fields["puzzle"] = (puzzle_type.puzzle_model | None, Field(None, description="The puzzle as JSON ..."))
-        solve_fields["csv"] = (str | None, Field(None, description="... or as CSV text (give exactly one)."))
+        solve_fields["puzzle"] = (puzzle_type.puzzle_model | None, Field(None, description="The puzzle as JSON, or give `csv`."))
+        solve_fields["csv"] = (str | None, Field(None, description="The puzzle as CSV text, instead of `puzzle`."))
         solve_extra = {"requestBody": {"content": {"text/csv": {"schema": {"type": "string"}}}}}
     SolveRequest = create_model(f"{title}SolveRequest", **solve_fields)  # noqa: N806
     SolveResult = create_model(  # noqa: N806
