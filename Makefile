@@ -6,7 +6,7 @@ PORT ?= 8000
 HOST ?= 127.0.0.1
 STAMP := $(VENV)/.installed
 
-.PHONY: serve test test-fast lint openapi bench clean
+.PHONY: serve test test-fast lint openapi bench bench-load clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -33,7 +33,10 @@ openapi: $(STAMP)
 	$(BIN)/python -m app.openapi
 
 bench: $(STAMP)
-	$(BIN)/python -m bench.bench_dabuhamienai
+	for type in dabuhamienai battleship number_sums ubongo othello; do $(BIN)/python -m bench.bench_$$type || exit 1; done
+
+bench-load: $(STAMP)
+	$(BIN)/python -m bench.load
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache
