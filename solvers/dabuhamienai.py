@@ -25,7 +25,7 @@ from solvers.common import (
 )
 from solvers.sat import SatBackend, block, enumerate_models, make_backend, solve_refined
 
-DEFAULT_BACKEND = "cadical"  # `python -m bench.bench_dabuhamienai --backend z3`: z3 is 30-50x slower here
+DEFAULT_BACKEND = "cadical"  # `python -m bench.bench_dabuhamienai --backend z3`: z3 was 18-30x slower here
 MAX_SIZE = 30
 
 
