@@ -25,7 +25,7 @@ from solvers.common import Cell, Deadline
 
 Arrangement = tuple[tuple[str, frozenset[Cell]], ...]  # (piece, cells), in catalogue order
 NEIGHBOURS = ((-1, 0), (1, 0), (0, -1), (0, 1))
-REPAIR_TRIES = 6  # candidate moves weighed per repair round
+MAX_PERIMETER = 1.6  # outline edges per cell a repair may reach: card-like blobs, not combs of 1-wide slots
 COUNT_CAP = 64  # coverings counted per candidate; more than this is "many"
 
 
@@ -88,20 +88,25 @@ def _connected(cells: set[Cell]) -> bool:
     return len(seen) == len(cells)
 
 
-def _fits(cells: set[Cell], box: tuple[int, int]) -> bool:
-    rows = max(r for r, _ in cells) - min(r for r, _ in cells) + 1
-    cols = max(c for _, c in cells) - min(c for _, c in cells) + 1
-    return rows <= box[0] and cols <= box[1]
+def _perimeter(cells: set[Cell]) -> int:
+    """Edges between a cell and a non-cell: with the area, how ragged an outline is."""
+    return sum((r + dr, c + dc) not in cells for r, c in cells for dr, dc in NEIGHBOURS)
 
 
-def _place(catalogue: str, piece: str, rest: set[Cell], box: tuple[int, int], rng: random.Random
-           ) -> frozenset[Cell] | None:
-    """A placement of ``piece`` against ``rest``: touching it, inside ``box``, no hole, weighted
-    towards many shared edges (compact cards); None if there is none."""
-    if not rest:
-        orient = rng.choice(rules.piece_orientations(catalogue, piece))
-        return frozenset(orient)
+def _bounds(cells: set[Cell] | frozenset[Cell]) -> tuple[int, int, int, int]:
+    rows = [r for r, _ in cells]
+    cols = [c for _, c in cells]
+    return min(rows), max(rows), min(cols), max(cols)
+
+
+def _placements(catalogue: str, piece: str, rest: set[Cell], box: tuple[int, int]
+                ) -> list[tuple[int, frozenset[Cell]]]:
+    """Every placement of ``piece`` touching ``rest`` that keeps the union inside ``box``, connected
+    and without a hole, with its number of edges shared with ``rest``; in a fixed order."""
     border = sorted({(r + dr, c + dc) for r, c in rest for dr, dc in NEIGHBOURS} - rest)
+    # A piece touching a connected ``rest`` always leaves it connected: only a split rest needs the check.
+    rest_connected = _connected(rest)
+    rr0, rr1, rc0, rc1 = _bounds(rest)
     options: list[tuple[int, frozenset[Cell]]] = []
     seen: set[frozenset[Cell]] = set()
     for orient in rules.piece_orientations(catalogue, piece):
@@ -111,13 +116,27 @@ def _place(catalogue: str, piece: str, rest: set[Cell], box: tuple[int, int], rn
                 if cells in seen or cells & rest:
                     continue
                 seen.add(cells)
+                r0, r1, c0, c1 = _bounds(cells)
+                if max(r1, rr1) - min(r0, rr0) >= box[0] or max(c1, rc1) - min(c0, rc0) >= box[1]:
+                    continue
                 union = rest | cells
-                if _fits(union, box) and _connected(union) and not _has_hole(union):
+                if (rest_connected or _connected(union)) and not _has_hole(union):
                     contacts = sum((r + dr, c + dc) in rest for r, c in cells for dr, dc in NEIGHBOURS)
                     options.append((contacts, cells))
+    options.sort(key=lambda o: (-o[0], sorted(o[1])))
+    return options
+
+
+def _place(catalogue: str, piece: str, rest: set[Cell], box: tuple[int, int], rng: random.Random
+           ) -> frozenset[Cell] | None:
+    """A placement of ``piece`` against ``rest`` (see ``_placements``), weighted towards many shared
+    edges (compact cards); None if there is none."""
+    if not rest:
+        orient = rng.choice(rules.piece_orientations(catalogue, piece))
+        return frozenset(orient)
+    options = _placements(catalogue, piece, rest, box)
     if not options:
         return None
-    options.sort(key=lambda o: (-o[0], sorted(o[1])))
     return rng.choices([cells for _, cells in options], weights=[4 ** contacts for contacts, _ in options])[0]
 
 
@@ -133,7 +152,8 @@ class UbongoSteps:
 
     def random_solution(self, rng: random.Random) -> Arrangement:
         self.seen: set[rules.Shape] = set()  # outlines already weighed in this attempt
-        self.counts: dict[rules.Shape, int] = {}
+        self.counts: dict[rules.Shape, int] = {}  # exact covering counts of outlines weighed in this attempt
+        self.at_least: dict[rules.Shape, int] = {}  # lower bounds where a count stopped at its cap
         for _ in range(100):
             pieces = rng.sample(self.names, self.params.pieces)
             placed: dict[str, frozenset[Cell]] = {}
@@ -183,46 +203,71 @@ class UbongoSteps:
                 return self._ordered({p: frozenset((r + r0, c + c0) for r, c in cs) for p, cs in theirs})
         return None
 
-    def coverings(self, arrangement: Arrangement) -> int:
-        """How many coverings the arrangement's outline has, counted up to ``COUNT_CAP``."""
-        return len(rules.solve(self.puzzle(arrangement), COUNT_CAP, self.deadline).solutions)
+    def coverings(self, arrangement: Arrangement, cap: int = COUNT_CAP) -> int:
+        """How many coverings the arrangement's outline has, counted only up to ``cap``: a repair asks
+        "fewer than the best so far?", and most candidates answer no after a covering or two."""
+        key = normalise_outline(arrangement)
+        known = self.counts.get(key)
+        if known is not None:
+            return min(known, cap)
+        if self.at_least.get(key, 0) >= cap:
+            return cap
+        problem = rules.PackingProblem.of(self.puzzle(arrangement))
+        count = 0
+        for _ in problem.coverings(self.deadline):
+            count += 1
+            if count >= cap:
+                break
+        if count < cap:
+            self.counts[key] = count  # exact, so reusable under any cap
+        else:
+            self.at_least[key] = max(count, self.at_least.get(key, 0))
+        return count
+
+    def _moves(self, arrangement: Arrangement, names: list[str], rng: random.Random) -> list[Arrangement]:
+        """Every arrangement reached by lifting one of ``names`` and putting it (in mode hidden, or an
+        unused piece) back anywhere allowed: the most shared edges first (so a descent that takes the
+        first good move keeps the card compact), in random order among equals."""
+        used = dict(arrangement)
+        moves: list[tuple[int, float, Arrangement]] = []
+        for name in names:
+            rest = {cell for n, cells in arrangement if n != name for cell in cells}
+            others = {n: c for n, c in arrangement if n != name}
+            swaps = [n for n in self.names if n not in used] if self.params.mode == "hidden" else []
+            for piece in [name, *swaps]:
+                for contacts, cells in _placements(self.params.catalogue, piece, rest, self.box):
+                    union = rest | cells
+                    if _perimeter(union) > MAX_PERIMETER * len(union):
+                        continue  # uniqueness comes easily to a comb of slots; keep the card a blob
+                    moves.append((-contacts, rng.random(), self._ordered({**others, piece: cells})))
+        moves.sort(key=lambda m: m[:2])
+        return [m[2] for m in moves]
 
     def repair(self, arrangement: Arrangement, solution: Arrangement, other: Arrangement, rng: random.Random
                ) -> Arrangement | None:
-        """Of a few random moves of pieces that ``other`` places differently, the one leaving the fewest
-        coverings (a greedy descent: a blind move as often adds coverings as it removes them)."""
+        """First improvement over every one-piece move: the first move (pieces that ``other`` places
+        differently first) leaving fewer coverings; failing that, a move leaving as many to an outline
+        not seen yet (a plateau walk); failing that, None, and the pipeline restarts.
+
+        Counting stops at the current count, so a move that is no better costs a covering or two;
+        weighing every move rather than a few random ones is what gets the last step from 2 to 1."""
         differ = [name for name, cells in arrangement if (name, cells) not in other]
         same = [name for name, cells in arrangement if (name, cells) in other]
-        rng.shuffle(differ)
-        rng.shuffle(same)
-        movable = differ + same  # moving a piece both coverings share can break the other too, via its neighbours
-        unused = [n for n in self.names if n not in dict(arrangement)]
-        best: tuple[int, Arrangement] | None = None
-        for attempt in range(REPAIR_TRIES):
-            name = movable[attempt % len(movable)]
-            piece = rng.choice(unused) if self.params.mode == "hidden" and unused and rng.random() < 0.5 else name
-            rest = outline(tuple((n, c) for n, c in arrangement if n != name))
-            cells = _place(self.params.catalogue, piece, rest, self.box, rng)
-            if cells is None:
-                continue
-            placed = {n: c for n, c in arrangement if n != name}
-            placed[piece] = cells
-            moved = self._ordered(placed)
+        current = self.coverings(arrangement)
+        self.seen.add(normalise_outline(arrangement))
+        sideways: Arrangement | None = None
+        for moved in self._moves(arrangement, differ, rng) + self._moves(arrangement, same, rng):
             key = normalise_outline(moved)
             if key in self.seen:
                 continue  # tabu: the descent would otherwise circle on a plateau
-            self.seen.add(key)
-            count = self.coverings(moved)
-            if best is None or count < best[0]:
-                best = (count, moved)
-            if count == 1:
-                break
-        if best is None:
-            return None
-        current = self.counts.get(normalise_outline(arrangement)) or self.coverings(arrangement)
-        self.counts[normalise_outline(best[1])] = best[0]
-        # Never uphill: a worse outline is refused and the next round draws fresh moves from here.
-        return best[1] if best[0] <= current else arrangement
+            count = self.coverings(moved, current + 1)
+            if count < current:
+                return moved
+            if count == current and sideways is None:
+                sideways = moved
+        if sideways is not None:
+            self.seen.add(normalise_outline(sideways))
+        return sideways
 
 
 def generate_puzzle(params: UbongoParams, seed: int, deadline: Deadline) -> Generated:
