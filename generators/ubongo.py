@@ -57,40 +57,44 @@ def normalise_outline(arrangement: Arrangement) -> rules.Shape:
     return rules.normalise(outline(arrangement))
 
 
+def _framed(cells: set[Cell] | frozenset[Cell]) -> tuple[int, int, int]:
+    """The cells as bits of their bounding box plus a one-cell empty frame, row-major: (mask, row
+    width, every bit of the frame and box). Shifting by 1 or the width steps to a neighbour; a step
+    off a row's end lands in the frame, which is outside anyway, so flood fills need no bounds checks."""
+    r0, r1, c0, c1 = _bounds(cells)
+    width = c1 - c0 + 3
+    mask = 0
+    for r, c in cells:
+        mask |= 1 << ((r - r0 + 1) * width + c - c0 + 1)
+    return mask, width, (1 << (r1 - r0 + 3) * width) - 1
+
+
+def _flood(seed: int, within: int, width: int) -> int:
+    """Every bit of ``within`` reachable from ``seed`` by steps to neighbours inside ``within``."""
+    reach = seed
+    while True:
+        grown = reach | (reach << 1 | reach >> 1 | reach << width | reach >> width) & within
+        if grown == reach:
+            return reach
+        reach = grown
+
+
 def _has_hole(cells: set[Cell]) -> bool:
     """Whether some empty cell inside the bounding box cannot reach the outside."""
-    rows = [r for r, _ in cells]
-    cols = [c for _, c in cells]
-    r0, r1, c0, c1 = min(rows) - 1, max(rows) + 1, min(cols) - 1, max(cols) + 1
-    seen = {(r0, c0)}
-    stack = [(r0, c0)]
-    while stack:
-        r, c = stack.pop()
-        for dr, dc in NEIGHBOURS:
-            nb = (r + dr, c + dc)
-            if r0 <= nb[0] <= r1 and c0 <= nb[1] <= c1 and nb not in cells and nb not in seen:
-                seen.add(nb)
-                stack.append(nb)
-    return len(seen) + len(cells) < (r1 - r0 + 1) * (c1 - c0 + 1)
+    mask, width, box = _framed(cells)
+    empty = box & ~mask
+    return _flood(1, empty, width) != empty  # bit 0 is a frame corner, always outside
 
 
 def _connected(cells: set[Cell]) -> bool:
-    start = min(cells)
-    seen = {start}
-    stack = [start]
-    while stack:
-        r, c = stack.pop()
-        for dr, dc in NEIGHBOURS:
-            nb = (r + dr, c + dc)
-            if nb in cells and nb not in seen:
-                seen.add(nb)
-                stack.append(nb)
-    return len(seen) == len(cells)
+    mask, width, _ = _framed(cells)
+    return _flood(mask & -mask, mask, width) == mask
 
 
 def _perimeter(cells: set[Cell]) -> int:
     """Edges between a cell and a non-cell: with the area, how ragged an outline is."""
-    return sum((r + dr, c + dc) not in cells for r, c in cells for dr, dc in NEIGHBOURS)
+    mask, width, _ = _framed(cells)
+    return sum((mask & ~(mask >> step)).bit_count() + (mask & ~(mask << step)).bit_count() for step in (1, width))
 
 
 def _bounds(cells: set[Cell] | frozenset[Cell]) -> tuple[int, int, int, int]:
@@ -108,21 +112,20 @@ def _placements(catalogue: str, piece: str, rest: set[Cell], box: tuple[int, int
     rest_connected = _connected(rest)
     rr0, rr1, rc0, rc1 = _bounds(rest)
     options: list[tuple[int, frozenset[Cell]]] = []
-    seen: set[frozenset[Cell]] = set()
     for orient in rules.piece_orientations(catalogue, piece):
-        for br, bc in border:
-            for ar, ac in orient:  # put each cell of the piece on each border cell
-                cells = frozenset((br + r - ar, bc + c - ac) for r, c in orient)
-                if cells in seen or cells & rest:
-                    continue
-                seen.add(cells)
-                r0, r1, c0, c1 = _bounds(cells)
-                if max(r1, rr1) - min(r0, rr0) >= box[0] or max(c1, rc1) - min(c0, rc0) >= box[1]:
-                    continue
-                union = rest | cells
-                if (rest_connected or _connected(union)) and not _has_hole(union):
-                    contacts = sum((r + dr, c + dc) in rest for r, c in cells for dr, dc in NEIGHBOURS)
-                    options.append((contacts, cells))
+        # Each cell of the piece on each border cell; distinct orientations never coincide, so
+        # deduplicating the shifts deduplicates the placements.
+        height, wide = max(r for r, _ in orient), max(c for _, c in orient)
+        for dr, dc in sorted({(br - ar, bc - ac) for br, bc in border for ar, ac in orient}):
+            if max(dr + height, rr1) - min(dr, rr0) >= box[0] or max(dc + wide, rc1) - min(dc, rc0) >= box[1]:
+                continue  # orientations are normalised: the piece spans rows dr..dr+height, cols dc..dc+wide
+            cells = frozenset((r + dr, c + dc) for r, c in orient)
+            if cells & rest:
+                continue
+            union = rest | cells
+            if (rest_connected or _connected(union)) and not _has_hole(union):
+                contacts = sum((r + rr, c + cc) in rest for r, c in cells for rr, cc in NEIGHBOURS)
+                options.append((contacts, cells))
     options.sort(key=lambda o: (-o[0], sorted(o[1])))
     return options
 
