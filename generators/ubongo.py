@@ -215,12 +215,7 @@ class UbongoSteps:
             return min(known, cap)
         if self.at_least.get(key, 0) >= cap:
             return cap
-        problem = rules.PackingProblem.of(self.puzzle(arrangement))
-        count = 0
-        for _ in problem.coverings(self.deadline):
-            count += 1
-            if count >= cap:
-                break
+        count = rules.PackingProblem.of(self.puzzle(arrangement)).count_coverings(cap, self.deadline)
         if count < cap:
             self.counts[key] = count  # exact, so reusable under any cap
         else:

@@ -343,6 +343,46 @@ class PackingProblem:
             if stats is not None:
                 stats["nodes"] = stats.get("nodes", 0) + nodes
 
+    def count_coverings(self, limit: int, deadline: Deadline) -> int:
+        """How many coverings there are, counting stops at ``limit``: the generator only asks "fewer
+        than k?". The same search as ``coverings`` as plain recursion, without generator frames or
+        building the coverings, which makes it about twice as fast."""
+        n = len(self.cells)
+        if self.use_all and (sum(self.areas) != n or self.count != len(self.pieces)):
+            return 0
+        if not self.use_all and not self.fillable(0, self.count, n):
+            return 0
+        full, by_first, areas = self.full, self.by_first, self.areas
+        all_used = (1 << len(self.pieces)) - 1
+        prune = not self.use_all
+        found = nodes = 0
+
+        def search(covered: int, used: int, left: int) -> None:
+            nonlocal found, nodes
+            nodes += 1
+            if nodes & 1023 == 0:
+                deadline.check()
+            free = full & ~covered
+            if not free:
+                found += left == 0 and (prune or used == all_used)
+                return
+            if left == 0:
+                return
+            area = free.bit_count()
+            for k, mask in by_first[(free & -free).bit_length() - 1]:
+                if used >> k & 1 or covered & mask:
+                    continue
+                rest = area - areas[k]
+                if prune and (rest < 0 or not _area_sums(areas, all_used & ~(used | 1 << k), left - 1) >> rest & 1):
+                    continue
+                search(covered | mask, used | 1 << k, left - 1)
+                if found >= limit:
+                    return
+
+        if limit > 0:
+            search(0, 0, self.count)
+        return found
+
     def answer(self, covering: list[tuple[int, int]]) -> dict:
         """A covering in the API answer shape, pieces in catalogue/puzzle order, cells row-major."""
         return {"placements": [
