@@ -14,7 +14,9 @@ which changes the outline; the loop repeats until the outline has exactly one co
 
 from __future__ import annotations
 
+import itertools
 import random
+from collections.abc import Iterator
 
 from pydantic import BaseModel, Field, model_validator
 
@@ -222,16 +224,16 @@ class UbongoSteps:
             self.at_least[key] = max(count, self.at_least.get(key, 0))
         return count
 
-    def _moves(self, arrangement: Arrangement, names: list[str], rng: random.Random) -> list[Arrangement]:
+    def _moves(self, arrangement: Arrangement, names: list[str], rng: random.Random) -> Iterator[Arrangement]:
         """Every arrangement reached by lifting one of ``names`` and putting it (in mode hidden, or an
         unused piece) back anywhere allowed: the most shared edges first (so a descent that takes the
         first good move keeps the card compact), in random order among equals."""
         used = dict(arrangement)
+        swaps = [n for n in self.names if n not in used] if self.params.mode == "hidden" else []
         moves: list[tuple[int, float, Arrangement]] = []
         for name in names:
             rest = {cell for n, cells in arrangement if n != name for cell in cells}
             others = {n: c for n, c in arrangement if n != name}
-            swaps = [n for n in self.names if n not in used] if self.params.mode == "hidden" else []
             for piece in [name, *swaps]:
                 for contacts, cells in _placements(self.params.catalogue, piece, rest, self.box):
                     union = rest | cells
@@ -239,7 +241,7 @@ class UbongoSteps:
                         continue  # uniqueness comes easily to a comb of slots; keep the card a blob
                     moves.append((-contacts, rng.random(), self._ordered({**others, piece: cells})))
         moves.sort(key=lambda m: m[:2])
-        return [m[2] for m in moves]
+        yield from (m[2] for m in moves)
 
     def repair(self, arrangement: Arrangement, solution: Arrangement, other: Arrangement, rng: random.Random
                ) -> Arrangement | None:
@@ -251,10 +253,13 @@ class UbongoSteps:
         weighing every move rather than a few random ones is what gets the last step from 2 to 1."""
         differ = [name for name, cells in arrangement if (name, cells) not in other]
         same = [name for name, cells in arrangement if (name, cells) in other]
+        rng.shuffle(differ)
+        rng.shuffle(same)
         current = self.coverings(arrangement)
         self.seen.add(normalise_outline(arrangement))
         sideways: Arrangement | None = None
-        for moved in self._moves(arrangement, differ, rng) + self._moves(arrangement, same, rng):
+        # Lazily: the moves of pieces both coverings share are built only if no move of the others will do.
+        for moved in itertools.chain(self._moves(arrangement, differ, rng), self._moves(arrangement, same, rng)):
             key = normalise_outline(moved)
             if key in self.seen:
                 continue  # tabu: the descent would otherwise circle on a plateau
