@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections import Counter
 from collections.abc import Iterator
+from functools import cache
 
 from pydantic import BaseModel, Field, model_validator
 
@@ -28,6 +30,7 @@ from solvers.common import Cell, Deadline
 Arrangement = tuple[tuple[str, frozenset[Cell]], ...]  # (piece, cells), in catalogue order
 NEIGHBOURS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 MAX_PERIMETER = 1.6  # outline edges per cell a repair may reach: card-like blobs, not combs of 1-wide slots
+RARE_SHARE = 0.15  # hidden-mode cards start from the largest-area piece sets, at least this share of all sets
 COUNT_CAP = 64  # coverings counted per candidate; more than this is "many"
 
 
@@ -99,6 +102,27 @@ def _perimeter(cells: set[Cell]) -> int:
     return sum((mask & ~(mask >> step)).bit_count() + (mask & ~(mask << step)).bit_count() for step in (1, width))
 
 
+@cache
+def rare_piece_sets(catalogue: str, pieces: int, share: float = RARE_SHARE) -> list[tuple[str, ...]]:
+    """The ``pieces``-subsets of the catalogue with the largest total areas, whole area classes from
+    the largest down until they hold ``share`` of all subsets (variety), in catalogue order.
+
+    In mode hidden every subset whose total equals the card's area is a suspect, and the area check
+    is the solver's first prune; large totals are rare (4 of the 12 standard pieces are pentominoes),
+    and big pieces fit a shape in few ways, so such a card starts from a handful of coverings rather
+    than hundreds."""
+    sizes = {name: len(cells) for name, cells in rules.catalogue_pieces(catalogue).items()}
+    subsets = list(itertools.combinations(sizes, pieces))
+    per_area = Counter(sum(sizes[p] for p in subset) for subset in subsets)
+    kept, total = [], 0
+    for area in sorted(per_area, reverse=True):
+        kept.append(area)
+        total += per_area[area]
+        if total >= share * len(subsets):
+            break
+    return [subset for subset in subsets if sum(sizes[p] for p in subset) in kept]
+
+
 def _bounds(cells: set[Cell] | frozenset[Cell]) -> tuple[int, int, int, int]:
     rows = [r for r, _ in cells]
     cols = [c for _, c in cells]
@@ -160,7 +184,10 @@ class UbongoSteps:
         self.counts: dict[rules.Shape, int] = {}  # exact covering counts of outlines weighed in this attempt
         self.at_least: dict[rules.Shape, int] = {}  # lower bounds where a count stopped at its cap
         for _ in range(100):
-            pieces = rng.sample(self.names, self.params.pieces)
+            if self.params.mode == "hidden":
+                pieces = list(rng.choice(rare_piece_sets(self.params.catalogue, self.params.pieces)))
+            else:
+                pieces = rng.sample(self.names, self.params.pieces)
             placed: dict[str, frozenset[Cell]] = {}
             for piece in sorted(pieces, key=lambda p: -len(rules.catalogue_pieces(self.params.catalogue)[p])):
                 cells = _place(self.params.catalogue, piece, outline(self._ordered(placed)), self.box, rng)

@@ -358,6 +358,18 @@ def test_generated_five_piece_cards_are_unique(mode: str, catalogue: str) -> Non
         _assert_good_card(params, seed)
 
 
+def test_hidden_cards_start_from_the_rare_large_piece_sets() -> None:
+    sizes = {name: len(cells) for name, cells in rules.catalogue_pieces("standard").items()}
+    rare = gen.rare_piece_sets("standard", 5)
+    assert {sum(sizes[p] for p in subset) for subset in rare} == {22, 23, 24}  # 148 of the 792 subsets
+    assert len(rare) == 148 and len(set(rare)) == 148
+    for catalogue in ("standard", "article"):
+        for pieces in (3, 4, 5):
+            every = list(itertools.combinations(rules.CATALOGUES[catalogue], pieces))
+            rare = gen.rare_piece_sets(catalogue, pieces)
+            assert len(rare) >= gen.RARE_SHARE * len(every) and set(rare) <= set(every)
+
+
 def test_hidden_five_piece_standard_cards_have_one_piece_set_and_one_covering() -> None:
     params = gen.UbongoParams(pieces=5, mode="hidden", catalogue="standard")
     for seed in range(3):
