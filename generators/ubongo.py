@@ -6,10 +6,14 @@ where); its outline is the shape shown to the player, and the final answer is re
 
 Solution: pieces from the catalogue assembled one by one, each touching what is already placed,
 preferring placements with many shared edges, inside a card-sized box (4×5 for 3 pieces, 5×6 for
-4–5) and never enclosing a hole. Repair: when the solver finds a second covering (in mode
-`hidden`, possibly with other pieces), one piece that the second covering does not place the same
-way is lifted and put back elsewhere (in mode `hidden`, possibly as a different unused piece),
-which changes the outline; the loop repeats until the outline has exactly one covering.
+4–5) and never enclosing a hole. In mode `hidden` the pieces come from the sets with the largest
+total areas (``rare_piece_sets``): few other sets share such an area, and big pieces fit a shape in
+few ways. Repair: a descent on the number of coverings (in mode `hidden`, with any pieces). Every
+way to lift one piece and put it back elsewhere (in mode `hidden`, possibly as an unused piece) is
+a move; the first move that leaves fewer coverings is taken, counting only up to the current count
+so a useless move costs little; moves of pieces the second covering places differently come first,
+and moves that would make the outline ragged (``MAX_PERIMETER``) are never made. The loop repeats
+until the outline has exactly one covering.
 """
 
 from __future__ import annotations
