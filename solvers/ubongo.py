@@ -11,7 +11,10 @@ by first cell makes each branching step a short list scan. Each covering is foun
 since placements are built from deduplicated orientations, a symmetric piece's orientations that
 cover the same cells are one placement, so coverings are distinct as sets of (piece, cells). Mode
 `hidden` adds the piece count and an exact "can the remaining pieces still fill the remaining area"
-prune. bench/bench_ubongo.py compares it with the SAT encoding (``solve_sat``), which the tests keep
+prune (a cached table of the totals k pieces can make); both modes drop a placement that leaves a
+free cell with no free neighbour, which no piece (all have two cells or more) could cover.
+``count_coverings`` is the same search for "how many, up to k", which the generator asks thousands
+of times. bench/bench_ubongo.py compares it with the SAT encoding (``solve_sat``), which the tests keep
 as the independent cross-check.
 """
 
@@ -311,6 +314,7 @@ class PackingProblem:
         all_used = (1 << len(self.pieces)) - 1
         areas = self.areas
         prune = not self.use_all
+        isolate = min(areas, default=0) >= 2
         chosen: list[tuple[int, int]] = []
         nodes = 0
 
@@ -333,6 +337,9 @@ class PackingProblem:
                 rest = area - areas[k]
                 if prune and (rest < 0 or not _area_sums(areas, all_used & ~(used | 1 << k), left - 1) >> rest & 1):
                     continue  # the other unused pieces cannot make up exactly the remaining area
+                after = free & ~mask
+                if isolate and after & ~(after << 1 | after >> 1 | after << GRID | after >> GRID):
+                    continue  # a free cell with no free neighbour, and no piece is a single cell
                 chosen.append((k, mask))
                 yield from search(covered | mask, used | 1 << k, left - 1)
                 chosen.pop()
@@ -355,6 +362,7 @@ class PackingProblem:
         full, by_first, areas = self.full, self.by_first, self.areas
         all_used = (1 << len(self.pieces)) - 1
         prune = not self.use_all
+        isolate = min(areas, default=0) >= 2
         found = nodes = 0
 
         def search(covered: int, used: int, left: int) -> None:
@@ -375,6 +383,9 @@ class PackingProblem:
                 rest = area - areas[k]
                 if prune and (rest < 0 or not _area_sums(areas, all_used & ~(used | 1 << k), left - 1) >> rest & 1):
                     continue
+                after = free & ~mask
+                if isolate and after & ~(after << 1 | after >> 1 | after << GRID | after >> GRID):
+                    continue  # a free cell with no free neighbour, and no piece is a single cell
                 search(covered | mask, used | 1 << k, left - 1)
                 if found >= limit:
                     return
