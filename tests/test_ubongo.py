@@ -379,6 +379,8 @@ def test_hidden_five_piece_standard_cards_have_one_piece_set_and_one_covering() 
         assert len({tuple(sorted(pl["piece"] for pl in s["placements"])) for s in every.solutions}) == 1
         cells = set(rules.parse_rows(p.shape))
         assert gen._perimeter(cells) <= gen.MAX_PERIMETER * len(cells)  # a blob, not a comb of slots
+    again = gen.generate_puzzle(params, 2, Deadline.after(60))
+    assert again.puzzle == p and again.solution == gen.generate_puzzle(params, 2, Deadline.after(60)).solution
 
 
 def test_outline_checks_agree_with_a_plain_flood_fill() -> None:
