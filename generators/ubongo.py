@@ -6,15 +6,23 @@ where); its outline is the shape shown to the player, and the final answer is re
 
 Solution: pieces from the catalogue assembled one by one, each touching what is already placed,
 preferring placements with many shared edges, inside a card-sized box (4×5 for 3 pieces, 5×6 for
-4–5) and never enclosing a hole. Repair: when the solver finds a second covering (in mode
-`hidden`, possibly with other pieces), one piece that the second covering does not place the same
-way is lifted and put back elsewhere (in mode `hidden`, possibly as a different unused piece),
-which changes the outline; the loop repeats until the outline has exactly one covering.
+4–5) and never enclosing a hole. In mode `hidden` the pieces come from the sets with the largest
+total areas (``rare_piece_sets``): few other sets share such an area, and big pieces fit a shape in
+few ways. Repair: a descent on the number of coverings (in mode `hidden`, with any pieces). Every
+way to lift one piece and put it back elsewhere (in mode `hidden`, possibly as an unused piece) is
+a move; the first move that leaves fewer coverings is taken, counting only up to the current count
+so a useless move costs little; moves of pieces the second covering places differently come first,
+and moves that would make the outline ragged (``MAX_PERIMETER``) are never made. The loop repeats
+until the outline has exactly one covering.
 """
 
 from __future__ import annotations
 
+import itertools
 import random
+from collections import Counter
+from collections.abc import Iterator
+from functools import cache
 
 from pydantic import BaseModel, Field, model_validator
 
@@ -25,7 +33,8 @@ from solvers.common import Cell, Deadline
 
 Arrangement = tuple[tuple[str, frozenset[Cell]], ...]  # (piece, cells), in catalogue order
 NEIGHBOURS = ((-1, 0), (1, 0), (0, -1), (0, 1))
-REPAIR_TRIES = 6  # candidate moves weighed per repair round
+MAX_PERIMETER = 1.6  # outline edges per cell a repair may reach: card-like blobs, not combs of 1-wide slots
+RARE_SHARE = 0.15  # hidden-mode cards start from the largest-area piece sets, at least this share of all sets
 COUNT_CAP = 64  # coverings counted per candidate; more than this is "many"
 
 
@@ -57,67 +66,110 @@ def normalise_outline(arrangement: Arrangement) -> rules.Shape:
     return rules.normalise(outline(arrangement))
 
 
+def _framed(cells: set[Cell] | frozenset[Cell]) -> tuple[int, int, int]:
+    """The cells as bits of their bounding box plus a one-cell empty frame, row-major: (mask, row
+    width, every bit of the frame and box). Shifting by 1 or the width steps to a neighbour; a step
+    off a row's end lands in the frame, which is outside anyway, so flood fills need no bounds checks."""
+    r0, r1, c0, c1 = _bounds(cells)
+    width = c1 - c0 + 3
+    mask = 0
+    for r, c in cells:
+        mask |= 1 << ((r - r0 + 1) * width + c - c0 + 1)
+    return mask, width, (1 << (r1 - r0 + 3) * width) - 1
+
+
+def _flood(seed: int, within: int, width: int) -> int:
+    """Every bit of ``within`` reachable from ``seed`` by steps to neighbours inside ``within``."""
+    reach = seed
+    while True:
+        grown = reach | (reach << 1 | reach >> 1 | reach << width | reach >> width) & within
+        if grown == reach:
+            return reach
+        reach = grown
+
+
 def _has_hole(cells: set[Cell]) -> bool:
     """Whether some empty cell inside the bounding box cannot reach the outside."""
-    rows = [r for r, _ in cells]
-    cols = [c for _, c in cells]
-    r0, r1, c0, c1 = min(rows) - 1, max(rows) + 1, min(cols) - 1, max(cols) + 1
-    seen = {(r0, c0)}
-    stack = [(r0, c0)]
-    while stack:
-        r, c = stack.pop()
-        for dr, dc in NEIGHBOURS:
-            nb = (r + dr, c + dc)
-            if r0 <= nb[0] <= r1 and c0 <= nb[1] <= c1 and nb not in cells and nb not in seen:
-                seen.add(nb)
-                stack.append(nb)
-    return len(seen) + len(cells) < (r1 - r0 + 1) * (c1 - c0 + 1)
+    mask, width, box = _framed(cells)
+    empty = box & ~mask
+    return _flood(1, empty, width) != empty  # bit 0 is a frame corner, always outside
 
 
 def _connected(cells: set[Cell]) -> bool:
-    start = min(cells)
-    seen = {start}
-    stack = [start]
-    while stack:
-        r, c = stack.pop()
-        for dr, dc in NEIGHBOURS:
-            nb = (r + dr, c + dc)
-            if nb in cells and nb not in seen:
-                seen.add(nb)
-                stack.append(nb)
-    return len(seen) == len(cells)
+    mask, width, _ = _framed(cells)
+    return _flood(mask & -mask, mask, width) == mask
 
 
-def _fits(cells: set[Cell], box: tuple[int, int]) -> bool:
-    rows = max(r for r, _ in cells) - min(r for r, _ in cells) + 1
-    cols = max(c for _, c in cells) - min(c for _, c in cells) + 1
-    return rows <= box[0] and cols <= box[1]
+def _perimeter(cells: set[Cell]) -> int:
+    """Edges between a cell and a non-cell: with the area, how ragged an outline is."""
+    mask, width, _ = _framed(cells)
+    return sum((mask & ~(mask >> step)).bit_count() + (mask & ~(mask << step)).bit_count() for step in (1, width))
+
+
+@cache
+def rare_piece_sets(catalogue: str, pieces: int, share: float = RARE_SHARE) -> list[tuple[str, ...]]:
+    """The ``pieces``-subsets of the catalogue with the largest total areas, whole area classes from
+    the largest down until they hold ``share`` of all subsets (variety), in catalogue order.
+
+    In mode hidden every subset whose total equals the card's area is a suspect, and the area check
+    is the solver's first prune; large totals are rare (4 of the 12 standard pieces are pentominoes),
+    and big pieces fit a shape in few ways, so such a card starts from a handful of coverings rather
+    than hundreds."""
+    sizes = {name: len(cells) for name, cells in rules.catalogue_pieces(catalogue).items()}
+    subsets = list(itertools.combinations(sizes, pieces))
+    per_area = Counter(sum(sizes[p] for p in subset) for subset in subsets)
+    kept, total = [], 0
+    for area in sorted(per_area, reverse=True):
+        kept.append(area)
+        total += per_area[area]
+        if total >= share * len(subsets):
+            break
+    return [subset for subset in subsets if sum(sizes[p] for p in subset) in kept]
+
+
+def _bounds(cells: set[Cell] | frozenset[Cell]) -> tuple[int, int, int, int]:
+    rows = [r for r, _ in cells]
+    cols = [c for _, c in cells]
+    return min(rows), max(rows), min(cols), max(cols)
+
+
+def _placements(catalogue: str, piece: str, rest: set[Cell], box: tuple[int, int]
+                ) -> list[tuple[int, frozenset[Cell]]]:
+    """Every placement of ``piece`` touching ``rest`` that keeps the union inside ``box``, connected
+    and without a hole, with its number of edges shared with ``rest``; in a fixed order."""
+    border = sorted({(r + dr, c + dc) for r, c in rest for dr, dc in NEIGHBOURS} - rest)
+    # A piece touching a connected ``rest`` always leaves it connected: only a split rest needs the check.
+    rest_connected = _connected(rest)
+    rr0, rr1, rc0, rc1 = _bounds(rest)
+    options: list[tuple[int, frozenset[Cell]]] = []
+    for orient in rules.piece_orientations(catalogue, piece):
+        # Each cell of the piece on each border cell; distinct orientations never coincide, so
+        # deduplicating the shifts deduplicates the placements.
+        height, wide = max(r for r, _ in orient), max(c for _, c in orient)
+        for dr, dc in sorted({(br - ar, bc - ac) for br, bc in border for ar, ac in orient}):
+            if max(dr + height, rr1) - min(dr, rr0) >= box[0] or max(dc + wide, rc1) - min(dc, rc0) >= box[1]:
+                continue  # orientations are normalised: the piece spans rows dr..dr+height, cols dc..dc+wide
+            cells = frozenset((r + dr, c + dc) for r, c in orient)
+            if cells & rest:
+                continue
+            union = rest | cells
+            if (rest_connected or _connected(union)) and not _has_hole(union):
+                contacts = sum((r + rr, c + cc) in rest for r, c in cells for rr, cc in NEIGHBOURS)
+                options.append((contacts, cells))
+    options.sort(key=lambda o: (-o[0], sorted(o[1])))
+    return options
 
 
 def _place(catalogue: str, piece: str, rest: set[Cell], box: tuple[int, int], rng: random.Random
            ) -> frozenset[Cell] | None:
-    """A placement of ``piece`` against ``rest``: touching it, inside ``box``, no hole, weighted
-    towards many shared edges (compact cards); None if there is none."""
+    """A placement of ``piece`` against ``rest`` (see ``_placements``), weighted towards many shared
+    edges (compact cards); None if there is none."""
     if not rest:
         orient = rng.choice(rules.piece_orientations(catalogue, piece))
         return frozenset(orient)
-    border = sorted({(r + dr, c + dc) for r, c in rest for dr, dc in NEIGHBOURS} - rest)
-    options: list[tuple[int, frozenset[Cell]]] = []
-    seen: set[frozenset[Cell]] = set()
-    for orient in rules.piece_orientations(catalogue, piece):
-        for br, bc in border:
-            for ar, ac in orient:  # put each cell of the piece on each border cell
-                cells = frozenset((br + r - ar, bc + c - ac) for r, c in orient)
-                if cells in seen or cells & rest:
-                    continue
-                seen.add(cells)
-                union = rest | cells
-                if _fits(union, box) and _connected(union) and not _has_hole(union):
-                    contacts = sum((r + dr, c + dc) in rest for r, c in cells for dr, dc in NEIGHBOURS)
-                    options.append((contacts, cells))
+    options = _placements(catalogue, piece, rest, box)
     if not options:
         return None
-    options.sort(key=lambda o: (-o[0], sorted(o[1])))
     return rng.choices([cells for _, cells in options], weights=[4 ** contacts for contacts, _ in options])[0]
 
 
@@ -133,9 +185,13 @@ class UbongoSteps:
 
     def random_solution(self, rng: random.Random) -> Arrangement:
         self.seen: set[rules.Shape] = set()  # outlines already weighed in this attempt
-        self.counts: dict[rules.Shape, int] = {}
+        self.counts: dict[rules.Shape, int] = {}  # exact covering counts of outlines weighed in this attempt
+        self.at_least: dict[rules.Shape, int] = {}  # lower bounds where a count stopped at its cap
         for _ in range(100):
-            pieces = rng.sample(self.names, self.params.pieces)
+            if self.params.mode == "hidden":
+                pieces = list(rng.choice(rare_piece_sets(self.params.catalogue, self.params.pieces)))
+            else:
+                pieces = rng.sample(self.names, self.params.pieces)
             placed: dict[str, frozenset[Cell]] = {}
             for piece in sorted(pieces, key=lambda p: -len(rules.catalogue_pieces(self.params.catalogue)[p])):
                 cells = _place(self.params.catalogue, piece, outline(self._ordered(placed)), self.box, rng)
@@ -183,46 +239,69 @@ class UbongoSteps:
                 return self._ordered({p: frozenset((r + r0, c + c0) for r, c in cs) for p, cs in theirs})
         return None
 
-    def coverings(self, arrangement: Arrangement) -> int:
-        """How many coverings the arrangement's outline has, counted up to ``COUNT_CAP``."""
-        return len(rules.solve(self.puzzle(arrangement), COUNT_CAP, self.deadline).solutions)
+    def coverings(self, arrangement: Arrangement, cap: int = COUNT_CAP) -> int:
+        """How many coverings the arrangement's outline has, counted only up to ``cap``: a repair asks
+        "fewer than the best so far?", and most candidates answer no after a covering or two."""
+        key = normalise_outline(arrangement)
+        known = self.counts.get(key)
+        if known is not None:
+            return min(known, cap)
+        if self.at_least.get(key, 0) >= cap:
+            return cap
+        count = rules.PackingProblem.of(self.puzzle(arrangement)).count_coverings(cap, self.deadline)
+        if count < cap:
+            self.counts[key] = count  # exact, so reusable under any cap
+        else:
+            self.at_least[key] = max(count, self.at_least.get(key, 0))
+        return count
+
+    def _moves(self, arrangement: Arrangement, names: list[str], rng: random.Random) -> Iterator[Arrangement]:
+        """Every arrangement reached by lifting one of ``names`` and putting it (in mode hidden, or an
+        unused piece) back anywhere allowed: the most shared edges first (so a descent that takes the
+        first good move keeps the card compact), in random order among equals."""
+        used = dict(arrangement)
+        swaps = [n for n in self.names if n not in used] if self.params.mode == "hidden" else []
+        moves: list[tuple[int, float, Arrangement]] = []
+        for name in names:
+            rest = {cell for n, cells in arrangement if n != name for cell in cells}
+            others = {n: c for n, c in arrangement if n != name}
+            for piece in [name, *swaps]:
+                for contacts, cells in _placements(self.params.catalogue, piece, rest, self.box):
+                    union = rest | cells
+                    if _perimeter(union) > MAX_PERIMETER * len(union):
+                        continue  # uniqueness comes easily to a comb of slots; keep the card a blob
+                    moves.append((-contacts, rng.random(), self._ordered({**others, piece: cells})))
+        moves.sort(key=lambda m: m[:2])
+        yield from (m[2] for m in moves)
 
     def repair(self, arrangement: Arrangement, solution: Arrangement, other: Arrangement, rng: random.Random
                ) -> Arrangement | None:
-        """Of a few random moves of pieces that ``other`` places differently, the one leaving the fewest
-        coverings (a greedy descent: a blind move as often adds coverings as it removes them)."""
+        """First improvement over every one-piece move: the first move (pieces that ``other`` places
+        differently first) leaving fewer coverings; failing that, a move leaving as many to an outline
+        not seen yet (a plateau walk); failing that, None, and the pipeline restarts.
+
+        Counting stops at the current count, so a move that is no better costs a covering or two;
+        weighing every move rather than a few random ones is what gets the last step from 2 to 1."""
         differ = [name for name, cells in arrangement if (name, cells) not in other]
         same = [name for name, cells in arrangement if (name, cells) in other]
         rng.shuffle(differ)
         rng.shuffle(same)
-        movable = differ + same  # moving a piece both coverings share can break the other too, via its neighbours
-        unused = [n for n in self.names if n not in dict(arrangement)]
-        best: tuple[int, Arrangement] | None = None
-        for attempt in range(REPAIR_TRIES):
-            name = movable[attempt % len(movable)]
-            piece = rng.choice(unused) if self.params.mode == "hidden" and unused and rng.random() < 0.5 else name
-            rest = outline(tuple((n, c) for n, c in arrangement if n != name))
-            cells = _place(self.params.catalogue, piece, rest, self.box, rng)
-            if cells is None:
-                continue
-            placed = {n: c for n, c in arrangement if n != name}
-            placed[piece] = cells
-            moved = self._ordered(placed)
+        current = self.coverings(arrangement)
+        self.seen.add(normalise_outline(arrangement))
+        sideways: Arrangement | None = None
+        # Lazily: the moves of pieces both coverings share are built only if no move of the others will do.
+        for moved in itertools.chain(self._moves(arrangement, differ, rng), self._moves(arrangement, same, rng)):
             key = normalise_outline(moved)
             if key in self.seen:
                 continue  # tabu: the descent would otherwise circle on a plateau
-            self.seen.add(key)
-            count = self.coverings(moved)
-            if best is None or count < best[0]:
-                best = (count, moved)
-            if count == 1:
-                break
-        if best is None:
-            return None
-        current = self.counts.get(normalise_outline(arrangement)) or self.coverings(arrangement)
-        self.counts[normalise_outline(best[1])] = best[0]
-        # Never uphill: a worse outline is refused and the next round draws fresh moves from here.
-        return best[1] if best[0] <= current else arrangement
+            count = self.coverings(moved, current + 1)
+            if count < current:
+                return moved
+            if count == current and sideways is None:
+                sideways = moved
+        if sideways is not None:
+            self.seen.add(normalise_outline(sideways))
+        return sideways
 
 
 def generate_puzzle(params: UbongoParams, seed: int, deadline: Deadline) -> Generated:

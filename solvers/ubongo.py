@@ -11,7 +11,10 @@ by first cell makes each branching step a short list scan. Each covering is foun
 since placements are built from deduplicated orientations, a symmetric piece's orientations that
 cover the same cells are one placement, so coverings are distinct as sets of (piece, cells). Mode
 `hidden` adds the piece count and an exact "can the remaining pieces still fill the remaining area"
-prune. bench/bench_ubongo.py compares it with the SAT encoding (``solve_sat``), which the tests keep
+prune (a cached table of the totals k pieces can make); both modes drop a placement that leaves a
+free cell with no free neighbour, which no piece (all have two cells or more) could cover.
+``count_coverings`` is the same search for "how many, up to k", which the generator asks thousands
+of times. bench/bench_ubongo.py compares it with the SAT encoding (``solve_sat``), which the tests keep
 as the independent cross-check.
 """
 
@@ -227,29 +230,62 @@ def check(puzzle: UbongoPuzzle, answer: UbongoAnswer) -> list[Violation]:
 # --- exact-cover search ----------------------------------------------------------------------------
 
 
+GRID = MAX_COLS + 8  # bits per row of the placement grid: wider than any shape plus a piece, so shifts never wrap
+
+
+@cache
+def _orientation_grids(catalogue: str, piece: str) -> tuple[tuple[int, int], ...]:
+    """Each orientation as (grid mask with its first cell at bit 0, that cell's column): computed once
+    per piece, so building a problem is one shift and one AND per (orientation, cell)."""
+    out = []
+    for orient in piece_orientations(catalogue, piece):
+        dr, dc = orient[0]
+        rel = sum(1 << ((r - dr) * GRID + c - dc) for r, c in orient)  # the first cell is bit 0, the lowest
+        out.append((rel, dc))
+    return tuple(out)
+
+
+@cache
+def _area_sums(areas: tuple[int, ...], avail: int, k: int) -> int:
+    """Bitset of the totals that exactly ``k`` of the pieces in ``avail`` (bits into ``areas``) can make.
+    Cached across problems: every hidden-mode solve of a catalogue asks the same questions."""
+    if k == 0:
+        return 1
+    if not avail:
+        return 0
+    i = (avail & -avail).bit_length() - 1
+    rest = avail & ~(1 << i)
+    return _area_sums(areas, rest, k) | _area_sums(areas, rest, k - 1) << areas[i]
+
+
 class PackingProblem:
-    """The puzzle as exact cover over bitmasks: cells are bits, pieces are bits, placements are pairs."""
+    """The puzzle as exact cover over bitmasks: cells are bits, pieces are bits, placements are pairs.
+
+    A cell (r, c) is bit ``r * GRID + c``: row-major order, so the lowest set bit of the uncovered
+    cells is the first uncovered cell, and a placement is an orientation's grid mask shifted there.
+    """
 
     def __init__(self, cells: list[Cell], catalogue: str, pieces: list[str], count: int, use_all: bool):
         self.cells = sorted(cells)
-        self.index = {cell: i for i, cell in enumerate(self.cells)}
-        self.full = (1 << len(self.cells)) - 1
+        self.full = sum(1 << (r * GRID + c) for r, c in self.cells)
         self.catalogue = catalogue
         self.pieces = pieces
         self.count = count
         self.use_all = use_all  # mode given: every piece, so the count and area checks are one upfront test
-        self.areas = [len(catalogue_pieces(catalogue)[p]) for p in pieces]
-        self._fillable: dict[tuple[int, int, int], bool] = {}
-        # by_first[i]: (piece index, mask) of every placement whose first (row-major) cell is cell i
-        self.by_first: list[list[tuple[int, int]]] = [[] for _ in self.cells]
+        self.areas = tuple(len(catalogue_pieces(catalogue)[p]) for p in pieces)
+        # by_first[bit]: (piece index, mask) of every placement whose first (row-major) cell is that bit
+        self.by_first: dict[int, list[tuple[int, int]]] = {r * GRID + c: [] for r, c in self.cells}
         self.placements = 0
+        outside = ~self.full
         for k, piece in enumerate(pieces):
-            for orient in piece_orientations(catalogue, piece):
-                dr, dc = orient[0]
+            for rel, dc in _orientation_grids(catalogue, piece):
                 for r, c in self.cells:
-                    mask = self.mask([(r + rr - dr, c + cc - dc) for rr, cc in orient])
-                    if mask is not None:
-                        self.by_first[self.index[(r, c)]].append((k, mask))
+                    if c < dc:
+                        continue  # the piece would poke out left of column 0
+                    at = r * GRID + c
+                    mask = rel << at
+                    if not mask & outside:
+                        self.by_first[at].append((k, mask))
                         self.placements += 1
 
     @classmethod
@@ -257,36 +293,28 @@ class PackingProblem:
         return cls(shape_cells(puzzle), puzzle.catalogue, allowed_pieces(puzzle), puzzle.piece_count or 0,
                    puzzle.mode == "given")
 
-    def mask(self, cells: list[Cell]) -> int | None:
-        m = 0
-        for cell in cells:
-            i = self.index.get(cell)
-            if i is None:
-                return None
-            m |= 1 << i
-        return m
+    def cells_of(self, mask: int) -> list[Cell]:
+        """The cells of a placement mask, row-major."""
+        return [(r, c) for r, c in self.cells if mask >> (r * GRID + c) & 1]
 
     def fillable(self, used: int, k: int, area: int) -> bool:
         """Whether exactly k of the pieces not in ``used`` have total size ``area`` (hidden-mode prune)."""
-        key = (used, k, area)
-        known = self._fillable.get(key)
-        if known is None:
-            # Pieces are taken in index order (a taken piece also rules out the lower ones): combinations, not orders.
-            known = area == 0 if k == 0 else area > 0 and any(
-                not used >> i & 1 and size <= area and self.fillable(used | (2 << i) - 1, k - 1, area - size)
-                for i, size in enumerate(self.areas)
-            )
-            self._fillable[key] = known
-        return known
+        avail = (1 << len(self.pieces)) - 1 & ~used
+        return area >= 0 and bool(_area_sums(self.areas, avail, k) >> area & 1)
 
     def coverings(self, deadline: Deadline, stats: dict[str, int] | None = None) -> Iterator[list[tuple[int, int]]]:
         """Every covering as [(piece index, mask)], each exactly once; checks the deadline as it goes."""
         n = len(self.cells)
+        full = self.full
+        by_first = self.by_first
         if self.use_all and (sum(self.areas) != n or self.count != len(self.pieces)):
             return
         if not self.use_all and not self.fillable(0, self.count, n):
             return
         all_used = (1 << len(self.pieces)) - 1
+        areas = self.areas
+        prune = not self.use_all
+        isolate = min(areas, default=0) >= 2
         chosen: list[tuple[int, int]] = []
         nodes = 0
 
@@ -295,7 +323,7 @@ class PackingProblem:
             nodes += 1
             if nodes & 1023 == 0:
                 deadline.check()
-            free = self.full & ~covered
+            free = full & ~covered
             if not free:
                 if left == 0 and (not self.use_all or used == all_used):
                     yield list(chosen)
@@ -303,11 +331,15 @@ class PackingProblem:
             if left == 0:
                 return
             area = free.bit_count()
-            for k, mask in self.by_first[(free & -free).bit_length() - 1]:
+            for k, mask in by_first[(free & -free).bit_length() - 1]:
                 if used >> k & 1 or covered & mask:
                     continue
-                if not self.use_all and not self.fillable(used | 1 << k, left - 1, area - self.areas[k]):
-                    continue
+                rest = area - areas[k]
+                if prune and (rest < 0 or not _area_sums(areas, all_used & ~(used | 1 << k), left - 1) >> rest & 1):
+                    continue  # the other unused pieces cannot make up exactly the remaining area
+                after = free & ~mask
+                if isolate and after & ~(after << 1 | after >> 1 | after << GRID | after >> GRID):
+                    continue  # a free cell with no free neighbour, and no piece is a single cell
                 chosen.append((k, mask))
                 yield from search(covered | mask, used | 1 << k, left - 1)
                 chosen.pop()
@@ -318,10 +350,54 @@ class PackingProblem:
             if stats is not None:
                 stats["nodes"] = stats.get("nodes", 0) + nodes
 
+    def count_coverings(self, limit: int, deadline: Deadline) -> int:
+        """How many coverings there are, counting stops at ``limit``: the generator only asks "fewer
+        than k?". The same search as ``coverings`` as plain recursion, without generator frames or
+        building the coverings, which makes it about twice as fast."""
+        n = len(self.cells)
+        if self.use_all and (sum(self.areas) != n or self.count != len(self.pieces)):
+            return 0
+        if not self.use_all and not self.fillable(0, self.count, n):
+            return 0
+        full, by_first, areas = self.full, self.by_first, self.areas
+        all_used = (1 << len(self.pieces)) - 1
+        prune = not self.use_all
+        isolate = min(areas, default=0) >= 2
+        found = nodes = 0
+
+        def search(covered: int, used: int, left: int) -> None:
+            nonlocal found, nodes
+            nodes += 1
+            if nodes & 1023 == 0:
+                deadline.check()
+            free = full & ~covered
+            if not free:
+                found += left == 0 and (prune or used == all_used)
+                return
+            if left == 0:
+                return
+            area = free.bit_count()
+            for k, mask in by_first[(free & -free).bit_length() - 1]:
+                if used >> k & 1 or covered & mask:
+                    continue
+                rest = area - areas[k]
+                if prune and (rest < 0 or not _area_sums(areas, all_used & ~(used | 1 << k), left - 1) >> rest & 1):
+                    continue
+                after = free & ~mask
+                if isolate and after & ~(after << 1 | after >> 1 | after << GRID | after >> GRID):
+                    continue  # a free cell with no free neighbour, and no piece is a single cell
+                search(covered | mask, used | 1 << k, left - 1)
+                if found >= limit:
+                    return
+
+        if limit > 0:
+            search(0, 0, self.count)
+        return found
+
     def answer(self, covering: list[tuple[int, int]]) -> dict:
         """A covering in the API answer shape, pieces in catalogue/puzzle order, cells row-major."""
         return {"placements": [
-            {"piece": self.pieces[k], "cells": [list(self.cells[i]) for i in range(len(self.cells)) if mask >> i & 1]}
+            {"piece": self.pieces[k], "cells": [list(cell) for cell in self.cells_of(mask)]}
             for k, mask in sorted(covering)
         ]}
 
@@ -348,17 +424,16 @@ def solve_sat(puzzle: UbongoPuzzle, limit: int, deadline: Deadline, backend: str
     problem = PackingProblem.of(puzzle)
     with make_backend(backend) as sat:
         var_of: dict[int, tuple[int, int]] = {}
-        by_cell: list[list[int]] = [[] for _ in problem.cells]
+        by_cell: dict[Cell, list[int]] = {cell: [] for cell in problem.cells}
         by_piece: list[list[int]] = [[] for _ in problem.pieces]
-        for options in problem.by_first:
+        for options in problem.by_first.values():
             for k, mask in options:
                 v = sat.new_var()
                 var_of[v] = (k, mask)
                 by_piece[k].append(v)
-                for i in range(len(problem.cells)):
-                    if mask >> i & 1:
-                        by_cell[i].append(v)
-        for vs in by_cell:
+                for cell in problem.cells_of(mask):
+                    by_cell[cell].append(v)
+        for vs in by_cell.values():
             sat.add_exactly(vs, 1)
         for vs in by_piece:
             if problem.use_all:

@@ -285,6 +285,28 @@ def test_solve_reports_status_and_completeness() -> None:
     assert rules.solve(puzzle(["###"], ["I2"]), 2, Deadline.never()).status == "none"  # area mismatch
 
 
+def test_count_coverings_stops_at_its_limit_and_agrees_with_enumeration() -> None:
+    rng = random.Random(4)
+    steps = gen.UbongoSteps(gen.UbongoParams(pieces=4, mode="hidden"), Deadline.never())
+    shapes = [steps.puzzle(steps.random_solution(rng)) for _ in range(15)]
+    shapes += [puzzle(["###", "###"], count=2), puzzle(["####", "####"], ["I4", "L4"]), puzzle(ARTICLE_SHAPE, count=3,
+                                                                                               catalogue="article")]
+    for p in shapes:
+        problem = rules.PackingProblem.of(p)
+        every = sum(1 for _ in problem.coverings(Deadline.never()))
+        for limit in (0, 1, 2, every, every + 1):
+            assert problem.count_coverings(limit, Deadline.never()) == min(limit, every), (p.shape, limit)
+
+
+def test_area_sums_are_the_totals_of_exactly_k_pieces() -> None:
+    areas = (2, 3, 3, 4, 5)
+    for avail in range(1 << len(areas)):
+        for k in range(4):
+            chosen = [i for i in range(len(areas)) if avail >> i & 1]
+            totals = {sum(areas[i] for i in combo) for combo in itertools.combinations(chosen, k)}
+            assert rules._area_sums(areas, avail, k) == sum(1 << t for t in totals), (avail, k)
+
+
 def test_solver_stops_at_its_deadline() -> None:
     big = puzzle(["######"] * 4, count=5)  # 24 cells: four pentominoes and a tetromino, many ways
     with pytest.raises(BudgetExceeded):
@@ -334,6 +356,55 @@ def test_generated_five_piece_cards_are_unique(mode: str, catalogue: str) -> Non
     params = gen.UbongoParams(pieces=5, mode=mode, catalogue=catalogue)
     for seed in range(4):
         _assert_good_card(params, seed)
+
+
+def test_hidden_cards_start_from_the_rare_large_piece_sets() -> None:
+    sizes = {name: len(cells) for name, cells in rules.catalogue_pieces("standard").items()}
+    rare = gen.rare_piece_sets("standard", 5)
+    assert {sum(sizes[p] for p in subset) for subset in rare} == {22, 23, 24}  # 148 of the 792 subsets
+    assert len(rare) == 148 and len(set(rare)) == 148
+    for catalogue in ("standard", "article"):
+        for pieces in (3, 4, 5):
+            every = list(itertools.combinations(rules.CATALOGUES[catalogue], pieces))
+            rare = gen.rare_piece_sets(catalogue, pieces)
+            assert len(rare) >= gen.RARE_SHARE * len(every) and set(rare) <= set(every)
+
+
+def test_hidden_five_piece_standard_cards_have_one_piece_set_and_one_covering() -> None:
+    params = gen.UbongoParams(pieces=5, mode="hidden", catalogue="standard")
+    for seed in range(3):
+        p = _assert_good_card(params, seed)
+        every = rules.solve(p, 10_000, Deadline.after(60))
+        assert every.complete and len(every.solutions) == 1
+        assert len({tuple(sorted(pl["piece"] for pl in s["placements"])) for s in every.solutions}) == 1
+        cells = set(rules.parse_rows(p.shape))
+        assert gen._perimeter(cells) <= gen.MAX_PERIMETER * len(cells)  # a blob, not a comb of slots
+    again = gen.generate_puzzle(params, 2, Deadline.after(60))
+    assert again.puzzle == p and again.solution == gen.generate_puzzle(params, 2, Deadline.after(60)).solution
+
+
+def test_outline_checks_agree_with_a_plain_flood_fill() -> None:
+    def reachable(start: tuple[int, int], allowed: set[tuple[int, int]]) -> set[tuple[int, int]]:
+        seen, stack = {start}, [start]
+        while stack:
+            r, c = stack.pop()
+            for dr, dc in gen.NEIGHBOURS:
+                if (nb := (r + dr, c + dc)) in allowed and nb not in seen:
+                    seen.add(nb)
+                    stack.append(nb)
+        return seen
+
+    rng = random.Random(9)
+    for _ in range(300):
+        cells = {(r - 3, c + 2) for r in range(rng.randint(1, 5)) for c in range(rng.randint(1, 6)) if rng.random() < 0.7}
+        if not cells:
+            continue
+        r0, r1, c0, c1 = gen._bounds(cells)
+        around = {(r, c) for r in range(r0 - 1, r1 + 2) for c in range(c0 - 1, c1 + 2)} - cells
+        assert gen._has_hole(cells) == (reachable((r0 - 1, c0 - 1), around) != around), cells
+        assert gen._connected(cells) == (reachable(min(cells), cells) == cells), cells
+        edges = sum((r + dr, c + dc) not in cells for r, c in cells for dr, dc in gen.NEIGHBOURS)
+        assert gen._perimeter(cells) == edges, cells
 
 
 def test_generation_params_have_ranges() -> None:
