@@ -65,7 +65,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seeds", type=int, default=20)
     parser.add_argument("--sizes", type=int, nargs="+", default=[5, 7, 9, 12])
-    parser.add_argument("--backends", nargs="+", default=["search", "cadical", "z3"])
+    parser.add_argument("--backends", nargs="+", default=["portfolio", "search", "cadical", "z3"])
     args = parser.parse_args()
 
     for size in args.sizes:

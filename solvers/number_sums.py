@@ -37,7 +37,10 @@ from solvers.sat import enumerate_models, make_backend
 
 MAX_SIDE = 15
 MAX_SUM = 9 * MAX_SIDE * MAX_SIDE
-DEFAULT_BACKEND = "search"  # bench/bench_number_sums.py: faster than both SAT backends at every size
+# bench/bench_number_sums.py: the exact search has the best median everywhere, z3 the best tail on
+# the few hard plain grids; so by default the search runs up to SEARCH_NODE_CAP nodes, then z3.
+DEFAULT_BACKEND = "portfolio"
+SEARCH_NODE_CAP = 120
 BACKENDS = ("search", "cadical", "z3")
 
 Grid = list[list[int]]
@@ -194,6 +197,10 @@ def to_csv(puzzle: NumberSumsPuzzle) -> str:
 EXACT_LIMIT = 24
 
 
+class NodeCapReached(Exception):
+    """The search used its node allowance: a hard instance, better left to a SAT solver."""
+
+
 @dataclass
 class SearchStats:
     nodes: int = 0
@@ -285,8 +292,9 @@ class _Search:
                     best, best_ways = free[0], ways[k]
         return best
 
-    def solutions(self, limit: int) -> tuple[list[list[int]], bool]:
-        """Up to ``limit`` solutions as flat 0/1 lists, and whether the search was exhausted."""
+    def solutions(self, limit: int, max_nodes: int | None = None) -> tuple[list[list[int]], bool]:
+        """Up to ``limit`` solutions as flat 0/1 lists, and whether the search was exhausted.
+        Raises NodeCapReached after ``max_nodes`` nodes, so a caller can switch methods."""
         found: list[list[int]] = []
         if sum(self.row_sums) != sum(self.col_sums):  # both count every selected digit once
             return found, True
@@ -298,6 +306,8 @@ class _Search:
             self.deadline.check()
             value, ways = stack.pop()
             self.stats.nodes += 1
+            if max_nodes is not None and self.stats.nodes > max_nodes:
+                raise NodeCapReached
             i = self.branch_cell(value, ways)
             if i < 0:
                 found.append(value)
@@ -315,9 +325,11 @@ class _Search:
         return [flat[r:r + self.cols] for r in range(0, len(flat), self.cols)]
 
 
-def search_solutions(puzzle: NumberSumsPuzzle, limit: int, deadline: Deadline) -> tuple[list[Grid], bool, SearchStats]:
+def search_solutions(
+    puzzle: NumberSumsPuzzle, limit: int, deadline: Deadline, max_nodes: int | None = None
+) -> tuple[list[Grid], bool, SearchStats]:
     search = _Search(puzzle, deadline)
-    found, complete = search.solutions(limit)
+    found, complete = search.solutions(limit, max_nodes)
     return [search.grid(f) for f in found], complete, search.stats
 
 
@@ -341,6 +353,12 @@ def find_solutions(
     puzzle: NumberSumsPuzzle, limit: int, deadline: Deadline, backend: str | None = None
 ) -> tuple[list[Grid], bool]:
     backend = backend or DEFAULT_BACKEND
+    if backend == "portfolio":
+        try:
+            grids, complete, _ = search_solutions(puzzle, limit, deadline, SEARCH_NODE_CAP)
+            return grids, complete
+        except NodeCapReached:
+            return sat_solutions(puzzle, limit, deadline, "z3")
     if backend == "search":
         grids, complete, _ = search_solutions(puzzle, limit, deadline)
         return grids, complete

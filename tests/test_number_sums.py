@@ -145,7 +145,7 @@ def test_published_puzzles_solve_to_their_answers(reference_dir) -> None:
     for line in lines:
         puzzle = NumberSumsPuzzle(**line["puzzle"])
         assert check(puzzle, NumberSumsAnswer(**line["solution"])) == [], line["id"]
-        for backend in ("search", *SAT_BACKENDS):
+        for backend in ("portfolio", "search", *SAT_BACKENDS):
             outcome = solve(puzzle, 2, sat_deadline(backend), backend)
             assert (outcome.status, outcome.complete) == ("unique", True), (line["id"], backend)
             assert outcome.solutions[0] == line["solution"], (line["id"], backend)
@@ -179,7 +179,7 @@ def test_solvers_agree_with_brute_force(regions: bool) -> None:
     for _ in range(40):
         puzzle = random_small_puzzle(rng, regions)
         expected = sorted(brute_force(puzzle))
-        for backend in ("search", *SAT_BACKENDS):
+        for backend in ("portfolio", "search", *SAT_BACKENDS):
             found, complete = find_solutions(puzzle, 200, sat_deadline(backend), backend)
             assert complete and sorted(found) == expected, (puzzle, backend)
         statuses.add(solve(puzzle, 2, Deadline.after(5)).status)
@@ -246,7 +246,7 @@ def test_generated_puzzles_are_unique_on_every_backend(params: NumberSumsParams)
         assert puzzle.shape == params.shape and (puzzle.regions is not None) == params.regions
         assert check(puzzle, answer) == []
         assert all(any(row) for row in answer.selected) and all(any(col) for col in zip(*answer.selected, strict=True))
-        for backend in ("search", *SAT_BACKENDS):
+        for backend in ("portfolio", "search", *SAT_BACKENDS):
             outcome = solve(puzzle, 2, sat_deadline(backend), backend)
             assert outcome.status == "unique" and outcome.solutions[0] == answer.model_dump(), (seed, backend)
 
@@ -281,7 +281,7 @@ def test_region_partition_is_connected_and_complete() -> None:
 def test_largest_generated_puzzles_are_unique(regions: bool) -> None:
     generated = generate_puzzle(NumberSumsParams(size=12, regions=regions), 1, Deadline.after(60))
     assert check(generated.puzzle, generated.solution) == []
-    for backend in ("search", *SAT_BACKENDS):
+    for backend in ("portfolio", "search", *SAT_BACKENDS):
         outcome = solve(generated.puzzle, 2, sat_deadline(backend), backend)
         assert outcome.status == "unique" and outcome.complete, backend
 
@@ -291,3 +291,15 @@ def test_params_ranges() -> None:
     for bad in ({"size": 2}, {"size": 13}, {"rows": 13}, {"cols": 2}):
         with pytest.raises(ValueError):
             NumberSumsParams(**bad)
+
+
+def test_portfolio_hands_a_capped_search_to_z3(monkeypatch) -> None:
+    import solvers.number_sums as module
+
+    puzzle = module.parse_csv("  ,6,3,21,19\n19,2,4,8,9\n9,8,7,6,3\n11,4,8,1,7\n10,2,3,7,7\n")
+    calls = []
+    real = module.sat_solutions
+    monkeypatch.setattr(module, "SEARCH_NODE_CAP", 0)  # every search hits the cap at once
+    monkeypatch.setattr(module, "sat_solutions", lambda *args: calls.append(args[-1]) or real(*args))
+    outcome = module.solve(puzzle, 2, Deadline.after(30))
+    assert calls == ["z3"] and outcome.status == "unique"
