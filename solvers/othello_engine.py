@@ -56,7 +56,7 @@ ORDER_ROWS = 65  # scratch rows for move lists, one per number of empties
 ORDER_COLS = 34
 
 
-@njit(inline="always")
+@njit
 def popcount(x: np.uint64) -> int:
     x = x - ((x >> U1) & np.uint64(0x5555555555555555))
     x = (x & np.uint64(0x3333333333333333)) + ((x >> U2) & np.uint64(0x3333333333333333))
@@ -64,7 +64,7 @@ def popcount(x: np.uint64) -> int:
     return np.int64((x * np.uint64(0x0101010101010101)) >> U56)
 
 
-@njit(inline="always")
+@njit
 def _moves_dir_left(p: np.uint64, o: np.uint64, empty: np.uint64, s: np.uint64) -> np.uint64:
     x = (p << s) & o
     x |= (x << s) & o
@@ -75,7 +75,7 @@ def _moves_dir_left(p: np.uint64, o: np.uint64, empty: np.uint64, s: np.uint64) 
     return (x << s) & empty
 
 
-@njit(inline="always")
+@njit
 def _moves_dir_right(p: np.uint64, o: np.uint64, empty: np.uint64, s: np.uint64) -> np.uint64:
     x = (p >> s) & o
     x |= (x >> s) & o
@@ -98,7 +98,7 @@ def get_moves(p: np.uint64, o: np.uint64) -> np.uint64:
     return m
 
 
-@njit(inline="always")
+@njit
 def _flips_left(p: np.uint64, o: np.uint64, b: np.uint64, s: np.uint64, mask: np.uint64) -> np.uint64:
     line = U0
     y = (b << s) & mask
@@ -108,7 +108,7 @@ def _flips_left(p: np.uint64, o: np.uint64, b: np.uint64, s: np.uint64, mask: np
     return line if y & p else U0
 
 
-@njit(inline="always")
+@njit
 def _flips_right(p: np.uint64, o: np.uint64, b: np.uint64, s: np.uint64, mask: np.uint64) -> np.uint64:
     line = U0
     y = (b >> s) & mask
@@ -128,7 +128,7 @@ def flips(p: np.uint64, o: np.uint64, b: np.uint64) -> np.uint64:
     return f
 
 
-@njit(inline="always")
+@njit
 def final_score(p: np.uint64, o: np.uint64) -> int:
     """Disc difference at game end for the side owning ``p``; empty squares go to the winner."""
     mine = popcount(p)
@@ -142,12 +142,12 @@ def final_score(p: np.uint64, o: np.uint64) -> int:
     return 0
 
 
-@njit(inline="always")
+@njit
 def _lowest_bit(x: np.uint64) -> np.uint64:
     return x & (~x + U1)
 
 
-@njit(inline="always")
+@njit
 def _bit_index(b: np.uint64) -> int:
     return popcount(b - U1)
 
@@ -155,7 +155,7 @@ def _bit_index(b: np.uint64) -> int:
 # --- exact search -----------------------------------------------------------------------------------
 
 
-@njit(inline="always")
+@njit
 def _last_empty(p: np.uint64, o: np.uint64, b: np.uint64, counters: np.ndarray) -> int:
     """Exact score with one empty square ``b`` left."""
     counters[0] += 1
@@ -208,7 +208,7 @@ def _shallow(p: np.uint64, o: np.uint64, alpha: int, beta: int, passed: bool, co
     return best
 
 
-@njit(inline="always")
+@njit
 def _tt_index(p: np.uint64, o: np.uint64) -> int:
     h = p * HASH_A + ((o ^ (o >> H30)) * HASH_B)
     return int((h ^ (h >> H30)) & np.uint64((1 << TT_BITS) - 1))
