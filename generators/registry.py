@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from generators import dabuhamienai
+from generators import dabuhamienai, othello
 from generators.spec import PuzzleType
 
 TYPES: dict[str, PuzzleType] = {
     t.name: t
     for t in (
         dabuhamienai.PUZZLE_TYPE,
+        othello.PUZZLE_TYPE,
     )
 }
