@@ -131,7 +131,7 @@ def _ordered(scores: dict[int, int]) -> list[tuple[int, int]]:
     return sorted(scores.items(), key=lambda item: (-item[1], item[0]))
 
 
-def _node_limit(deadline: Deadline, share: float = 1.0) -> int:
+def node_limit(deadline: Deadline, share: float = 1.0) -> int:
     """Nodes the engine may visit before the deadline (numba cannot read the clock)."""
     remaining = deadline.remaining()
     if remaining == float("inf"):
@@ -141,7 +141,7 @@ def _node_limit(deadline: Deadline, share: float = 1.0) -> int:
 
 def exact_scores(p: int, o: int, deadline: Deadline, share: float = 1.0) -> MoveScores:
     """Exact score of every legal move; raises BudgetExceeded if the deadline's node budget runs out."""
-    counters = engine.Counters.with_limit(_node_limit(deadline, share))
+    counters = engine.Counters.with_limit(node_limit(deadline, share))
     scores: dict[int, int] = {}
     for sq in squares_of(engine.legal_moves(p, o)):
         np_, no = engine.play(p, o, sq)
@@ -158,7 +158,7 @@ def heuristic_scores(p: int, o: int, deadline: Deadline, max_depth: int = HEURIS
     best: dict[int, int] | None = None
     nodes = 0
     for depth in range(1, max_depth + 1):
-        counters = engine.Counters.with_limit(_node_limit(deadline, 0.5))
+        counters = engine.Counters.with_limit(node_limit(deadline, 0.5))
         scores = {}
         for sq in moves:
             np_, no = engine.play(p, o, sq)

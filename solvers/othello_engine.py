@@ -216,14 +216,18 @@ def _tt_index(p: np.uint64, o: np.uint64) -> int:
 
 @njit
 def _order_key(p: np.uint64, o: np.uint64, b: np.uint64, f: np.uint64) -> int:
-    """Fastest-first: the fewer replies (corners counted twice) the earlier; taking a corner helps."""
+    """Fastest-first: the fewer replies (corners counted twice) and the fewer empty squares next to our
+    discs (the opponent's potential mobility) the earlier; taking a corner helps, an X-square hurts."""
     np_, no = o ^ f, p | f | b
     replies = get_moves(np_, no)
-    key = 4 * (popcount(replies) + popcount(replies & CORNERS))
+    empty = ~(np_ | no)
+    near = ((no << U1) & NOT_A) | ((no >> U1) & NOT_H) | (no << U8) | (no >> U8)
+    near |= ((no << U9) & NOT_A) | ((no >> U9) & NOT_H) | ((no << U7) & NOT_H) | ((no >> U7) & NOT_A)
+    key = 16 * (popcount(replies) + popcount(replies & CORNERS)) + 2 * popcount(near & empty)
     if b & CORNERS:
-        key -= 6
+        key -= 24
     elif b & X_SQUARES:
-        key += 3
+        key += 12
     return key
 
 
@@ -292,7 +296,8 @@ def _deep(
         f = flips(p, o, b)
         np_, no = o ^ f, p | f | b
         if i == 0:
-            v = -_deep(np_, no, -beta, -alpha, False, counters, tt_p, tt_o, tt_lo, tt_hi, tt_move, order_bits, order_keys)
+            v = -_deep(np_, no, -beta, -alpha, False, counters, tt_p, tt_o, tt_lo, tt_hi, tt_move, order_bits,
+                       order_keys)
         else:
             v = -_deep(np_, no, -alpha - 1, -alpha, False, counters, tt_p, tt_o, tt_lo, tt_hi, tt_move, order_bits,
                        order_keys)
