@@ -20,7 +20,7 @@ from generators.pipeline import Generated, generate
 from generators.spec import PuzzleType, Verdict
 from solvers import othello as rules
 from solvers import othello_engine as engine
-from solvers.common import BudgetExceeded, Deadline
+from solvers.common import Deadline
 
 MAX_RESTARTS = 400
 OPENING_PLIES = (2, 10)  # uniformly random moves first: varied openings
@@ -100,23 +100,10 @@ class OthelloSteps:
 
 
 def solving_moves(puzzle: rules.OthelloPuzzle, deadline: Deadline, stop_at: int = 2) -> list[int]:
-    """The moves solving the puzzle's task, up to ``stop_at`` of them (exact search)."""
+    """The moves solving the puzzle's task, up to ``stop_at`` of them (exact null-window searches)."""
     p, o = puzzle.bitboards()
-    if puzzle.task == "best":
-        return rules.solving("best", rules.exact_scores(p, o, deadline))[:stop_at]
-    counters = engine.Counters.with_limit(rules.node_limit(deadline))
-    winners = []
-    for sq in rules.squares_of(engine.legal_moves(p, o)):
-        np_, no = engine.play(p, o, sq)
-        # Null window around 0 for the reply: a reply value <= -1 means this move wins.
-        reply = engine.exact_value(np_, no, -1, 0, counters)
-        if counters.aborted:
-            raise BudgetExceeded("othello generation ran out of time")
-        if reply <= -1:
-            winners.append(sq)
-            if len(winners) >= stop_at:
-                break
-    return winners
+    best = rules.best_score(p, o, deadline) if puzzle.task == "best" else 0
+    return rules.moves_reaching(p, o, rules.threshold(puzzle.task, best), deadline, stop_at)
 
 
 def generate_puzzle(params: OthelloParams, seed: int, deadline: Deadline) -> Generated:

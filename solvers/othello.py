@@ -9,6 +9,7 @@ squares going to the winner. The bitboard engine and the searches live in ``othe
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -141,14 +142,9 @@ def node_limit(deadline: Deadline, share: float = 1.0) -> int:
 
 def exact_scores(p: int, o: int, deadline: Deadline, share: float = 1.0) -> MoveScores:
     """Exact score of every legal move; raises BudgetExceeded if the deadline's node budget runs out."""
-    counters = engine.Counters.with_limit(node_limit(deadline, share))
-    scores: dict[int, int] = {}
-    for sq in squares_of(engine.legal_moves(p, o)):
-        np_, no = engine.play(p, o, sq)
-        value = -engine.exact_value(np_, no, -engine.SCORE_MAX, engine.SCORE_MAX, counters)
-        if counters.aborted:
-            raise BudgetExceeded(f"exact solve of {64 - (p | o).bit_count()} empties ran out of time")
-        scores[sq] = value
+    counters, value = _searcher(deadline, share)
+    scores = {sq: -value(*engine.play(p, o, sq), -engine.SCORE_MAX, engine.SCORE_MAX)
+              for sq in squares_of(engine.legal_moves(p, o))}
     return MoveScores(_ordered(scores), exact=True, nodes=counters.nodes)
 
 
@@ -204,6 +200,45 @@ def _parse_move(puzzle: OthelloPuzzle, answer: OthelloAnswer) -> int:
     return sq
 
 
+def _searcher(deadline: Deadline, share: float = 1.0) -> tuple[engine.Counters, Callable[[int, int, int, int], int]]:
+    """An exact search bound to one node budget; raises BudgetExceeded when the budget runs out."""
+    counters = engine.Counters.with_limit(node_limit(deadline, share))
+
+    def value(p: int, o: int, alpha: int, beta: int) -> int:
+        v = engine.exact_value(p, o, alpha, beta, counters)
+        if counters.aborted:
+            raise BudgetExceeded(f"exact search of {64 - (p | o).bit_count()} empties ran out of time")
+        return v
+
+    return counters, value
+
+
+def best_score(p: int, o: int, deadline: Deadline) -> int:
+    return _searcher(deadline)[1](p, o, -engine.SCORE_MAX, engine.SCORE_MAX)
+
+
+def moves_reaching(p: int, o: int, threshold: int, deadline: Deadline, stop_at: int = 64,
+                   skip: int | None = None) -> list[int]:
+    """Legal moves scoring at least ``threshold`` (up to ``stop_at``), each by one null-window search:
+    cheaper than scoring every move exactly."""
+    _, value = _searcher(deadline)
+    found = []
+    for sq in squares_of(engine.legal_moves(p, o)):
+        if sq == skip:
+            continue
+        # The reply's value is <= -threshold exactly when this move reaches threshold.
+        if value(*engine.play(p, o, sq), -threshold, -threshold + 1) <= -threshold:
+            found.append(sq)
+            if len(found) >= stop_at:
+                break
+    return found
+
+
+def threshold(task: str, best: int) -> int:
+    """The score a move needs to solve the task (scores are even, so a win is >= 1)."""
+    return 1 if task == "win" else best
+
+
 def assess(puzzle: OthelloPuzzle, answer: OthelloAnswer) -> tuple[list[Violation], dict]:
     """The broken rules of an answer and the facts a player wants: its exact score, the best score,
     and whether it is the puzzle's only solution."""
@@ -214,25 +249,20 @@ def assess(puzzle: OthelloPuzzle, answer: OthelloAnswer) -> tuple[list[Violation
             f"{puzzle.empties} (use solve for a heuristic analysis)",
             [violation("too-many-empties", f"{puzzle.empties} empty squares; at most {CHECK_MAX_EMPTIES}")],
         )
-    scores = exact_scores(*puzzle.bitboards(), Deadline.never())
-    score = scores.score_of(sq)
-    solutions = solving(puzzle.task, scores)
+    p, o = puzzle.bitboards()
+    never = Deadline.never()
+    best = best_score(p, o, never)
+    score = -best_score(*engine.play(p, o, sq), never)
+    need = threshold(puzzle.task, best)
     found: list[Violation] = []
     name = square_name(sq)
     if puzzle.task == "win" and score <= 0:
         outcome = "draws" if score == 0 else "loses"
         found.append(violation("not-winning", f"{name} {outcome} ({score:+d}) with perfect play", [cell(sq)]))
-    if puzzle.task == "best" and score < scores.best:
-        found.append(violation("not-best", f"{name} scores {score:+d}; the best move scores {scores.best:+d}",
-                               [cell(sq)]))
-    extra = {
-        "move": name,
-        "score": score,
-        "best_score": scores.best,
-        "best_moves": [square_name(s) for s, v in scores.scores if v == scores.best],
-        "unique_solution": solutions == [sq],
-        "exact": True,
-    }
+    if puzzle.task == "best" and score < best:
+        found.append(violation("not-best", f"{name} scores {score:+d}; the best move scores {best:+d}", [cell(sq)]))
+    unique = not found and not moves_reaching(p, o, need, never, stop_at=1, skip=sq)
+    extra = {"move": name, "score": score, "best_score": best, "unique_solution": unique, "exact": True}
     return found, extra
 
 

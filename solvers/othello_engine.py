@@ -321,7 +321,7 @@ def _deep(
         lo = best
     else:
         lo = hi = best
-    if hit:  # the entry's old bounds still hold: keep the tighter of each
+    if tt_p[h] == p and tt_o[h] == o:  # still this position's entry (the subtree may have replaced it)
         lo = max(lo, int(tt_lo[h]))
         hi = min(hi, int(tt_hi[h]))
     tt_p[h], tt_o[h] = p, o
