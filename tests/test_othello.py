@@ -6,7 +6,9 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import numpy as np
 import pytest
+from numba import njit
 from pydantic import ValidationError
 
 from generators import othello as gen
@@ -76,6 +78,89 @@ def ref_perft(board: list[str], me: str, depth: int, passed: bool = False) -> in
     return sum(ref_perft(ref_play(board, sq, me), them, depth - 1) for sq in moves)
 
 
+# --- an independent exact search: plain fail-hard alpha-beta, no table, no null windows ----------------
+# It shares only the move generator with the engine (checked above against plain Python), so it can
+# check the engine's search on positions far too big for ``ref_value``.
+
+
+@njit
+def _reference_search(p, o, alpha, beta, passed, scratch_bits, scratch_keys):  # noqa: ANN001, ANN202
+    moves = engine.get_moves(p, o)
+    if moves == engine.U0:
+        if passed:
+            return engine.final_score(p, o)
+        return -_reference_search(o, p, -beta, -alpha, True, scratch_bits, scratch_keys)
+    row = 64 - engine.popcount(p | o)
+    n = 0
+    while moves:  # order by the opponent's mobility: only to keep the search affordable
+        b = moves & (~moves + engine.U1)
+        moves ^= b
+        f = engine.flips(p, o, b)
+        scratch_bits[row, n] = b
+        scratch_keys[row, n] = engine.popcount(engine.get_moves(o ^ f, p | f | b))
+        n += 1
+    for i in range(n):
+        k = i
+        for j in range(i + 1, n):
+            if scratch_keys[row, j] < scratch_keys[row, k]:
+                k = j
+        b = scratch_bits[row, k]
+        scratch_bits[row, k], scratch_keys[row, k] = scratch_bits[row, i], scratch_keys[row, i]
+        f = engine.flips(p, o, b)
+        v = -_reference_search(o ^ f, p | f | b, -beta, -alpha, False, scratch_bits, scratch_keys)
+        if v >= beta:
+            return beta
+        if v > alpha:
+            alpha = v
+    return alpha
+
+
+def reference_value(p: int, o: int, alpha: int = -64, beta: int = 64) -> int:
+    """Exact score clamped to [alpha, beta] (fail-hard): <= alpha means "at most alpha", >= beta "at least"."""
+    scratch_bits = np.zeros((65, 40), dtype=np.uint64)
+    scratch_keys = np.zeros((65, 40), dtype=np.int64)
+    return int(_reference_search(np.uint64(p), np.uint64(o), alpha, beta, False, scratch_bits, scratch_keys))
+
+
+def random_game_positions(rng: random.Random, count: int, empties: tuple[int, int],
+                          pass_roots: int) -> list[tuple[int, int]]:
+    """``count`` positions from uniformly random games (lopsided, full of passes in the search tree),
+    then ``pass_roots`` positions met in such games where the side to move has to pass."""
+    found: list[tuple[int, int]] = []
+    passing: list[tuple[int, int]] = []
+    while len(found) < count or len(passing) < pass_roots:
+        p, o = rules.position(START, "X")
+        target = rng.randint(*empties)
+        while 64 - (p | o).bit_count() >= empties[0]:
+            mine, theirs = engine.legal_moves(p, o), engine.legal_moves(o, p)
+            if not mine and not theirs:
+                break  # game over
+            if 64 - (p | o).bit_count() <= empties[1] and bool(mine) != bool(theirs):
+                passing.append((p, o) if not mine else (o, p))
+            if 64 - (p | o).bit_count() == target:
+                found.append((p, o) if rng.random() < 0.8 else (o, p))  # sometimes the other side to move
+                break
+            if not mine:
+                p, o = o, p
+                continue
+            p, o = engine.play(p, o, rng.choice(rules.squares_of(mine)))
+    return found[:count] + passing[:pass_roots]
+
+
+def scattered_positions(rng: random.Random, count: int, empties: tuple[int, int]) -> list[tuple[int, int]]:
+    """Random boards, one colour dominating: many passes and games ending with empty squares left."""
+    found = []
+    while len(found) < count:
+        squares = list(range(64))
+        rng.shuffle(squares)
+        empty = set(squares[:rng.randint(*empties)])
+        share = rng.uniform(0.7, 0.97)
+        mine = [sq for sq in range(64) if sq not in empty and rng.random() < share]
+        p, o = rules.bits(mine), rules.bits([sq for sq in range(64) if sq not in empty and sq not in mine])
+        found.append((p, o) if rng.random() < 0.5 else (o, p))
+    return found
+
+
 # --- move generation -----------------------------------------------------------------------------------
 
 
@@ -113,15 +198,73 @@ def test_exact_scores_match_brute_force_on_small_endgames() -> None:
         checked += 1
 
 
+def test_exact_search_matches_the_reference_on_random_endgames_with_passes() -> None:
+    """Full-window and null-window searches, on a fresh and on a warm table, against the reference
+    search, on lopsided random-game positions and random boards (10-14 empties) where passes and
+    games ending with empty squares left are common."""
+    rng = random.Random(2024)
+    positions = random_game_positions(rng, 80, (10, 14), pass_roots=20) + scattered_positions(rng, 200, (10, 14))
+    assert sum(not engine.legal_moves(p, o) for p, o in positions) >= 20  # root passes are covered
+    counters = engine.Counters.with_limit(1 << 62)
+    for i, (p, o) in enumerate(positions):
+        exact = reference_value(p, o)
+        if i % 3 == 0:
+            engine.table().clear()
+        for alpha, beta in ((-64, 64), (exact - 1, exact), (exact, exact + 1), (exact - 3, exact - 1),
+                            (exact + 1, exact + 3), (exact - 10, exact + 10)):
+            v = engine.exact_value(p, o, alpha, beta, counters)
+            board = rules.board_string(p, o, "X")
+            if v <= alpha:
+                assert exact <= v, (board, alpha, beta, v, exact)  # fail-soft upper bound
+            elif v >= beta:
+                assert exact >= v, (board, alpha, beta, v, exact)  # fail-soft lower bound
+            else:
+                assert v == exact, (board, alpha, beta, v, exact)
+
+
+# Corrections to the published scores, each proved by the reference search (see the test below).
+FFO_ERRATA = {
+    # FFO #31: G1 is -32, not -30. After G1, O's H1 leaves X at most -32 (every X reply proved to lose by
+    # 32 or more), and no O reply does better than +32 for O. Checked also with a pure-Python search.
+    (31, "G1"): -32,
+}
+
+
 def ffo_positions(reference_dir: Path) -> list[tuple[int, str, str, dict[str, int]]]:
-    """(number, board, side to move, every legal move's exact score) for each FFO line."""
+    """(number, board, side to move, every legal move's exact score) for each FFO line, errata applied."""
     rows = []
     lines = [line for line in (reference_dir / "othello" / "ffo.obf").read_text().splitlines()
              if line.strip() and not line.startswith("%")]
     for number, line in enumerate(lines, start=1):
         board, side, *moves = line.replace(";", " ").split()
-        rows.append((number, board, side, {m.split(":")[0]: int(m.split(":")[1]) for m in moves}))
+        scores = {m.split(":")[0]: int(m.split(":")[1]) for m in moves}
+        for (errata_number, move), score in FFO_ERRATA.items():
+            if errata_number == number:
+                scores[move] = score
+        rows.append((number, board, side, scores))
     return rows
+
+
+@pytest.mark.slow
+def test_ffo_31_g1_erratum_is_proved_by_the_reference_search(reference_dir: Path) -> None:
+    _, board, side, _ = ffo_positions(reference_dir)[30]
+    p, o = rules.position(board, side)
+    after_g1 = engine.play(p, o, rules.parse_square("G1"))  # O to move
+    # at least +32 for O: after H1 every X reply leaves O at least +31 (so +32, scores being even)
+    after_h1 = engine.play(*after_g1, rules.parse_square("H1"))
+    for sq in rules.squares_of(engine.legal_moves(*after_h1)):
+        assert reference_value(*engine.play(*after_h1, sq), 30, 31) >= 31, rules.square_name(sq)
+    # at most +32 for O
+    assert reference_value(*after_g1, 32, 33) <= 32
+    counters = engine.Counters.with_limit(1 << 62)
+    engine.table().clear()
+    assert engine.exact_value(*after_g1, -64, 64, counters) == 32
+
+
+@pytest.mark.slow
+def test_ffo_31_every_move(reference_dir: Path) -> None:
+    engine.table().clear()
+    assert_ffo(reference_dir, range(31, 32))
 
 
 def assert_ffo(reference_dir: Path, numbers: range) -> None:
