@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from generators import battleship, dabuhamienai, number_sums, ubongo
+from generators import battleship, dabuhamienai, number_sums, othello, ubongo
 from generators.spec import PuzzleType
 
 TYPES: dict[str, PuzzleType] = {
@@ -12,5 +12,6 @@ TYPES: dict[str, PuzzleType] = {
         battleship.PUZZLE_TYPE,
         number_sums.PUZZLE_TYPE,
         ubongo.PUZZLE_TYPE,
+        othello.PUZZLE_TYPE,
     )
 }

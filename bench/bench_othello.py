@@ -1,0 +1,92 @@
+"""Othello benchmark: exact-solve time by number of empties, node rate, and puzzle generation time.
+
+    PYTHONPATH=. python -m bench.bench_othello [--positions 20] [--all-moves]
+
+Positions come from the generator's plausible games (fixed seeds), so runs are comparable. The
+transposition table is cleared before each position so no solve profits from the previous one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from generators import othello as gen
+from solvers import othello as rules
+from solvers import othello_engine as engine
+from solvers.common import Deadline
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def report(label: str, seconds: list[float], work: str) -> None:
+    print(f"{label:<34} median {1000 * statistics.median(seconds):8.1f} ms   "
+          f"p95 {1000 * percentile(seconds, 0.95):8.1f} ms   n={len(seconds)}   {work}")
+
+
+def positions(empties: int, count: int) -> list[tuple[int, int]]:
+    rng = random.Random(1000 + empties)
+    found = []
+    while len(found) < count:
+        game = gen.plausible_position(empties, rng)
+        if game is not None:
+            found.append(game[:2])
+    return found
+
+
+def bench_exact(empties: int, count: int, all_moves: bool) -> None:
+    seconds, nodes = [], []
+    for p, o in positions(empties, count):
+        engine.table().clear()
+        counters = engine.Counters.with_limit(1 << 62)
+        started = time.perf_counter()
+        if all_moves:
+            nodes.append(rules.exact_scores(p, o, Deadline.never()).nodes)
+        else:
+            engine.exact_value(p, o, -engine.SCORE_MAX, engine.SCORE_MAX, counters)
+            nodes.append(counters.nodes)
+        seconds.append(time.perf_counter() - started)
+    rate = sum(nodes) / sum(seconds)
+    what = "every move" if all_moves else "position value"
+    report(f"exact {what}, {empties} empties", seconds,
+           f"nodes median {statistics.median(nodes):,.0f}, {rate / 1e6:.1f} M nodes/s")
+
+
+def bench_generate(empties: int, task: str, count: int) -> None:
+    seconds, restarts = [], []
+    for seed in range(count):
+        started = time.perf_counter()
+        made = gen.generate_puzzle(gen.OthelloParams(empties=empties, task=task), seed, Deadline.after(120))
+        seconds.append(time.perf_counter() - started)
+        restarts.append(made.stats.restarts)
+    accepted = count / (count + sum(restarts))
+    report(f"generate {task}, {empties} empties", seconds,
+           f"restarts median {statistics.median(restarts)}, max {max(restarts)}; "
+           f"positions accepted {100 * accepted:.0f}%")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=20, help="positions (and seeds) per row")
+    parser.add_argument("--all-moves", action="store_true", help="also time exact scores of every move")
+    args = parser.parse_args()
+    started = time.perf_counter()
+    engine.warm_up()
+    print(f"warm-up (numba compile): {time.perf_counter() - started:.1f} s; "
+          f"node-rate estimate {engine.NODES_PER_SECOND / 1e6:.1f} M/s")
+    for empties in (10, 14, 16, 18, 20):
+        bench_exact(empties, args.positions, all_moves=False)
+    if args.all_moves:
+        for empties in (12, 14, 16, 18):
+            bench_exact(empties, args.positions, all_moves=True)
+    for empties, task in ((12, "win"), (16, "win"), (12, "best")):
+        bench_generate(empties, task, args.positions)
+
+
+if __name__ == "__main__":
+    main()

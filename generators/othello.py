@@ -1,0 +1,140 @@
+"""Othello endgame puzzle generation: the pipeline steps and the type's registration.
+
+Solution: a position from a plausible game — a few random opening moves, then a cheap one-ply
+heuristic with noise — stopped at the requested number of empty squares, colours swapped if needed
+so the requested side is to move. Clues: the position with its task. Uniqueness: the exact solver
+counts the solving moves (for ``win`` by null-window tests "does this move win?", stopping at two).
+A position with no or several solving moves cannot be repaired by changing a clue, so repair
+restarts with a new game (about one position in three to five is kept; see the benchmark).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from generators.pipeline import Generated, generate
+from generators.spec import PuzzleType, Verdict
+from solvers import othello as rules
+from solvers import othello_engine as engine
+from solvers.common import Deadline
+
+MAX_RESTARTS = 400
+OPENING_PLIES = (2, 10)  # uniformly random moves first: varied openings
+RANDOM_MOVE_RATE = 0.15  # later: otherwise the best one-ply move under noise
+EVAL_NOISE = 4.0
+
+
+class OthelloParams(BaseModel):
+    empties: int = Field(12, ge=6, le=20, description="Empty squares left in the position (6–20).")
+    task: Literal["win", "best"] = Field(
+        "win", description="`win`: exactly one move wins; `best`: exactly one move reaches the best score."
+    )
+    to_move: Literal["X", "O", "random"] = Field("random", description="The side to move: X (black), O or random.")
+
+
+@dataclass
+class Candidate:
+    """A position and, once the solver has looked, its solving moves (the puzzle's solution)."""
+
+    board: str
+    to_move: str
+    solving: list[int] = field(default_factory=list)
+
+
+def _choose_move(p: int, o: int, ply: int, rng: random.Random) -> int:
+    moves = rules.squares_of(engine.legal_moves(p, o))
+    if ply < rng.randint(*OPENING_PLIES) or rng.random() < RANDOM_MOVE_RATE:
+        return rng.choice(moves)
+    return max(moves, key=lambda sq: -engine.evaluation(*engine.play(p, o, sq)) + rng.gauss(0, EVAL_NOISE))
+
+
+def plausible_position(empties: int, rng: random.Random) -> tuple[int, int, bool] | None:
+    """Play from the start position until ``empties`` squares are empty.
+
+    Returns (discs to move, other discs, black to move), or None if the game ended first or the side
+    to move has fewer than two legal moves (nothing to find).
+    """
+    p, o = (1 << 28) | (1 << 35), (1 << 27) | (1 << 36)  # black (X) to move: X on E4, D5
+    black = True
+    ply = 0
+    while 64 - (p | o).bit_count() > empties:
+        if not engine.legal_moves(p, o):
+            if not engine.legal_moves(o, p):
+                return None
+            p, o, black = o, p, not black
+            continue
+        p, o = engine.play(p, o, _choose_move(p, o, ply, rng))
+        black = not black
+        ply += 1
+    if bin(engine.legal_moves(p, o)).count("1") < 2:
+        return None
+    return p, o, black
+
+
+class OthelloSteps:
+    def __init__(self, params: OthelloParams):
+        self.params = params
+
+    def random_solution(self, rng: random.Random) -> Candidate:
+        side = self.params.to_move if self.params.to_move != "random" else rng.choice("XO")
+        while (found := plausible_position(self.params.empties, rng)) is None:
+            pass
+        p, o, _ = found
+        # Colours are symmetric: name the side to move as requested.
+        return Candidate(rules.board_string(p, o, side), side)
+
+    def clues(self, solution: Candidate, rng: random.Random) -> rules.OthelloPuzzle:
+        return rules.OthelloPuzzle(board=solution.board, to_move=solution.to_move, task=self.params.task)
+
+    def other_solution(self, puzzle: rules.OthelloPuzzle, solution: Candidate, deadline: Deadline) -> Candidate | None:
+        """None when exactly one move solves the task; otherwise the candidate itself (restart)."""
+        solution.solving = solving_moves(puzzle, deadline)
+        return None if len(solution.solving) == 1 else solution
+
+    def repair(self, puzzle: rules.OthelloPuzzle, solution: Candidate, other: Candidate, rng: random.Random) -> None:
+        return None
+
+
+def solving_moves(puzzle: rules.OthelloPuzzle, deadline: Deadline, stop_at: int = 2) -> list[int]:
+    """The moves solving the puzzle's task, up to ``stop_at`` of them (exact null-window searches)."""
+    p, o = puzzle.bitboards()
+    best = rules.best_score(p, o, deadline) if puzzle.task == "best" else 0
+    return rules.moves_reaching(p, o, rules.threshold(puzzle.task, best), deadline, stop_at)
+
+
+def generate_puzzle(params: OthelloParams, seed: int, deadline: Deadline) -> Generated:
+    result = generate(OthelloSteps(params), seed, deadline, max_rounds=1, max_restarts=MAX_RESTARTS)
+    (move,) = result.solution.solving
+    result.solution = rules.OthelloAnswer(move=rules.square_name(move))
+    return result
+
+
+def check(puzzle: rules.OthelloPuzzle, answer: rules.OthelloAnswer) -> Verdict:
+    """The rules check plus the facts a player wants (scores, uniqueness) for the verify response."""
+    violations, extra = rules.assess(puzzle, answer)
+    return Verdict(violations, extra)
+
+
+PUZZLE_TYPE = PuzzleType(
+    name="othello",
+    id_prefix="oth",
+    summary="Othello endgame: find the only winning (or the only best) move; scores are exact perfect-play disc "
+    "differences.",
+    params_model=OthelloParams,
+    puzzle_model=rules.OthelloPuzzle,
+    answer_model=rules.OthelloAnswer,
+    generate=generate_puzzle,
+    check=check,
+    solve=rules.solve,
+    catalogue={
+        "board_format": "64 chars X/O/- for A1..H1, A2..H8 (FFO)",
+        "score": "final disc difference for the side to move, empties to the winner",
+        "exact_max_empties": rules.EXACT_MAX_EMPTIES,
+        "verify_max_empties": rules.CHECK_MAX_EMPTIES,
+    },
+    warm_up=engine.warm_up,
+)

@@ -1,0 +1,283 @@
+"""Othello endgame puzzles: the position format, the rules checker and the move scorer.
+
+A puzzle is a position (64 characters X/O/-, A1..H1, A2..H8 as in the FFO endgame suite), the side
+to move and a task: ``win`` (exactly one move wins) or ``best`` (exactly one move reaches the best
+score). A move's score is the final disc difference for the side to move under perfect play, empty
+squares going to the winner. The bitboard engine and the searches live in ``othello_engine``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import BaseModel, Field, field_validator, model_validator
+
+from solvers import othello_engine as engine
+from solvers.common import BudgetExceeded, Deadline, InvalidInput, SolveOutcome, Violation, violation
+
+FILES = "ABCDEFGH"
+EXACT_MAX_EMPTIES = 26  # beyond this, solve goes straight to the heuristic search
+CHECK_MAX_EMPTIES = 22  # verify scores every move exactly, which must stay within a request
+HEURISTIC_MAX_DEPTH = 10
+SQUARE = re.compile(r"^\s*([A-Ha-h])([1-8])\s*$")
+
+
+def square_name(sq: int) -> str:
+    return f"{FILES[sq % 8]}{sq // 8 + 1}"
+
+
+def parse_square(text: str) -> int | None:
+    """``"g8"``/``"G8"`` -> 62; None if it does not name a square."""
+    m = SQUARE.match(text)
+    return None if m is None else (int(m.group(2)) - 1) * 8 + FILES.index(m.group(1).upper())
+
+
+def cell(sq: int) -> tuple[int, int]:
+    """(row, col) of a square, as violations report cells."""
+    return divmod(sq, 8)
+
+
+def bits(squares: list[int]) -> int:
+    return sum(1 << sq for sq in squares)
+
+
+def squares_of(bitboard: int) -> list[int]:
+    return [sq for sq in range(64) if bitboard >> sq & 1]
+
+
+def position(board: str, to_move: str) -> tuple[int, int]:
+    """(discs of the side to move, discs of the other side) as bitboards."""
+    mine = bits([i for i, c in enumerate(board) if c == to_move])
+    theirs = bits([i for i, c in enumerate(board) if c not in ("-", to_move)])
+    return mine, theirs
+
+
+def board_string(p: int, o: int, to_move: str) -> str:
+    other = "O" if to_move == "X" else "X"
+    return "".join(to_move if p >> i & 1 else other if o >> i & 1 else "-" for i in range(64))
+
+
+class OthelloPuzzle(BaseModel):
+    board: str = Field(
+        description="64 characters `X` (black), `O` (white) or `-` (empty) for A1, B1, .., H1, A2, .., H8 "
+        "(the FFO endgame-suite format)."
+    )
+    to_move: Literal["X", "O"] = Field(description="The side to move; it must have a legal move.")
+    task: Literal["win", "best"] = Field(
+        "win", description="`win`: find the only winning move; `best`: find the only move with the best score."
+    )
+
+    @field_validator("board")
+    @classmethod
+    def _board_format(cls, board: str) -> str:
+        if len(board) != 64:
+            raise ValueError(f"board must be 64 characters (A1..H8 row by row), got {len(board)}")
+        bad = sorted({c for c in board if c not in "XO-"})
+        if bad:
+            raise ValueError(f"board may contain only X, O and -; found {', '.join(map(repr, bad))}")
+        return board
+
+    @model_validator(mode="after")
+    def _side_can_move(self) -> OthelloPuzzle:
+        p, o = position(self.board, self.to_move)
+        if not engine.legal_moves(p, o):
+            other = "O" if self.to_move == "X" else "X"
+            state = "the game is over" if not engine.legal_moves(o, p) else f"{other} would have to move instead"
+            raise ValueError(f"{self.to_move} (to move) has no legal move in this position ({state}); "
+                             "to_move must be a side with at least one legal move")
+        return self
+
+    @property
+    def empties(self) -> int:
+        return self.board.count("-")
+
+    def bitboards(self) -> tuple[int, int]:
+        return position(self.board, self.to_move)
+
+
+class OthelloAnswer(BaseModel):
+    move: str = Field(description="The square to play, like `G8` (column A–H, row 1–8; case-insensitive).")
+
+
+@dataclass
+class MoveScores:
+    """Every legal move with its score for the side to move, best first."""
+
+    scores: list[tuple[int, int]]  # (square, score)
+    exact: bool
+    nodes: int = 0
+
+    @property
+    def best(self) -> int:
+        return self.scores[0][1]
+
+    def score_of(self, sq: int) -> int:
+        return dict(self.scores)[sq]
+
+    def as_json(self) -> list[dict]:
+        return [{"move": square_name(sq), "score": s} for sq, s in self.scores]
+
+
+def solving(task: str, scores: MoveScores) -> list[int]:
+    """The moves that solve the task: winning moves for ``win``, best-scoring moves for ``best``."""
+    if task == "win":
+        return [sq for sq, s in scores.scores if s > 0]
+    return [sq for sq, s in scores.scores if s == scores.best]
+
+
+def _ordered(scores: dict[int, int]) -> list[tuple[int, int]]:
+    return sorted(scores.items(), key=lambda item: (-item[1], item[0]))
+
+
+def node_limit(deadline: Deadline, share: float = 1.0) -> int:
+    """Nodes the engine may visit before the deadline (numba cannot read the clock)."""
+    remaining = deadline.remaining()
+    if remaining == float("inf"):
+        return 1 << 62
+    return max(1, int(remaining * share * engine.NODES_PER_SECOND))
+
+
+def exact_scores(p: int, o: int, deadline: Deadline, share: float = 1.0) -> MoveScores:
+    """Exact score of every legal move; raises BudgetExceeded if the deadline's node budget runs out."""
+    counters, value = _searcher(deadline, share)
+    scores = {sq: -value(*engine.play(p, o, sq), -engine.SCORE_MAX, engine.SCORE_MAX)
+              for sq in squares_of(engine.legal_moves(p, o))}
+    return MoveScores(_ordered(scores), exact=True, nodes=counters.nodes)
+
+
+def heuristic_scores(p: int, o: int, deadline: Deadline, max_depth: int = HEURISTIC_MAX_DEPTH) -> MoveScores:
+    """Depth-limited scores (iterative deepening while the deadline allows); the CPU opponent's view."""
+    moves = squares_of(engine.legal_moves(p, o))
+    best: dict[int, int] | None = None
+    nodes = 0
+    for depth in range(1, max_depth + 1):
+        counters = engine.Counters.with_limit(node_limit(deadline, 0.5))
+        scores = {}
+        for sq in moves:
+            np_, no = engine.play(p, o, sq)
+            scores[sq] = -engine.heuristic_value(np_, no, depth - 1, counters)
+        nodes += counters.nodes
+        if counters.aborted:
+            break
+        best = scores
+        if deadline.remaining() < 0.1:
+            break
+    if best is None:  # not even one ply fitted: a static evaluation of each reply
+        best = {sq: -engine.evaluation(*engine.play(p, o, sq)) for sq in moves}
+    return MoveScores(_ordered(best), exact=False, nodes=nodes)
+
+
+def score_moves(p: int, o: int, deadline: Deadline) -> MoveScores:
+    """Exact scores when the position is small enough and the budget allows, else heuristic ones."""
+    if 64 - (p | o).bit_count() <= EXACT_MAX_EMPTIES:
+        try:
+            return exact_scores(p, o, deadline, share=0.7)
+        except BudgetExceeded:
+            if deadline.expired():
+                raise
+    return heuristic_scores(p, o, deadline)
+
+
+def _parse_move(puzzle: OthelloPuzzle, answer: OthelloAnswer) -> int:
+    """The square of a legal answer; InvalidInput (a 4xx) for a malformed or illegal move."""
+    sq = parse_square(answer.move)
+    if sq is None:
+        raise InvalidInput(
+            f"move must name a square like `G8` (column A-H, row 1-8), got {answer.move!r}",
+            [violation("bad-move", f"{answer.move!r} is not a square name")],
+        )
+    p, o = puzzle.bitboards()
+    legal = squares_of(engine.legal_moves(p, o))
+    if sq not in legal:
+        names = ", ".join(square_name(s) for s in legal)
+        raise InvalidInput(
+            f"{square_name(sq)} is not a legal move for {puzzle.to_move}; legal moves: {names}",
+            [violation("illegal-move", f"{square_name(sq)} is not legal here; legal moves: {names}", [cell(sq)])],
+        )
+    return sq
+
+
+def _searcher(deadline: Deadline, share: float = 1.0) -> tuple[engine.Counters, Callable[[int, int, int, int], int]]:
+    """An exact search bound to one node budget; raises BudgetExceeded when the budget runs out."""
+    counters = engine.Counters.with_limit(node_limit(deadline, share))
+
+    def value(p: int, o: int, alpha: int, beta: int) -> int:
+        v = engine.exact_value(p, o, alpha, beta, counters)
+        if counters.aborted:
+            raise BudgetExceeded(f"exact search of {64 - (p | o).bit_count()} empties ran out of time")
+        return v
+
+    return counters, value
+
+
+def best_score(p: int, o: int, deadline: Deadline) -> int:
+    return _searcher(deadline)[1](p, o, -engine.SCORE_MAX, engine.SCORE_MAX)
+
+
+def moves_reaching(p: int, o: int, threshold: int, deadline: Deadline, stop_at: int = 64,
+                   skip: int | None = None) -> list[int]:
+    """Legal moves scoring at least ``threshold`` (up to ``stop_at``), each by one null-window search:
+    cheaper than scoring every move exactly."""
+    _, value = _searcher(deadline)
+    found = []
+    for sq in squares_of(engine.legal_moves(p, o)):
+        if sq == skip:
+            continue
+        # The reply's value is <= -threshold exactly when this move reaches threshold.
+        if value(*engine.play(p, o, sq), -threshold, -threshold + 1) <= -threshold:
+            found.append(sq)
+            if len(found) >= stop_at:
+                break
+    return found
+
+
+def threshold(task: str, best: int) -> int:
+    """The score a move needs to solve the task (scores are even, so a win is >= 1)."""
+    return 1 if task == "win" else best
+
+
+def assess(puzzle: OthelloPuzzle, answer: OthelloAnswer) -> tuple[list[Violation], dict]:
+    """The broken rules of an answer and the facts a player wants: its exact score, the best score,
+    and whether it is the puzzle's only solution."""
+    sq = _parse_move(puzzle, answer)
+    if puzzle.empties > CHECK_MAX_EMPTIES:
+        raise InvalidInput(
+            f"verify scores moves exactly and supports at most {CHECK_MAX_EMPTIES} empty squares; this position has "
+            f"{puzzle.empties} (use solve for a heuristic analysis)",
+            [violation("too-many-empties", f"{puzzle.empties} empty squares; at most {CHECK_MAX_EMPTIES}")],
+        )
+    p, o = puzzle.bitboards()
+    never = Deadline.never()
+    best = best_score(p, o, never)
+    score = -best_score(*engine.play(p, o, sq), never)
+    need = threshold(puzzle.task, best)
+    found: list[Violation] = []
+    name = square_name(sq)
+    if puzzle.task == "win" and score <= 0:
+        outcome = "draws" if score == 0 else "loses"
+        found.append(violation("not-winning", f"{name} {outcome} ({score:+d}) with perfect play", [cell(sq)]))
+    if puzzle.task == "best" and score < best:
+        found.append(violation("not-best", f"{name} scores {score:+d}; the best move scores {best:+d}", [cell(sq)]))
+    unique = not found and not moves_reaching(p, o, need, never, stop_at=1, skip=sq)
+    extra = {"move": name, "score": score, "best_score": best, "unique_solution": unique, "exact": True}
+    return found, extra
+
+
+def check(puzzle: OthelloPuzzle, answer: OthelloAnswer) -> list[Violation]:
+    """Every broken rule; raises InvalidInput for a malformed or illegal move."""
+    return assess(puzzle, answer)[0]
+
+
+def solve(puzzle: OthelloPuzzle, limit: int, deadline: Deadline, backend: str | None = None) -> SolveOutcome:
+    """Every legal move scored (exact when it fits the budget); the solutions are the task's solving moves.
+
+    ``backend`` is accepted for the common interface; this type does not use SAT.
+    """
+    scores = score_moves(*puzzle.bitboards(), deadline)
+    solutions = [{"move": square_name(sq)} for sq in solving(puzzle.task, scores)]
+    cap = max(limit, 2)
+    extra = {"moves": scores.as_json(), "exact": scores.exact, "nodes": scores.nodes}
+    return SolveOutcome(solutions[:cap], complete=scores.exact and len(solutions) <= cap, extra=extra)

@@ -1,0 +1,391 @@
+"""Othello: move generation (perft), exact scores against brute force and the FFO suite, the checker,
+and generated puzzles."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+from numba import njit
+from pydantic import ValidationError
+
+from generators import othello as gen
+from solvers import othello as rules
+from solvers import othello_engine as engine
+from solvers.common import Deadline, InvalidInput
+
+START = "-" * 27 + "OX" + "-" * 6 + "XO" + "-" * 27  # D4 O, E4 X, D5 X, E5 O; black (X) moves first
+
+
+@pytest.fixture(scope="module", autouse=True)
+def compiled() -> None:
+    engine.warm_up()
+
+
+# --- an independent plain-Python Othello on a list of characters -------------------------------------
+
+DIRECTIONS = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]
+
+
+def ref_flips(board: list[str], sq: int, me: str) -> list[int]:
+    if board[sq] != "-":
+        return []
+    them = "O" if me == "X" else "X"
+    r0, c0 = divmod(sq, 8)
+    out = []
+    for dr, dc in DIRECTIONS:
+        r, c, line = r0 + dr, c0 + dc, []
+        while 0 <= r < 8 and 0 <= c < 8 and board[r * 8 + c] == them:
+            line.append(r * 8 + c)
+            r, c = r + dr, c + dc
+        if line and 0 <= r < 8 and 0 <= c < 8 and board[r * 8 + c] == me:
+            out += line
+    return out
+
+
+def ref_moves(board: list[str], me: str) -> list[int]:
+    return [sq for sq in range(64) if ref_flips(board, sq, me)]
+
+
+def ref_play(board: list[str], sq: int, me: str) -> list[str]:
+    after = list(board)
+    for s in [*ref_flips(board, sq, me), sq]:
+        after[s] = me
+    return after
+
+
+def ref_value(board: list[str], me: str, passed: bool = False) -> int:
+    """Plain minimax, no pruning: the definition of a move's score."""
+    them = "O" if me == "X" else "X"
+    moves = ref_moves(board, me)
+    if not moves:
+        if passed:
+            diff, empty = board.count(me) - board.count(them), board.count("-")
+            return diff + empty if diff > 0 else diff - empty if diff < 0 else 0
+        return -ref_value(board, them, True)
+    return max(-ref_value(ref_play(board, sq, me), them) for sq in moves)
+
+
+def ref_perft(board: list[str], me: str, depth: int, passed: bool = False) -> int:
+    if depth == 0:
+        return 1
+    them = "O" if me == "X" else "X"
+    moves = ref_moves(board, me)
+    if not moves:
+        return 1 if passed else ref_perft(board, them, depth - 1, True)
+    return sum(ref_perft(ref_play(board, sq, me), them, depth - 1) for sq in moves)
+
+
+# --- an independent exact search: plain fail-hard alpha-beta, no table, no null windows ----------------
+# It shares only the move generator with the engine (checked above against plain Python), so it can
+# check the engine's search on positions far too big for ``ref_value``.
+
+
+@njit
+def _reference_search(p, o, alpha, beta, passed, scratch_bits, scratch_keys):  # noqa: ANN001, ANN202
+    moves = engine.get_moves(p, o)
+    if moves == engine.U0:
+        if passed:
+            return engine.final_score(p, o)
+        return -_reference_search(o, p, -beta, -alpha, True, scratch_bits, scratch_keys)
+    row = 64 - engine.popcount(p | o)
+    n = 0
+    while moves:  # order by the opponent's mobility: only to keep the search affordable
+        b = moves & (~moves + engine.U1)
+        moves ^= b
+        f = engine.flips(p, o, b)
+        scratch_bits[row, n] = b
+        scratch_keys[row, n] = engine.popcount(engine.get_moves(o ^ f, p | f | b))
+        n += 1
+    for i in range(n):
+        k = i
+        for j in range(i + 1, n):
+            if scratch_keys[row, j] < scratch_keys[row, k]:
+                k = j
+        b = scratch_bits[row, k]
+        scratch_bits[row, k], scratch_keys[row, k] = scratch_bits[row, i], scratch_keys[row, i]
+        f = engine.flips(p, o, b)
+        v = -_reference_search(o ^ f, p | f | b, -beta, -alpha, False, scratch_bits, scratch_keys)
+        if v >= beta:
+            return beta
+        if v > alpha:
+            alpha = v
+    return alpha
+
+
+def reference_value(p: int, o: int, alpha: int = -64, beta: int = 64) -> int:
+    """Exact score clamped to [alpha, beta] (fail-hard): <= alpha means "at most alpha", >= beta "at least"."""
+    scratch_bits = np.zeros((65, 40), dtype=np.uint64)
+    scratch_keys = np.zeros((65, 40), dtype=np.int64)
+    return int(_reference_search(np.uint64(p), np.uint64(o), alpha, beta, False, scratch_bits, scratch_keys))
+
+
+def random_game_positions(rng: random.Random, count: int, empties: tuple[int, int],
+                          pass_roots: int) -> list[tuple[int, int]]:
+    """``count`` positions from uniformly random games (lopsided, full of passes in the search tree),
+    then ``pass_roots`` positions met in such games where the side to move has to pass."""
+    found: list[tuple[int, int]] = []
+    passing: list[tuple[int, int]] = []
+    while len(found) < count or len(passing) < pass_roots:
+        p, o = rules.position(START, "X")
+        target = rng.randint(*empties)
+        while 64 - (p | o).bit_count() >= empties[0]:
+            mine, theirs = engine.legal_moves(p, o), engine.legal_moves(o, p)
+            if not mine and not theirs:
+                break  # game over
+            if 64 - (p | o).bit_count() <= empties[1] and bool(mine) != bool(theirs):
+                passing.append((p, o) if not mine else (o, p))
+            if 64 - (p | o).bit_count() == target:
+                found.append((p, o) if rng.random() < 0.8 else (o, p))  # sometimes the other side to move
+                break
+            if not mine:
+                p, o = o, p
+                continue
+            p, o = engine.play(p, o, rng.choice(rules.squares_of(mine)))
+    return found[:count] + passing[:pass_roots]
+
+
+def scattered_positions(rng: random.Random, count: int, empties: tuple[int, int]) -> list[tuple[int, int]]:
+    """Random boards, one colour dominating: many passes and games ending with empty squares left."""
+    found = []
+    while len(found) < count:
+        squares = list(range(64))
+        rng.shuffle(squares)
+        empty = set(squares[:rng.randint(*empties)])
+        share = rng.uniform(0.7, 0.97)
+        mine = [sq for sq in range(64) if sq not in empty and rng.random() < share]
+        p, o = rules.bits(mine), rules.bits([sq for sq in range(64) if sq not in empty and sq not in mine])
+        found.append((p, o) if rng.random() < 0.5 else (o, p))
+    return found
+
+
+# --- move generation -----------------------------------------------------------------------------------
+
+
+def test_perft_from_the_opening() -> None:
+    p, o = rules.position(START, "X")
+    assert [engine.perft(p, o, d) for d in range(1, 9)] == [4, 12, 56, 244, 1396, 8200, 55092, 390216]
+
+
+def test_perft_matches_plain_python_in_midgame_positions() -> None:
+    rng = random.Random(5)
+    for _ in range(5):
+        found = gen.plausible_position(rng.randint(20, 40), rng)
+        if found is None:
+            continue
+        p, o, _ = found
+        board = list(rules.board_string(p, o, "X"))
+        assert engine.perft(p, o, 3) == ref_perft(board, "X", 3)
+
+
+# --- exact scores -------------------------------------------------------------------------------------
+
+
+def test_exact_scores_match_brute_force_on_small_endgames() -> None:
+    rng = random.Random(11)
+    checked = 0
+    while checked < 25:
+        found = gen.plausible_position(rng.randint(1, 8), rng)
+        if found is None:
+            continue
+        p, o, _ = found
+        board = list(rules.board_string(p, o, "X"))
+        scores = rules.exact_scores(p, o, Deadline.never())
+        expected = {sq: -ref_value(ref_play(board, sq, "X"), "O") for sq in ref_moves(board, "X")}
+        assert dict(scores.scores) == expected, "".join(board)
+        checked += 1
+
+
+def test_exact_search_matches_the_reference_on_random_endgames_with_passes() -> None:
+    """Full-window and null-window searches, on a fresh and on a warm table, against the reference
+    search, on lopsided random-game positions and random boards (10-14 empties) where passes and
+    games ending with empty squares left are common."""
+    rng = random.Random(2024)
+    positions = random_game_positions(rng, 80, (10, 14), pass_roots=20) + scattered_positions(rng, 200, (10, 14))
+    assert sum(not engine.legal_moves(p, o) for p, o in positions) >= 20  # root passes are covered
+    counters = engine.Counters.with_limit(1 << 62)
+    for i, (p, o) in enumerate(positions):
+        exact = reference_value(p, o)
+        if i % 3 == 0:
+            engine.table().clear()
+        for alpha, beta in ((-64, 64), (exact - 1, exact), (exact, exact + 1), (exact - 3, exact - 1),
+                            (exact + 1, exact + 3), (exact - 10, exact + 10)):
+            v = engine.exact_value(p, o, alpha, beta, counters)
+            board = rules.board_string(p, o, "X")
+            if v <= alpha:
+                assert exact <= v, (board, alpha, beta, v, exact)  # fail-soft upper bound
+            elif v >= beta:
+                assert exact >= v, (board, alpha, beta, v, exact)  # fail-soft lower bound
+            else:
+                assert v == exact, (board, alpha, beta, v, exact)
+
+
+# Corrections to the published scores, each proved by the reference search (see the test below).
+FFO_ERRATA = {
+    # FFO #31: G1 is -32, not -30. After G1, O's H1 leaves X at most -32 (every X reply proved to lose by
+    # 32 or more), and no O reply does better than +32 for O. Checked also with a pure-Python search.
+    (31, "G1"): -32,
+}
+
+
+def ffo_positions(reference_dir: Path) -> list[tuple[int, str, str, dict[str, int]]]:
+    """(number, board, side to move, every legal move's exact score) for each FFO line, errata applied."""
+    rows = []
+    lines = [line for line in (reference_dir / "othello" / "ffo.obf").read_text().splitlines()
+             if line.strip() and not line.startswith("%")]
+    for number, line in enumerate(lines, start=1):
+        board, side, *moves = line.replace(";", " ").split()
+        scores = {m.split(":")[0]: int(m.split(":")[1]) for m in moves}
+        for (errata_number, move), score in FFO_ERRATA.items():
+            if errata_number == number:
+                scores[move] = score
+        rows.append((number, board, side, scores))
+    return rows
+
+
+@pytest.mark.slow
+def test_ffo_31_g1_erratum_is_proved_by_the_reference_search(reference_dir: Path) -> None:
+    _, board, side, _ = ffo_positions(reference_dir)[30]
+    p, o = rules.position(board, side)
+    after_g1 = engine.play(p, o, rules.parse_square("G1"))  # O to move
+    # at least +32 for O: after H1 every X reply leaves O at least +31 (so +32, scores being even)
+    after_h1 = engine.play(*after_g1, rules.parse_square("H1"))
+    for sq in rules.squares_of(engine.legal_moves(*after_h1)):
+        assert reference_value(*engine.play(*after_h1, sq), 30, 31) >= 31, rules.square_name(sq)
+    # at most +32 for O
+    assert reference_value(*after_g1, 32, 33) <= 32
+    counters = engine.Counters.with_limit(1 << 62)
+    engine.table().clear()
+    assert engine.exact_value(*after_g1, -64, 64, counters) == 32
+
+
+@pytest.mark.slow
+def test_ffo_31_every_move(reference_dir: Path) -> None:
+    engine.table().clear()
+    assert_ffo(reference_dir, range(31, 32))
+
+
+def assert_ffo(reference_dir: Path, numbers: range) -> None:
+    for number, board, side, expected in ffo_positions(reference_dir):
+        if number in numbers:
+            scores = rules.exact_scores(*rules.position(board, side), Deadline.never())
+            got = {m["move"]: m["score"] for m in scores.as_json()}
+            assert got == expected, f"FFO #{number}"
+
+
+def test_ffo_1_to_19_every_move(reference_dir: Path) -> None:
+    assert_ffo(reference_dir, range(1, 20))
+
+
+@pytest.mark.slow
+def test_ffo_20_to_39_every_move(reference_dir: Path) -> None:
+    assert_ffo(reference_dir, range(20, 40))
+
+
+def test_solve_lists_every_move_best_first_and_the_solutions() -> None:
+    board = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO--"  # FFO #1
+    out = rules.solve(rules.OthelloPuzzle(board=board, to_move="X", task="best"), 2, Deadline.after(30))
+    assert out.extra["exact"] and out.status == "unique" and out.complete
+    assert out.solutions == [{"move": "G8"}]
+    assert out.extra["moves"][:2] == [{"move": "G8", "score": 18}, {"move": "H1", "score": 12}]
+    scores = [m["score"] for m in out.extra["moves"]]
+    assert scores == sorted(scores, reverse=True) and len(scores) == 8
+    win = rules.solve(rules.OthelloPuzzle(board=board, to_move="X", task="win"), 2, Deadline.after(30))
+    assert win.status == "multiple" and not win.complete  # five moves win; two shown
+
+
+def test_many_empties_fall_back_to_a_heuristic_search() -> None:
+    out = rules.solve(rules.OthelloPuzzle(board=START, to_move="X"), 2, Deadline.after(1.0))
+    assert out.extra["exact"] is False
+    assert sorted(m["move"] for m in out.extra["moves"]) == ["C4", "D3", "E6", "F5"]
+
+
+# --- validation and the checker -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("board", "to_move", "message"),
+    [
+        ("X" * 63, "X", "64 characters"),
+        ("x" * 64, "X", "only X, O and -"),
+        (START.replace("-", ".", 1), "X", "only X, O and -"),
+        ("-" * 64, "X", "no legal move"),
+        ("X" * 60 + "----", "X", "no legal move"),
+    ],
+)
+def test_malformed_positions_are_rejected(board: str, to_move: str, message: str) -> None:
+    with pytest.raises(ValidationError, match=message):
+        rules.OthelloPuzzle(board=board, to_move=to_move)
+
+
+def test_side_to_move_must_be_x_or_o() -> None:
+    with pytest.raises(ValidationError):
+        rules.OthelloPuzzle(board=START, to_move="B")
+
+
+FFO1 = rules.OthelloPuzzle(board="--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO--", to_move="X",
+                           task="best")
+
+
+@pytest.mark.parametrize(("move", "code"), [("Z9", "bad-move"), ("G", "bad-move"), ("A1", "illegal-move")])
+def test_malformed_or_illegal_moves_raise(move: str, code: str) -> None:
+    with pytest.raises(InvalidInput) as err:
+        rules.check(FFO1, rules.OthelloAnswer(move=move))
+    assert [v.rule for v in err.value.violations] == [code]
+    if code == "illegal-move":
+        assert "G8" in err.value.message
+
+
+def test_check_reports_scores_and_uniqueness() -> None:
+    violations, facts = rules.assess(FFO1, rules.OthelloAnswer(move="g8"))
+    assert violations == [] and facts == {"move": "G8", "score": 18, "best_score": 18, "unique_solution": True,
+                                          "exact": True}
+    violations, facts = rules.assess(FFO1, rules.OthelloAnswer(move="H1"))
+    assert [v.rule for v in violations] == ["not-best"] and facts["score"] == 12
+    lose = FFO1.model_copy(update={"task": "win"})
+    assert [v.rule for v in rules.check(lose, rules.OthelloAnswer(move="A4"))] == ["not-winning"]
+    violations, facts = rules.assess(lose, rules.OthelloAnswer(move="G8"))
+    assert violations == [] and facts["unique_solution"] is False  # H1, H7, A2, A3 win too
+
+
+# --- generation ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("empties", "task", "to_move"), [(12, "win", "X"), (10, "best", "O"), (14, "win", "random")])
+def test_generated_puzzles_have_exactly_one_answer(empties: int, task: str, to_move: str) -> None:
+    params = gen.OthelloParams(empties=empties, task=task, to_move=to_move)
+    for seed in range(3):
+        made = gen.generate_puzzle(params, seed, Deadline.after(60))
+        puzzle = made.puzzle
+        assert puzzle.empties == empties and puzzle.task == task
+        if to_move != "random":
+            assert puzzle.to_move == to_move
+        scores = rules.exact_scores(*puzzle.bitboards(), Deadline.never())
+        assert [rules.square_name(sq) for sq in rules.solving(task, scores)] == [made.solution.move]
+        verdict = gen.check(puzzle, made.solution)
+        assert verdict.violations == [] and verdict.extra["unique_solution"] is True
+
+
+def test_same_seed_same_puzzle() -> None:
+    params = gen.OthelloParams(empties=12)
+    first = gen.generate_puzzle(params, 7, Deadline.after(60))
+    again = gen.generate_puzzle(params, 7, Deadline.after(60))
+    assert (first.puzzle, first.solution) == (again.puzzle, again.solution)
+    assert gen.generate_puzzle(params, 8, Deadline.after(60)).puzzle != first.puzzle
+
+
+def test_generated_positions_are_reachable_games_not_scatter() -> None:
+    """Every disc is connected to the centre through discs (a property of real games)."""
+    made = gen.generate_puzzle(gen.OthelloParams(empties=16), 3, Deadline.after(60))
+    board = made.puzzle.board
+    seen, stack = {27}, [27]
+    while stack:
+        r, c = divmod(stack.pop(), 8)
+        for dr, dc in DIRECTIONS:
+            rr, cc = r + dr, c + dc
+            if 0 <= rr < 8 and 0 <= cc < 8 and board[rr * 8 + cc] != "-" and rr * 8 + cc not in seen:
+                seen.add(rr * 8 + cc)
+                stack.append(rr * 8 + cc)
+    assert len(seen) == 64 - 16
