@@ -6,7 +6,7 @@ PORT ?= 8000
 HOST ?= 127.0.0.1
 STAMP := $(VENV)/.installed
 
-.PHONY: serve test test-fast lint openapi bench bench-load clean
+.PHONY: serve test test-fast test-othello-full lint openapi bench bench-load clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -24,7 +24,10 @@ test: $(STAMP)
 
 test-fast: $(STAMP)
 	bash scripts/ensure-postgres.sh
-	$(BIN)/python -m pytest -n 2 --dist loadgroup -q -m "not slow"
+	$(BIN)/python -m pytest -n 2 --dist loadgroup -q -m "not slow and not verylong"
+
+test-othello-full: $(STAMP)
+	$(BIN)/python -m pytest -n 2 -q -m "slow or verylong" tests/test_othello.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -122,7 +122,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = PuzzleStore(settings.database_url)
-        pool = WorkPool(settings.work_processes, settings.pending_limit, settings.verify_processes)
+        pool = WorkPool(
+            settings.work_processes, settings.pending_limit, settings.verify_processes, warm_up=settings.warm_up_workers
+        )
         pool.start()
         app.state.service = PuzzleService(settings, store, pool, metrics)
         try:

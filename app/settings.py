@@ -23,6 +23,9 @@ class Settings(BaseSettings):
         default_factory=lambda: os.cpu_count() or 1, ge=1, description="Worker processes for generation and solving."
     )
     verify_processes: int = Field(2, ge=1, description="Worker processes for verifying answers.")
+    warm_up_workers: bool = Field(
+        True, description="Compile JIT code (Othello) in each worker at start-up; off, it compiles on first use."
+    )
     max_pending_jobs: int = Field(
         0, ge=0, description="Jobs queued or running at once before new ones get 503 at once; 0 = 4 per process."
     )

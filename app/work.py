@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -43,6 +44,7 @@ class WorkFailed(Exception):
 
 
 def warm_up_worker() -> None:
+    """Run every type's warm-up (JIT compilation) now, in this process."""
     for puzzle_type in TYPES.values():
         if puzzle_type.warm_up is not None:
             started = time.perf_counter()
@@ -98,9 +100,17 @@ def verify_job(type_name: str, puzzle: dict[str, Any], answer: dict[str, Any], d
     }
 
 
-def _process_pool(processes: int) -> ProcessPoolExecutor:
+def warm_up_in_background() -> None:
+    """Worker initializer: compile in a thread, so jobs of types with nothing to compile are served at
+    once; a job that needs the compiled code waits on numba's own compile lock."""
+    threading.Thread(target=warm_up_worker, name="warm-up", daemon=True).start()
+
+
+def _process_pool(processes: int, warm_up: bool) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(
-        max_workers=processes, mp_context=multiprocessing.get_context("spawn"), initializer=warm_up_worker
+        max_workers=processes,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=warm_up_in_background if warm_up else None,
     )
 
 
@@ -108,8 +118,12 @@ class WorkPool:
     """Two warmed-up process pools: one for generating and solving, one for verifying, so a check
     never queues behind a generation. Each has its own limit on jobs in flight."""
 
-    def __init__(self, processes: int, pending_limit: int, verify_processes: int = 2, verify_pending_limit: int = 256):
-        self._pools = {True: _process_pool(processes), False: _process_pool(verify_processes)}
+    def __init__(
+        self, processes: int, pending_limit: int, verify_processes: int = 2, verify_pending_limit: int = 256,
+        warm_up: bool = True,
+    ):
+        self._warm_up = warm_up
+        self._pools = {True: _process_pool(processes, warm_up), False: _process_pool(verify_processes, warm_up)}
         self._limits = {True: pending_limit, False: verify_pending_limit}
         self._in_flight = {True: 0, False: 0}
         self._sizes = {True: processes, False: verify_processes}
@@ -161,7 +175,7 @@ class WorkPool:
         if self._pools[heavy] is broken:
             log.error("a worker process died; starting a new %s pool", "work" if heavy else "verify")
             broken.shutdown(wait=False, cancel_futures=True)
-            self._pools[heavy] = _process_pool(self._sizes[heavy])
+            self._pools[heavy] = _process_pool(self._sizes[heavy], self._warm_up)
             for _ in range(self._sizes[heavy]):
                 self._pools[heavy].submit(time.sleep, 0)
 

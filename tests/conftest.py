@@ -34,7 +34,8 @@ def make_client(tmp_path: Path):
 
     def build(db: Path | str | None = None, **overrides) -> TestClient:
         url = db if isinstance(db, str) else f"sqlite:///{db or tmp_path / 'puzzles.db'}"
-        settings = Settings(database_url=url, work_processes=2, verify_processes=1, **overrides)
+        settings = Settings(database_url=url, work_processes=2, verify_processes=1, warm_up_workers=False,
+                            **overrides)
         client = TestClient(create_app(settings))
         client.__enter__()
         clients.append(client)
@@ -54,7 +55,8 @@ def client(tmp_path_factory: pytest.TempPathFactory):
     from app.settings import Settings
 
     db = tmp_path_factory.mktemp("db") / "puzzles.db"
-    with TestClient(create_app(Settings(database_url=f"sqlite:///{db}", work_processes=2, verify_processes=1))) as test_client:
+    with TestClient(create_app(Settings(database_url=f"sqlite:///{db}", work_processes=2, verify_processes=1,
+                                              warm_up_workers=False))) as test_client:
         yield test_client
 
 

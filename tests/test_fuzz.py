@@ -30,7 +30,7 @@ pytestmark = pytest.mark.slow
 
 
 def build_app(db: Path):
-    return create_app(Settings(database_url=f"sqlite:///{db}", work_processes=2, verify_processes=1,
+    return create_app(Settings(database_url=f"sqlite:///{db}", work_processes=2, verify_processes=1, warm_up_workers=False,
                                generate_budget_seconds=3, solve_budget_seconds=2, verify_budget_seconds=2))
 
 

@@ -279,9 +279,17 @@ def test_ffo_1_to_19_every_move(reference_dir: Path) -> None:
     assert_ffo(reference_dir, range(1, 20))
 
 
+# Every move of #38 takes ~100 s and of #39 ~720 s on this machine: past the CI budget, so they run
+# only on request (`make test-othello-full`) until the search is faster.
+FFO_VERY_LONG = {38, 39}
+
+
 @pytest.mark.slow
-def test_ffo_20_to_39_every_move(reference_dir: Path) -> None:
-    assert_ffo(reference_dir, range(20, 40))
+@pytest.mark.parametrize(
+    "number", [pytest.param(n, marks=pytest.mark.verylong) if n in FFO_VERY_LONG else n for n in range(20, 40)]
+)
+def test_ffo_20_to_39_every_move(reference_dir: Path, number: int) -> None:
+    assert_ffo(reference_dir, range(number, number + 1))
 
 
 def test_solve_lists_every_move_best_first_and_the_solutions() -> None:

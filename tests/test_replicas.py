@@ -28,7 +28,7 @@ def free_port() -> int:
 
 def start_replica(database_url: str) -> tuple[subprocess.Popen, str]:
     port = free_port()
-    env = {**os.environ, "DATABASE_URL": database_url, "WORK_PROCESSES": "1", "VERIFY_PROCESSES": "1"}
+    env = {**os.environ, "DATABASE_URL": database_url, "WORK_PROCESSES": "1", "VERIFY_PROCESSES": "1", "WARM_UP_WORKERS": "false"}
     process = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"],
         cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
