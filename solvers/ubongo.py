@@ -302,19 +302,37 @@ class PackingProblem:
         avail = (1 << len(self.pieces)) - 1 & ~used
         return area >= 0 and bool(_area_sums(self.areas, avail, k) >> area & 1)
 
+    def _area_can_match(self) -> bool:
+        """Given mode: the pieces' area is the shape's; hidden: some ``count`` pieces make it up."""
+        n = len(self.cells)
+        if self.use_all:
+            return sum(self.areas) == n and self.count == len(self.pieces)
+        return self.fillable(0, self.count, n)
+
+    def _next_placements(self, free: int, covered: int, used: int, left: int) -> Iterator[tuple[int, int]]:
+        """The placements that may cover the first free cell next: unused pieces that fit, minus those
+        the prunes rule out (in hidden mode the other unused pieces must still make up the remaining
+        area; no piece is one cell, so no free cell may be left without a free neighbour)."""
+        areas, all_used = self.areas, (1 << len(self.pieces)) - 1
+        prune, isolate = not self.use_all, min(areas, default=0) >= 2
+        area = free.bit_count()
+        for k, mask in self.by_first[(free & -free).bit_length() - 1]:
+            if used >> k & 1 or covered & mask:
+                continue
+            rest = area - areas[k]
+            if prune and (rest < 0 or not _area_sums(areas, all_used & ~(used | 1 << k), left - 1) >> rest & 1):
+                continue
+            after = free & ~mask
+            if isolate and after & ~(after << 1 | after >> 1 | after << GRID | after >> GRID):
+                continue
+            yield k, mask
+
     def coverings(self, deadline: Deadline, stats: dict[str, int] | None = None) -> Iterator[list[tuple[int, int]]]:
         """Every covering as [(piece index, mask)], each exactly once; checks the deadline as it goes."""
-        n = len(self.cells)
+        if not self._area_can_match():
+            return
         full = self.full
-        by_first = self.by_first
-        if self.use_all and (sum(self.areas) != n or self.count != len(self.pieces)):
-            return
-        if not self.use_all and not self.fillable(0, self.count, n):
-            return
         all_used = (1 << len(self.pieces)) - 1
-        areas = self.areas
-        prune = not self.use_all
-        isolate = min(areas, default=0) >= 2
         chosen: list[tuple[int, int]] = []
         nodes = 0
 
@@ -330,16 +348,7 @@ class PackingProblem:
                 return
             if left == 0:
                 return
-            area = free.bit_count()
-            for k, mask in by_first[(free & -free).bit_length() - 1]:
-                if used >> k & 1 or covered & mask:
-                    continue
-                rest = area - areas[k]
-                if prune and (rest < 0 or not _area_sums(areas, all_used & ~(used | 1 << k), left - 1) >> rest & 1):
-                    continue  # the other unused pieces cannot make up exactly the remaining area
-                after = free & ~mask
-                if isolate and after & ~(after << 1 | after >> 1 | after << GRID | after >> GRID):
-                    continue  # a free cell with no free neighbour, and no piece is a single cell
+            for k, mask in self._next_placements(free, covered, used, left):
                 chosen.append((k, mask))
                 yield from search(covered | mask, used | 1 << k, left - 1)
                 chosen.pop()
@@ -354,15 +363,11 @@ class PackingProblem:
         """How many coverings there are, counting stops at ``limit``: the generator only asks "fewer
         than k?". The same search as ``coverings`` as plain recursion, without generator frames or
         building the coverings, which makes it about twice as fast."""
-        n = len(self.cells)
-        if self.use_all and (sum(self.areas) != n or self.count != len(self.pieces)):
+        if not self._area_can_match():
             return 0
-        if not self.use_all and not self.fillable(0, self.count, n):
-            return 0
-        full, by_first, areas = self.full, self.by_first, self.areas
+        full = self.full
         all_used = (1 << len(self.pieces)) - 1
         prune = not self.use_all
-        isolate = min(areas, default=0) >= 2
         found = nodes = 0
 
         def search(covered: int, used: int, left: int) -> None:
@@ -376,16 +381,7 @@ class PackingProblem:
                 return
             if left == 0:
                 return
-            area = free.bit_count()
-            for k, mask in by_first[(free & -free).bit_length() - 1]:
-                if used >> k & 1 or covered & mask:
-                    continue
-                rest = area - areas[k]
-                if prune and (rest < 0 or not _area_sums(areas, all_used & ~(used | 1 << k), left - 1) >> rest & 1):
-                    continue
-                after = free & ~mask
-                if isolate and after & ~(after << 1 | after >> 1 | after << GRID | after >> GRID):
-                    continue  # a free cell with no free neighbour, and no piece is a single cell
+            for k, mask in self._next_placements(free, covered, used, left):
                 search(covered | mask, used | 1 << k, left - 1)
                 if found >= limit:
                     return
