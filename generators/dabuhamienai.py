@@ -131,12 +131,6 @@ def forcing_candidates(nearest: tuple[dict[int, int], dict[int, int]], rng: rand
     return sorted(scores, key=lambda v: (scores[v], rng.random()))
 
 
-def forcing_number(numbers: Grid, shaded: Grid, cell: Cell, rng: random.Random) -> int | None:
-    """The best number that would repeat in ``cell``'s runs if it were unshaded under ``shaded``."""
-    candidates = forcing_candidates(seen_in_runs(numbers, shaded, cell), rng)
-    return candidates[0] if candidates else None
-
-
 def stretch(shaded: Grid, cell: Cell, dr: int, dc: int) -> list[Cell]:
     """The white cells from ``cell`` (exclusive) in one direction up to the first shaded cell."""
     n, out = len(shaded), []

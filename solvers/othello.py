@@ -114,9 +114,6 @@ class MoveScores:
     def best(self) -> int:
         return self.scores[0][1]
 
-    def score_of(self, sq: int) -> int:
-        return dict(self.scores)[sq]
-
     def as_json(self) -> list[dict]:
         return [{"move": square_name(sq), "score": s} for sq, s in self.scores]
 

@@ -147,11 +147,6 @@ def _lowest_bit(x: np.uint64) -> np.uint64:
     return x & (~x + U1)
 
 
-@njit
-def _bit_index(b: np.uint64) -> int:
-    return popcount(b - U1)
-
-
 # --- exact search -----------------------------------------------------------------------------------
 
 
