@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
@@ -23,7 +24,7 @@ from tqdm import tqdm
 from app.service import build_row, daily_plan, pool_key
 from app.settings import get_settings
 from app.store import PuzzleRow, PuzzleStore, derive_id, derive_seed
-from app.work import generate_job, warm_up_worker
+from app.work import envelope, generate_job, warm_up_worker
 from generators.registry import TYPES
 from generators.spec import PuzzleType
 
@@ -89,11 +90,7 @@ def pregenerate(args: argparse.Namespace) -> int:
 
 
 def _generate(type_name: str, params: dict[str, Any], seed: int, budget: float) -> dict[str, Any]:
-    import time
-
-    from app.work import _envelope
-
-    return _envelope(generate_job, type_name, params, seed, time.monotonic() + budget)
+    return envelope(generate_job, type_name, params, seed, time.monotonic() + budget)
 
 
 def export(args: argparse.Namespace) -> int:

@@ -15,6 +15,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 access_log = logging.getLogger("puzzlegen.access")
@@ -88,8 +89,6 @@ router = APIRouter(tags=["operations"])
 async def metrics(request: Request) -> Response:
     state = request.app.state
     service = state.service
-    from starlette.concurrency import run_in_threadpool
-
     state.metrics.pool_size.clear()
     for pool, count in (await run_in_threadpool(service.store.pool_sizes)).items():
         state.metrics.pool_size.labels(pool).set(count)

@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, String, create_engine, event, select, text, update
+from sqlalchemy import JSON, DateTime, String, create_engine, event, func, select, text, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
@@ -179,8 +179,6 @@ class PuzzleStore:
         return None  # lost every race: generate instead
 
     def pool_sizes(self) -> dict[str, int]:
-        from sqlalchemy import func
-
         with Session(self.engine) as session:
             rows = session.execute(
                 select(PuzzleRow.pool_key, func.count())

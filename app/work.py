@@ -52,7 +52,7 @@ def warm_up_worker() -> None:
             log.info("warmed up %s in %.1f s", puzzle_type.name, time.perf_counter() - started)
 
 
-def _envelope(fn: Any, *args: Any) -> dict[str, Any]:
+def envelope(fn: Any, *args: Any) -> dict[str, Any]:
     """Run a job and turn its expected failures into plain data (exceptions do not pickle reliably)."""
     try:
         return {"ok": fn(*args)}
@@ -152,11 +152,11 @@ class WorkPool:
         pool = self._pools[heavy]
         try:
             try:
-                future = loop.run_in_executor(pool, _envelope, fn, *args, deadline_at)
+                future = loop.run_in_executor(pool, envelope, fn, *args, deadline_at)
             except BrokenProcessPool:  # broke earlier; this job has not started, so it can go to a new pool
                 self._replace_broken(heavy, pool)
                 pool = self._pools[heavy]
-                future = loop.run_in_executor(pool, _envelope, fn, *args, deadline_at)
+                future = loop.run_in_executor(pool, envelope, fn, *args, deadline_at)
             try:
                 result = await asyncio.wait_for(future, budget + GRACE_SECONDS)
             except TimeoutError:

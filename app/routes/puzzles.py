@@ -3,6 +3,8 @@ states each type's exact parameters, puzzle and answer shapes. Unknown types get
 the known ones."""
 
 
+import json
+from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
 from typing import Annotated, Any, Literal
 
@@ -64,16 +66,23 @@ def camel(name: str) -> str:
     return "".join(part.capitalize() for part in name.split("-"))
 
 
+def immutable_response(
+    request: Request, etag: str, render: Callable[[], bytes], status: int = 200, max_age: int = 3600
+) -> Response:
+    """Stored puzzles never change, so their id makes a strong ETag and caches may keep them;
+    ``render`` runs only when the client does not already hold this version."""
+    headers = {"ETag": f'"{etag}"', "Cache-Control": f"public, max-age={max_age}"}
+    if status == 200 and headers["ETag"] in request.headers.get("if-none-match", ""):
+        return Response(status_code=304, headers=headers)
+    return Response(render(), status_code=status, headers=headers, media_type="application/json")
+
+
 def record_response(
     request: Request, row: PuzzleRow, include_solution: bool = False, status: int = 200, max_age: int = 3600
 ) -> Response:
-    """Stored records never change, so the id is a strong ETag and caches may keep them."""
-    etag = f'"{row.id}{"-s" if include_solution else ""}"'
-    headers = {"ETag": etag, "Cache-Control": f"public, max-age={max_age}"}
-    if status == 200 and etag in request.headers.get("if-none-match", ""):
-        return Response(status_code=304, headers=headers)
-    body = request.app.state.service.cache.body(row, include_solution)
-    return Response(body, status_code=status, headers=headers, media_type="application/json")
+    cache = request.app.state.service.cache
+    etag = f"{row.id}-s" if include_solution else row.id
+    return immutable_response(request, etag, lambda: cache.body(row, include_solution), status, max_age)
 
 
 def unknown_type(name: str) -> HTTPException:
@@ -207,11 +216,7 @@ async def get_puzzle(puzzle_id: str, service: ServiceDep, request: Request) -> R
 @stored_router.get("/puzzles/{puzzle_id}/solution", summary="The solution of a stored puzzle")
 async def get_solution(puzzle_id: str, service: ServiceDep, request: Request) -> Response:
     row = await _stored_row(service, puzzle_id)
-    etag = f'"{row.id}-solution"'
-    headers = {"ETag": etag, "Cache-Control": "public, max-age=3600"}
-    if etag in request.headers.get("if-none-match", ""):
-        return Response(status_code=304, headers=headers)
-    return JSONResponse(row.solution, headers=headers)
+    return immutable_response(request, f"{row.id}-solution", lambda: json.dumps(row.solution, separators=(",", ":")).encode())
 
 
 @stored_router.post("/puzzles/{puzzle_id}/verify", response_model=VerifyResult, summary="Check an answer to a stored puzzle")
