@@ -77,7 +77,7 @@ def main() -> None:
     args = parser.parse_args()
     started = time.perf_counter()
     engine.warm_up()
-    print(f"warm-up (numba compile): {time.perf_counter() - started:.1f} s; "
+    print(f"warm-up (load from numba's cache, or compile the first time): {time.perf_counter() - started:.1f} s; "
           f"node-rate estimate {engine.NODES_PER_SECOND / 1e6:.1f} M/s")
     for empties in (10, 14, 16, 18, 20):
         bench_exact(empties, args.positions, all_moves=False)
