@@ -2,14 +2,17 @@
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1 \
-    DATABASE_URL=sqlite:////data/puzzles.db
+    DATABASE_URL=sqlite:////data/puzzles.db NUMBA_CACHE_DIR=/srv/numba-cache
 WORKDIR /srv
 
 COPY pyproject.toml README.md ./
 COPY app ./app
 COPY generators ./generators
 COPY solvers ./solvers
-RUN pip install . && useradd --system --uid 10001 puzzles && mkdir /data && chown puzzles /data
+# Compile the Othello engine into numba's cache at build time, so no container compiles it at start-up
+# (the cache stays writable: numba recompiles if the host's CPU differs from the build machine's).
+RUN pip install . && python -c "from solvers.othello_engine import warm_up; warm_up()" \
+    && useradd --system --uid 10001 puzzles && mkdir /data && chown -R puzzles /data /srv/numba-cache
 
 USER puzzles
 VOLUME /data
