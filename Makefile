@@ -6,12 +6,13 @@ PORT ?= 8000
 HOST ?= 127.0.0.1
 STAMP := $(VENV)/.installed
 
-.PHONY: serve test test-fast test-othello-full lint openapi bench bench-load clean
+.PHONY: serve test test-fast lint openapi bench bench-load clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -c "from solvers.othello_engine import warm_up; warm_up()"  # numba's cache: no request compiles
 	touch $(STAMP)
 
 serve: $(STAMP)
@@ -24,10 +25,7 @@ test: $(STAMP)
 
 test-fast: $(STAMP)
 	bash scripts/ensure-postgres.sh
-	$(BIN)/python -m pytest -n 2 --dist loadgroup -q -m "not slow and not verylong"
-
-test-othello-full: $(STAMP)
-	$(BIN)/python -m pytest -n 2 -q -m "slow or verylong" tests/test_othello.py
+	$(BIN)/python -m pytest -n 2 --dist loadgroup -q -m "not slow"
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
