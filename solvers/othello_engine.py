@@ -77,6 +77,7 @@ LINES = _line_masks()
 SHALLOW = 5  # at or below this many empties: parity ordering instead of fastest-first (costly per node)
 TT_MIN_EMPTIES = 6  # the table is probed and written at nodes with at least this many empties
 ETC_MIN_EMPTIES = 12  # enhanced transposition cutoffs from this many empties
+EVAL_ORDER_MIN_EMPTIES = 12  # moves ordered by fastest-first plus the evaluation (8-19% fewer nodes at 21-24 empties)
 STABILITY_MIN_EMPTIES = 8  # the stability cutoff is tried from this many empties...
 STABILITY_MIN_ALPHA = 8  # ...when the window asks for at least this score (it rarely pays below)
 SCORE_MAX = 64
@@ -399,6 +400,7 @@ def _list_moves(d: int, p: np.uint64, o: np.uint64, moves: np.uint64, exact: boo
     the order is parity alone and flips are left for ``_push_child`` (most of those moves are cut off)."""
     empty = ~(p | o)
     n = 0
+    deep = popcount(empty) >= EVAL_ORDER_MIN_EMPTIES
     if exact and popcount(empty) <= SHALLOW:
         odd = _odd_quadrants(empty)
         for group in (moves & odd, moves & ~odd):
@@ -413,7 +415,12 @@ def _list_moves(d: int, p: np.uint64, o: np.uint64, moves: np.uint64, exact: boo
         b = _lowest_bit(moves)
         moves ^= b
         f = flips(p, o, b)
-        key = -10_000 if b == tt_best else _order_key(p, o, b, f)
+        if b == tt_best:
+            key = -10_000
+        elif deep:  # few such nodes, each worth ordering well: add the evaluation of the reply position
+            key = _order_key(p, o, b, f) + 4 * evaluate(o ^ f, p | f | b)
+        else:
+            key = _order_key(p, o, b, f)
         j = n  # insertion sort, stable: equal keys keep square order
         while j > 0 and move_keys[d, j - 1] > key:
             move_bits[d, j] = move_bits[d, j - 1]

@@ -21,6 +21,11 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         othello_engine.warm_up()
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Slow tests first (in their own order), so no worker is left running one long test at the end."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 def read_jsonl(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
