@@ -64,6 +64,13 @@ def envelope(fn: Any, *args: Any) -> dict[str, Any]:
         return {"error": "invalid", "message": exc.message, "violations": [v.model_dump() for v in exc.violations]}
 
 
+def unwrap(result: dict[str, Any]) -> Any:
+    """The value of a job run through ``envelope``, or its failure raised as ``WorkFailed``."""
+    if "error" in result:
+        raise WorkFailed(result["error"], result["message"], result.get("violations"))
+    return result["ok"]
+
+
 def generate_job(type_name: str, params: dict[str, Any], seed: int, deadline_at: float) -> dict[str, Any]:
     puzzle_type = TYPES[type_name]
     generated = puzzle_type.generate(puzzle_type.params_model.model_validate(params), seed, Deadline(deadline_at))
@@ -166,9 +173,7 @@ class WorkPool:
                 raise WorkFailed("crashed", "a worker process died during this request; it has been replaced") from None
         finally:
             self._in_flight[heavy] -= 1
-        if "error" in result:
-            raise WorkFailed(result["error"], result["message"], result.get("violations"))
-        return result["ok"]
+        return unwrap(result)
 
     def _replace_broken(self, heavy: bool, broken: ProcessPoolExecutor) -> None:
         """A dead worker breaks a ProcessPoolExecutor for good; swap in a fresh pool (once per breakage)."""
