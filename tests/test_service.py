@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import os
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -13,7 +14,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.store import PuzzleRow, PuzzleStore
-from app.work import WorkFailed
+from app.work import WORKER_NICENESS, WorkFailed
 from generators.registry import TYPES
 
 
@@ -172,3 +173,10 @@ def test_a_check_in_the_server_answers_as_a_check_in_a_worker(client, answer) ->
     here, there = verify(True), verify(False)
     assert here == there
     assert isinstance(here, tuple) == (answer is WRONG_SHAPE)  # the bad shape fails (a 422), the wrong answer does not
+
+
+def test_worker_processes_run_at_a_lower_cpu_priority_than_the_server(client) -> None:
+    """Generation saturating the cores must not starve the event loop (cached reads, /healthz)."""
+    server = os.nice(0)
+    for pool in client.app.state.service.pool._pools.values():  # generate/solve and verify workers
+        assert pool.submit(os.nice, 0).result(timeout=60) == min(19, server + WORKER_NICENESS) > server
