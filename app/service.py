@@ -179,7 +179,8 @@ class PuzzleService:
         return await self._load(puzzle_id, self.store.get)
 
 
-def get_service(request: Request) -> PuzzleService:
+async def get_service(request: Request) -> PuzzleService:
+    """Async on purpose: FastAPI runs a plain ``def`` dependency in the thread pool, a hop per request."""
     return request.app.state.service
 
 
