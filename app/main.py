@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import logging
 from collections.abc import AsyncIterator
@@ -116,6 +117,14 @@ class JsonByDefault:
         await self.app(scope, receive, send)
 
 
+def freeze_start_up_objects() -> None:
+    """What start-up made (modules, models, routes: ~150k objects) lives as long as the process. Move
+    it out of the collector's sight: a full collection over it took 100-500 ms, stalling every request
+    in flight (the p99 under load)."""
+    gc.collect()
+    gc.freeze()
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
 
@@ -127,9 +136,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         pool.start()
         app.state.service = PuzzleService(settings, store, pool, metrics)
+        freeze_start_up_objects()
         try:
             yield
         finally:
+            gc.unfreeze()
             pool.shutdown()
             store.dispose()
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import gc
 import os
 import threading
 import time
@@ -180,3 +181,9 @@ def test_worker_processes_run_at_a_lower_cpu_priority_than_the_server(client) ->
     server = os.nice(0)
     for pool in client.app.state.service.pool._pools.values():  # generate/solve and verify workers
         assert pool.submit(os.nice, 0).result(timeout=60) == min(19, server + WORKER_NICENESS) > server
+
+
+def test_start_up_objects_are_frozen_out_of_the_collectors_sight(make_client) -> None:
+    """A full collection over them stalled every request in flight for 100-500 ms."""
+    make_client()
+    assert gc.get_freeze_count() > 0
