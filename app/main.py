@@ -13,6 +13,7 @@ from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app import errors, observability
+from app.replay import ReplayStore, ResponseReplay
 from app.routes import meta, puzzles
 from app.service import PuzzleService
 from app.settings import Settings, get_settings
@@ -147,6 +148,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="Puzzle generator service", version="0.1.0", description=DESCRIPTION, lifespan=lifespan)
     app.state.settings = settings
     app.state.metrics = metrics = observability.Metrics()
+    app.state.replay = replays = ReplayStore()
     errors.install(app)
     for puzzle_type in TYPES.values():
         app.include_router(puzzles.type_router(puzzle_type))
@@ -156,6 +158,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(puzzles.unknown_router)
     app.add_middleware(JsonByDefault)
     app.add_middleware(TextPuzzleBodies, paths={f"/solve/{t.name}" for t in TYPES.values() if t.parse_text})
+    app.add_middleware(ResponseReplay, store=replays)
     app.add_middleware(observability.RequestLog, metrics=metrics)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
     return app
