@@ -27,8 +27,9 @@ def allow_replay(request: Request) -> None:
 
 @dataclass(frozen=True)
 class Kept:
-    route: Any  # the matched route, which metrics and access logs read from the scope
-    status: int
+    """A 200 response as sent, with the route that made it (metrics and access logs read it)."""
+
+    route: Any
     headers: list[tuple[bytes, bytes]]
     body: bytes
 
@@ -74,7 +75,7 @@ class ResponseReplay:
         kept = self.store.get(key)
         if kept is not None:
             scope["route"] = kept.route
-            await send({"type": "http.response.start", "status": kept.status, "headers": kept.headers})
+            await send({"type": "http.response.start", "status": 200, "headers": kept.headers})
             await send({"type": "http.response.body", "body": kept.body})
             return
         sent: list[Message] = []
@@ -87,4 +88,4 @@ class ResponseReplay:
         if scope.get(REPLAY_KEY) and len(sent) == 2:
             start, body = sent
             if start["status"] == 200 and not body.get("more_body", False):
-                self.store.put(key, Kept(scope.get("route"), 200, list(start["headers"]), bytes(body.get("body", b""))))
+                self.store.put(key, Kept(scope.get("route"), list(start["headers"]), bytes(body.get("body", b""))))

@@ -81,7 +81,7 @@ def test_revalidation_todays_daily_and_failures_go_through_the_app(make_client) 
 
 def test_replay_store_keeps_the_most_recently_used() -> None:
     store = ReplayStore(capacity=2)
-    kept = Kept(route=None, status=200, headers=[], body=b"{}")
+    kept = Kept(route=None, headers=[], body=b"{}")
     for key in ("/a", "/b"):
         store.put((key, b""), kept)
     assert store.get(("/a", b"")) is kept  # now /b is the least recently used
