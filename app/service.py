@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
+import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import date
@@ -19,7 +20,7 @@ from starlette.concurrency import run_in_threadpool
 from app.observability import Metrics
 from app.settings import Settings
 from app.store import PuzzleRow, PuzzleStore, canonical, derive_id, derive_seed
-from app.work import WorkPool, generate_job, solve_job, verify_job
+from app.work import WorkPool, envelope, generate_job, solve_job, unwrap, verify_job
 from generators.spec import PuzzleType
 
 
@@ -160,9 +161,12 @@ class PuzzleService:
         return row
 
     async def verify(self, puzzle_type: PuzzleType, puzzle: dict[str, Any], answer: dict[str, Any]) -> dict[str, Any]:
-        return await self.pool.run(
-            verify_job, puzzle_type.name, puzzle, answer, budget=self.settings.verify_budget_seconds, heavy=False
-        )
+        """A cheap check runs right here (a worker round trip would cost more); an expensive one in a
+        verify worker. Both report an invalid answer the same way (``WorkFailed``, a 422)."""
+        budget = self.settings.verify_budget_seconds
+        if puzzle_type.check_in_process:
+            return unwrap(envelope(verify_job, puzzle_type.name, puzzle, answer, time.monotonic() + budget))
+        return await self.pool.run(verify_job, puzzle_type.name, puzzle, answer, budget=budget, heavy=False)
 
     async def solve(
         self, puzzle_type: PuzzleType, puzzle: dict[str, Any], max_solutions: int, backend: str | None
@@ -175,7 +179,8 @@ class PuzzleService:
         return await self._load(puzzle_id, self.store.get)
 
 
-def get_service(request: Request) -> PuzzleService:
+async def get_service(request: Request) -> PuzzleService:
+    """Async on purpose: FastAPI runs a plain ``def`` dependency in the thread pool, a hop per request."""
     return request.app.state.service
 
 

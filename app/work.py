@@ -4,7 +4,7 @@ Every job carries an absolute deadline (CLOCK_MONOTONIC is shared by all process
 which the solvers check themselves; the waiting side gives up a little after it regardless. At most
 ``pending_limit`` jobs are queued or running: beyond that a request fails at once with 503 rather
 than joining a queue that only grows. Worker processes run each type's warm-up (JIT compilation)
-when they start, never inside a request.
+when they start, never inside a request, and run at a lower CPU priority than the server process.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -27,6 +28,7 @@ from solvers.common import BudgetExceeded, Deadline, InvalidInput
 log = logging.getLogger("puzzlegen.work")
 
 GRACE_SECONDS = 2.0  # how long past its deadline we wait for a job that does not stop by itself
+WORKER_NICENESS = 10  # added to each worker process's nice value: the server process comes first
 
 
 class Overloaded(Exception):
@@ -62,6 +64,13 @@ def envelope(fn: Any, *args: Any) -> dict[str, Any]:
         return {"error": "generation-failed", "message": str(exc)}
     except InvalidInput as exc:
         return {"error": "invalid", "message": exc.message, "violations": [v.model_dump() for v in exc.violations]}
+
+
+def unwrap(result: dict[str, Any]) -> Any:
+    """The value of a job run through ``envelope``, or its failure raised as ``WorkFailed``."""
+    if "error" in result:
+        raise WorkFailed(result["error"], result["message"], result.get("violations"))
+    return result["ok"]
 
 
 def generate_job(type_name: str, params: dict[str, Any], seed: int, deadline_at: float) -> dict[str, Any]:
@@ -100,17 +109,22 @@ def verify_job(type_name: str, puzzle: dict[str, Any], answer: dict[str, Any], d
     }
 
 
-def warm_up_in_background() -> None:
-    """Worker initializer: compile in a thread, so jobs of types with nothing to compile are served at
-    once; a job that needs the compiled code waits on numba's own compile lock."""
-    threading.Thread(target=warm_up_worker, name="warm-up", daemon=True).start()
+def init_worker(warm_up: bool) -> None:
+    """Worker initializer. Lower this process's CPU priority, so that while generation runs flat out the
+    server process (event loop: cached reads, checks, /healthz) still gets a core whenever it needs one.
+    Then compile in a thread, so jobs of types with nothing to compile are served at once; a job that
+    needs the compiled code waits on numba's own compile lock."""
+    os.nice(WORKER_NICENESS)
+    if warm_up:
+        threading.Thread(target=warm_up_worker, name="warm-up", daemon=True).start()
 
 
 def _process_pool(processes: int, warm_up: bool) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(
         max_workers=processes,
         mp_context=multiprocessing.get_context("spawn"),
-        initializer=warm_up_in_background if warm_up else None,
+        initializer=init_worker,
+        initargs=(warm_up,),
     )
 
 
@@ -166,9 +180,7 @@ class WorkPool:
                 raise WorkFailed("crashed", "a worker process died during this request; it has been replaced") from None
         finally:
             self._in_flight[heavy] -= 1
-        if "error" in result:
-            raise WorkFailed(result["error"], result["message"], result.get("violations"))
-        return result["ok"]
+        return unwrap(result)
 
     def _replace_broken(self, heavy: bool, broken: ProcessPoolExecutor) -> None:
         """A dead worker breaks a ProcessPoolExecutor for good; swap in a fresh pool (once per breakage)."""

@@ -137,4 +137,5 @@ PUZZLE_TYPE = PuzzleType(
         "verify_max_empties": rules.CHECK_MAX_EMPTIES,
     },
     warm_up=engine.warm_up,
+    check_in_process=False,  # an exact endgame search per legal move: seconds of CPU, kept off the event loop
 )

@@ -44,3 +44,6 @@ class PuzzleType:
     warm_up: Callable[[], None] | None = None  # run once per worker at start-up (e.g. JIT compile)
     # Puzzle from a plain-text format (e.g. number-sums CSV); raises InvalidInput with a clear message.
     parse_text: Callable[[str], BaseModel] | None = None
+    # Checking an answer is cheap and bounded (the models cap the sizes): the server runs it itself, as a
+    # round trip to a worker process would cost more than the check. False sends it to the verify workers.
+    check_in_process: bool = True

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import gc
+import os
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -12,7 +15,8 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.store import PuzzleRow, PuzzleStore
-from app.work import WorkFailed
+from app.work import WORKER_NICENESS, WorkFailed
+from generators.registry import TYPES
 
 
 def test_stored_puzzle_survives_a_restart(make_client, tmp_path) -> None:
@@ -148,3 +152,38 @@ def test_today_is_cached_only_until_midnight(client) -> None:
     response = client.get("/daily/dabuhamienai")
     max_age = int(response.headers["cache-control"].split("max-age=")[1])
     assert 0 <= max_age <= 3600
+
+
+WRONG_SHAPE = {"shaded": [[0, 0, 0]] * 4}
+WRONG_ANSWER = {"shaded": [[1, 1, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]}
+
+
+@pytest.mark.parametrize("answer", [WRONG_ANSWER, WRONG_SHAPE])
+def test_a_check_in_the_server_answers_as_a_check_in_a_worker(client, answer) -> None:
+    """Where a check runs is a per-type choice; the verdict and the 422 for a bad shape must not depend on it."""
+    service = client.app.state.service
+    puzzle = {"size": 4, "numbers": [[1, 1, 2, 3], [2, 3, 4, 1], [3, 4, 1, 2], [4, 2, 3, 3]]}
+
+    def verify(in_process: bool) -> object:
+        puzzle_type = dataclasses.replace(TYPES["dabuhamienai"], check_in_process=in_process)
+        try:
+            return client.portal.call(service.verify, puzzle_type, puzzle, answer)
+        except WorkFailed as exc:
+            return (exc.kind, exc.message, exc.violations)
+
+    here, there = verify(True), verify(False)
+    assert here == there
+    assert isinstance(here, tuple) == (answer is WRONG_SHAPE)  # the bad shape fails (a 422), the wrong answer does not
+
+
+def test_worker_processes_run_at_a_lower_cpu_priority_than_the_server(client) -> None:
+    """Generation saturating the cores must not starve the event loop (cached reads, /healthz)."""
+    server = os.nice(0)
+    for pool in client.app.state.service.pool._pools.values():  # generate/solve and verify workers
+        assert pool.submit(os.nice, 0).result(timeout=60) == min(19, server + WORKER_NICENESS) > server
+
+
+def test_start_up_objects_are_frozen_out_of_the_collectors_sight(make_client) -> None:
+    """A full collection over them stalled every request in flight for 100-500 ms."""
+    make_client()
+    assert gc.get_freeze_count() > 0

@@ -62,5 +62,5 @@ def list_types() -> list[TypeInfo]:
 
 
 @router.get("/healthz", summary="Liveness")
-def healthz(service: ServiceDep) -> dict[str, Any]:
+async def healthz(service: ServiceDep) -> dict[str, Any]:
     return {"status": "ok", "jobs_in_flight": service.pool.in_flight, "job_limit": service.pool.pending_limit}

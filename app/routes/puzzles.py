@@ -13,6 +13,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
+from app.replay import allow_replay
 from app.service import ServiceDep
 from app.store import PuzzleRow
 from app.work import WorkFailed
@@ -67,10 +68,14 @@ def camel(name: str) -> str:
 
 
 def immutable_response(
-    request: Request, etag: str, render: Callable[[], bytes], status: int = 200, max_age: int = 3600
+    request: Request, etag: str, render: Callable[[], bytes], status: int = 200, max_age: int = 3600,
+    replay: bool = False,
 ) -> Response:
     """Stored puzzles never change, so their id makes a strong ETag and caches may keep them;
-    ``render`` runs only when the client does not already hold this version."""
+    ``render`` runs only when the client does not already hold this version. ``replay``: this request
+    gets this response forever, so the server may replay it (``app.replay``)."""
+    if replay:
+        allow_replay(request)
     headers = {"ETag": f'"{etag}"', "Cache-Control": f"public, max-age={max_age}"}
     if status == 200 and headers["ETag"] in request.headers.get("if-none-match", ""):
         return Response(status_code=304, headers=headers)
@@ -78,11 +83,12 @@ def immutable_response(
 
 
 def record_response(
-    request: Request, row: PuzzleRow, include_solution: bool = False, status: int = 200, max_age: int = 3600
+    request: Request, row: PuzzleRow, include_solution: bool = False, status: int = 200, max_age: int = 3600,
+    replay: bool = False,
 ) -> Response:
     cache = request.app.state.service.cache
     etag = f"{row.id}-s" if include_solution else row.id
-    return immutable_response(request, etag, lambda: cache.body(row, include_solution), status, max_age)
+    return immutable_response(request, etag, lambda: cache.body(row, include_solution), status, max_age, replay)
 
 
 def unknown_type(name: str) -> HTTPException:
@@ -166,7 +172,7 @@ def type_router(puzzle_type: PuzzleType) -> APIRouter:
         if query.date is None:  # "today" moves on at midnight UTC: no cache may keep it past then
             midnight = datetime.combine(today + timedelta(days=1), datetime.min.time(), tzinfo=UTC)
             return record_response(request, row, max_age=min(3600, int((midnight - datetime.now(UTC)).total_seconds())))
-        return record_response(request, row)
+        return record_response(request, row, replay=True)
 
     @router.post(f"/verify/{name}", response_model=VerifyResult, summary=f"Check an answer to a {name} puzzle")
     async def verify(body: VerifyRequest, service: ServiceDep) -> dict[str, Any]:
@@ -210,13 +216,17 @@ async def _stored_row(service: ServiceDep, puzzle_id: str) -> PuzzleRow:
 
 @stored_router.get("/puzzles/{puzzle_id}", response_model=PuzzleRecord, summary="A stored puzzle (no solution)")
 async def get_puzzle(puzzle_id: str, service: ServiceDep, request: Request) -> Response:
-    return record_response(request, await _stored_row(service, puzzle_id))
+    return record_response(request, await _stored_row(service, puzzle_id), replay=True)
 
 
 @stored_router.get("/puzzles/{puzzle_id}/solution", summary="The solution of a stored puzzle")
 async def get_solution(puzzle_id: str, service: ServiceDep, request: Request) -> Response:
     row = await _stored_row(service, puzzle_id)
-    return immutable_response(request, f"{row.id}-solution", lambda: json.dumps(row.solution, separators=(",", ":")).encode())
+
+    def render() -> bytes:
+        return json.dumps(row.solution, separators=(",", ":")).encode()
+
+    return immutable_response(request, f"{row.id}-solution", render, replay=True)
 
 
 @stored_router.post("/puzzles/{puzzle_id}/verify", response_model=VerifyResult, summary="Check an answer to a stored puzzle")

@@ -1,0 +1,89 @@
+"""Immutable GET responses replayed without running the app: identical bytes, logged and counted like
+any request, and never for what may change (today's daily, a 404) or for a revalidation (304)."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterator
+
+import pytest
+
+from app.replay import Kept, ReplayStore
+
+
+class Lines(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__()
+        self.lines: list[dict] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(json.loads(record.getMessage()))
+
+
+@pytest.fixture
+def access_lines() -> Iterator[list[dict]]:
+    handler = Lines()
+    access = logging.getLogger("puzzlegen.access")
+    level = access.level
+    access.addHandler(handler)
+    access.setLevel(logging.INFO)
+    yield handler.lines
+    access.removeHandler(handler)
+    access.setLevel(level)
+
+
+def refuse(*_: object) -> None:
+    raise AssertionError("the app ran: this response should have been replayed")
+
+
+def test_immutable_responses_are_replayed_byte_for_byte_and_logged_and_counted(make_client, access_lines) -> None:
+    client = make_client()
+    record = client.post("/generate/dabuhamienai", params={"size": 5, "seed": 4}).json()
+    urls = {  # route template: request
+        "/daily/dabuhamienai": "/daily/dabuhamienai?date=2026-05-05",
+        "/puzzles/{puzzle_id}": f"/puzzles/{record['id']}",
+        "/puzzles/{puzzle_id}/solution": f"/puzzles/{record['id']}/solution",
+    }
+    first = {url: client.get(url) for url in urls.values()}
+    assert len(client.app.state.replay) == 3
+    service = client.app.state.service
+    service.daily = service.stored = refuse  # from now on, only a replay can answer
+    for url, response in first.items():
+        again = client.get(url)
+        assert (again.status_code, again.content) == (200, response.content)
+        assert again.headers == response.headers  # ETag, Cache-Control, length and type included
+
+    metrics = client.get("/metrics").text
+    for route, url in urls.items():
+        assert f'http_requests_total{{method="GET",route="{route}",status="200"}} 2.0' in metrics
+        logged = [line for line in access_lines if line["path"] == url.split("?")[0]]
+        assert [(line["route"], line["status"]) for line in logged] == [(route, 200)] * 2
+
+
+def test_revalidation_todays_daily_and_failures_go_through_the_app(make_client) -> None:
+    client = make_client()
+    replays = client.app.state.replay
+    dated = client.get("/daily/dabuhamienai", params={"date": "2026-05-06"})
+    assert len(replays) == 1
+    revalidated = client.get("/daily/dabuhamienai", params={"date": "2026-05-06"},
+                             headers={"If-None-Match": dated.headers["etag"]})
+    assert revalidated.status_code == 304
+    assert (revalidated.headers["etag"], revalidated.headers["cache-control"]) == (
+        dated.headers["etag"], dated.headers["cache-control"])
+
+    today = client.get("/daily/dabuhamienai")  # moves on at midnight, and its max-age shrinks until then
+    assert today.status_code == 200
+    assert client.get("/puzzles/dab-missing").status_code == 404  # may exist later
+    assert client.get("/daily/dabuhamienai", params={"date": "2026-05-06", "sise": 9}).status_code == 422
+    assert len(replays) == 1
+
+
+def test_replay_store_keeps_the_most_recently_used() -> None:
+    store = ReplayStore(capacity=2)
+    kept = Kept(route=None, headers=[], body=b"{}")
+    for key in ("/a", "/b"):
+        store.put((key, b""), kept)
+    assert store.get(("/a", b"")) is kept  # now /b is the least recently used
+    store.put(("/c", b""), kept)
+    assert store.get(("/b", b"")) is None and len(store) == 2
