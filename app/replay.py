@@ -3,13 +3,16 @@
 A stored record, its solution and a daily puzzle for a given date are immutable, so the exact response
 sent once (status, headers, body) is the right answer to the same request forever. Replaying it skips
 routing, query validation, the store and rendering: the stored-daily hot path. The route that made a
-response decides whether it may be replayed (``allow_replay``); today's daily without `date` may not,
-as it moves on at midnight. A request with `If-None-Match` always goes through the app, which answers
-304 itself. Replays happen inside ``RequestLog``, so they are logged and counted like any request.
+response decides whether it may be replayed (``allow_replay``), and for how long: today's daily without
+`date` is right only until midnight UTC, so it is replayed until then with its max-age counting down
+(as the route itself computes it). A request with `If-None-Match` always goes through the app, which
+answers 304 itself. Replays happen inside ``RequestLog``, so they are logged and counted like any request.
 """
 
 from __future__ import annotations
 
+import math
+import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
@@ -20,18 +23,33 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 REPLAY_KEY = "puzzlegen.replay"  # set in the request scope by a route whose response may be replayed
 
 
-def allow_replay(request: Request) -> None:
-    """Mark this request's response as the same for every later identical request."""
-    request.scope[REPLAY_KEY] = True
+def allow_replay(request: Request, max_age: int, until: float = math.inf) -> None:
+    """Mark this request's response as the answer to every later identical request, until the Unix time
+    ``until`` (forever by default); ``max_age`` is its Cache-Control max-age, never past ``until``."""
+    request.scope[REPLAY_KEY] = (max_age, until)
+
+
+def max_age_until(max_age: int, until: float) -> int:
+    """The max-age of a response that is right only until ``until``: no cache may keep it past then."""
+    return max_age if until == math.inf else max(0, min(max_age, int(until - time.time())))
 
 
 @dataclass(frozen=True)
 class Kept:
-    """A 200 response as sent, with the route that made it (metrics and access logs read it)."""
+    """A 200 response as sent, with the route that made it (metrics and access logs read it) and how
+    long it stays right (``until``; its Cache-Control is then rewritten on every replay)."""
 
     route: Any
     headers: list[tuple[bytes, bytes]]
     body: bytes
+    max_age: int
+    until: float
+
+    def current_headers(self) -> list[tuple[bytes, bytes]]:
+        if self.until == math.inf:
+            return self.headers
+        control = f"public, max-age={max_age_until(self.max_age, self.until)}".encode()
+        return [(name, control if name == b"cache-control" else value) for name, value in self.headers]
 
 
 class ReplayStore:
@@ -47,6 +65,9 @@ class ReplayStore:
     def get(self, key: tuple[str, bytes]) -> Kept | None:
         kept = self._kept.get(key)
         if kept is not None:
+            if time.time() >= kept.until:  # e.g. yesterday's "today"
+                del self._kept[key]
+                return None
             self._kept.move_to_end(key)
         return kept
 
@@ -75,7 +96,7 @@ class ResponseReplay:
         kept = self.store.get(key)
         if kept is not None:
             scope["route"] = kept.route
-            await send({"type": "http.response.start", "status": 200, "headers": kept.headers})
+            await send({"type": "http.response.start", "status": 200, "headers": kept.current_headers()})
             await send({"type": "http.response.body", "body": kept.body})
             return
         sent: list[Message] = []
@@ -88,4 +109,6 @@ class ResponseReplay:
         if scope.get(REPLAY_KEY) and len(sent) == 2:
             start, body = sent
             if start["status"] == 200 and not body.get("more_body", False):
-                self.store.put(key, Kept(scope.get("route"), list(start["headers"]), bytes(body.get("body", b""))))
+                max_age, until = scope[REPLAY_KEY]
+                self.store.put(key, Kept(scope.get("route"), list(start["headers"]), bytes(body.get("body", b"")),
+                                         max_age, until))

@@ -1,14 +1,18 @@
 """Immutable GET responses replayed without running the app: identical bytes, logged and counted like
-any request, and never for what may change (today's daily, a 404) or for a revalidation (304)."""
+any request; never for what may change (a 404) or for a revalidation (304), and today's daily only
+until midnight, with its max-age counting down."""
 
 from __future__ import annotations
 
 import json
 import logging
+import math
+import time
 from collections.abc import Iterator
 
 import pytest
 
+from app import replay
 from app.replay import Kept, ReplayStore
 
 
@@ -72,16 +76,48 @@ def test_revalidation_todays_daily_and_failures_go_through_the_app(make_client) 
     assert (revalidated.headers["etag"], revalidated.headers["cache-control"]) == (
         dated.headers["etag"], dated.headers["cache-control"])
 
-    today = client.get("/daily/dabuhamienai")  # moves on at midnight, and its max-age shrinks until then
-    assert today.status_code == 200
     assert client.get("/puzzles/dab-missing").status_code == 404  # may exist later
     assert client.get("/daily/dabuhamienai", params={"date": "2026-05-06", "sise": 9}).status_code == 422
     assert len(replays) == 1
 
 
+def test_todays_daily_is_replayed_until_midnight_with_its_max_age_counting_down(make_client, monkeypatch) -> None:
+    client = make_client()
+    first = client.get("/daily/dabuhamienai")
+    kept = client.app.state.replay.get(("/daily/dabuhamienai", b""))
+    assert kept is not None and kept.until < math.inf
+    service = client.app.state.service
+    daily = service.daily
+    service.daily = refuse  # only a replay can answer now
+
+    an_hour_before = kept.until - 3600.5
+    monkeypatch.setattr(replay.time, "time", lambda: an_hour_before + 1800)  # half an hour to midnight
+    later = client.get("/daily/dabuhamienai")
+    assert later.content == first.content and later.headers["etag"] == first.headers["etag"]
+    assert later.headers["cache-control"] == "public, max-age=1800"
+
+    monkeypatch.setattr(replay.time, "time", lambda: kept.until + 1)  # midnight has passed: the app answers
+    calls = []
+
+    async def counted(*args: object) -> object:
+        calls.append(args)
+        return await daily(*args)
+
+    service.daily = counted
+    assert client.get("/daily/dabuhamienai").status_code == 200 and len(calls) == 1
+
+
+def test_max_age_never_reaches_past_the_moment_a_response_stops_being_right() -> None:
+    now = time.time()
+    assert replay.max_age_until(3600, math.inf) == 3600
+    assert replay.max_age_until(3600, now + 60.5) == 60
+    assert replay.max_age_until(3600, now + 7200) == 3600
+    assert replay.max_age_until(3600, now - 5) == 0
+
+
 def test_replay_store_keeps_the_most_recently_used() -> None:
     store = ReplayStore(capacity=2)
-    kept = Kept(route=None, headers=[], body=b"{}")
+    kept = Kept(route=None, headers=[], body=b"{}", max_age=3600, until=math.inf)
     for key in ("/a", "/b"):
         store.put((key, b""), kept)
     assert store.get(("/a", b"")) is kept  # now /b is the least recently used

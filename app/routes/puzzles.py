@@ -4,6 +4,7 @@ the known ones."""
 
 
 import json
+import math
 from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
 from typing import Annotated, Any, Literal
@@ -13,7 +14,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
-from app.replay import allow_replay
+from app.replay import allow_replay, max_age_until
 from app.service import ServiceDep
 from app.store import PuzzleRow
 from app.work import WorkFailed
@@ -23,6 +24,7 @@ from solvers.common import InvalidInput, Violation
 from solvers.sat import BACKENDS
 
 MAX_SEED = 2**63 - 1
+MAX_AGE = 3600  # Cache-Control max-age of stored puzzles and dailies, seconds
 DAILY_HORIZON_DAYS = 366
 
 
@@ -68,27 +70,28 @@ def camel(name: str) -> str:
 
 
 def immutable_response(
-    request: Request, etag: str, render: Callable[[], bytes], status: int = 200, max_age: int = 3600,
-    replay: bool = False,
+    request: Request, etag: str, render: Callable[[], bytes], status: int = 200, replay: bool = False,
+    until: float = math.inf,
 ) -> Response:
-    """Stored puzzles never change, so their id makes a strong ETag and caches may keep them;
+    """Stored puzzles never change, so their id makes a strong ETag and caches may keep them (until the
+    Unix time ``until`` where the same request means another puzzle later, as today's daily does);
     ``render`` runs only when the client does not already hold this version. ``replay``: this request
-    gets this response forever, so the server may replay it (``app.replay``)."""
+    gets this response every time until then, so the server may replay it (``app.replay``)."""
     if replay:
-        allow_replay(request)
-    headers = {"ETag": f'"{etag}"', "Cache-Control": f"public, max-age={max_age}"}
+        allow_replay(request, MAX_AGE, until)
+    headers = {"ETag": f'"{etag}"', "Cache-Control": f"public, max-age={max_age_until(MAX_AGE, until)}"}
     if status == 200 and headers["ETag"] in request.headers.get("if-none-match", ""):
         return Response(status_code=304, headers=headers)
     return Response(render(), status_code=status, headers=headers, media_type="application/json")
 
 
 def record_response(
-    request: Request, row: PuzzleRow, include_solution: bool = False, status: int = 200, max_age: int = 3600,
-    replay: bool = False,
+    request: Request, row: PuzzleRow, include_solution: bool = False, status: int = 200, replay: bool = False,
+    until: float = math.inf,
 ) -> Response:
     cache = request.app.state.service.cache
     etag = f"{row.id}-s" if include_solution else row.id
-    return immutable_response(request, etag, lambda: cache.body(row, include_solution), status, max_age, replay)
+    return immutable_response(request, etag, lambda: cache.body(row, include_solution), status, replay, until)
 
 
 def unknown_type(name: str) -> HTTPException:
@@ -171,7 +174,7 @@ def type_router(puzzle_type: PuzzleType) -> APIRouter:
         row = await service.daily(puzzle_type, query.model_dump(include=set(params_fields), exclude_none=True), day)
         if query.date is None:  # "today" moves on at midnight UTC: no cache may keep it past then
             midnight = datetime.combine(today + timedelta(days=1), datetime.min.time(), tzinfo=UTC)
-            return record_response(request, row, max_age=min(3600, int((midnight - datetime.now(UTC)).total_seconds())))
+            return record_response(request, row, replay=True, until=midnight.timestamp())
         return record_response(request, row, replay=True)
 
     @router.post(f"/verify/{name}", response_model=VerifyResult, summary=f"Check an answer to a {name} puzzle")
