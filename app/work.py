@@ -29,6 +29,7 @@ log = logging.getLogger("puzzlegen.work")
 
 GRACE_SECONDS = 2.0  # how long past its deadline we wait for a job that does not stop by itself
 WORKER_NICENESS = 10  # added to each worker process's nice value: the server process comes first
+PARENT_CHECK_SECONDS = 1.0  # how often a worker checks that the server that started it still runs
 
 
 class Overloaded(Exception):
@@ -109,12 +110,22 @@ def verify_job(type_name: str, puzzle: dict[str, Any], answer: dict[str, Any], d
     }
 
 
+def exit_with_parent(parent: int) -> None:
+    """End this worker once the process that started it is gone. A worker holds both ends of its job
+    queue, so it never sees the queue close: without this, a server that was killed (or a test run
+    that was interrupted) leaves its workers behind for good, each holding its memory."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK_SECONDS)
+    os._exit(0)
+
+
 def init_worker(warm_up: bool) -> None:
     """Worker initializer. Lower this process's CPU priority, so that while generation runs flat out the
     server process (event loop: cached reads, checks, /healthz) still gets a core whenever it needs one.
     Then compile in a thread, so jobs of types with nothing to compile are served at once; a job that
     needs the compiled code waits on numba's own compile lock."""
     os.nice(WORKER_NICENESS)
+    threading.Thread(target=exit_with_parent, args=(os.getppid(),), name="exit-with-parent", daemon=True).start()
     if warm_up:
         threading.Thread(target=warm_up_worker, name="warm-up", daemon=True).start()
 

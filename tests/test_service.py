@@ -6,9 +6,12 @@ import dataclasses
 import functools
 import gc
 import os
+import subprocess
+import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 from sqlalchemy import func, select
@@ -17,6 +20,8 @@ from sqlalchemy.orm import Session
 from app.store import PuzzleRow, PuzzleStore
 from app.work import WORKER_NICENESS, WorkFailed
 from generators.registry import TYPES
+
+REPO = Path(__file__).resolve().parent.parent
 
 
 def test_stored_puzzle_survives_a_restart(make_client, tmp_path) -> None:
@@ -187,3 +192,37 @@ def test_start_up_objects_are_frozen_out_of_the_collectors_sight(make_client) ->
     """A full collection over them stalled every request in flight for 100-500 ms."""
     make_client()
     assert gc.get_freeze_count() > 0
+
+
+SERVER_WITH_WORKERS = """
+import os, sys, time
+from app.work import WorkPool
+pool = WorkPool(1, 4, 1, warm_up=False)
+workers = [executor.submit(os.getpid).result(timeout=60) for executor in pool._pools.values()]
+print(*workers, flush=True)
+time.sleep(120)
+"""
+
+
+def test_workers_end_when_the_server_is_killed() -> None:
+    """A killed server (SIGKILL: no shutdown runs) must not leave its worker processes behind."""
+    server = subprocess.Popen([sys.executable, "-c", SERVER_WITH_WORKERS], stdout=subprocess.PIPE, text=True, cwd=REPO)
+    try:
+        workers = [int(pid) for pid in server.stdout.readline().split()]
+        assert len(workers) == 2 and all(pid_alive(pid) for pid in workers)
+    finally:
+        server.kill()
+        server.wait()
+    deadline = time.monotonic() + 10
+    while any(pid_alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not any(pid_alive(pid) for pid in workers)
+
+
+def pid_alive(pid: int) -> bool:
+    """Running, not merely a zombie waiting to be reaped."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
