@@ -17,6 +17,7 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from app.main import GC_THRESHOLDS
 from app.store import PuzzleRow, PuzzleStore
 from app.work import WORKER_NICENESS, WorkFailed
 from generators.registry import TYPES
@@ -192,6 +193,7 @@ def test_start_up_objects_are_frozen_out_of_the_collectors_sight(make_client) ->
     """A full collection over them stalled every request in flight for 100-500 ms."""
     make_client()
     assert gc.get_freeze_count() > 0
+    assert gc.get_threshold() == GC_THRESHOLDS
 
 
 SERVER_WITH_WORKERS = """
