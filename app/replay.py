@@ -21,17 +21,18 @@ from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 REPLAY_KEY = "puzzlegen.replay"  # set in the request scope by a route whose response may be replayed
+MAX_AGE = 3600  # Cache-Control max-age of an immutable response, seconds
 
 
-def allow_replay(request: Request, max_age: int, until: float = math.inf) -> None:
+def allow_replay(request: Request, until: float = math.inf) -> None:
     """Mark this request's response as the answer to every later identical request, until the Unix time
-    ``until`` (forever by default); ``max_age`` is its Cache-Control max-age, never past ``until``."""
-    request.scope[REPLAY_KEY] = (max_age, until)
+    ``until`` (forever by default)."""
+    request.scope[REPLAY_KEY] = until
 
 
-def max_age_until(max_age: int, until: float) -> int:
+def max_age_until(until: float) -> int:
     """The max-age of a response that is right only until ``until``: no cache may keep it past then."""
-    return max_age if until == math.inf else max(0, min(max_age, int(until - time.time())))
+    return MAX_AGE if until == math.inf else max(0, min(MAX_AGE, int(until - time.time())))
 
 
 @dataclass(frozen=True)
@@ -42,13 +43,12 @@ class Kept:
     route: Any
     headers: list[tuple[bytes, bytes]]
     body: bytes
-    max_age: int
     until: float
 
     def current_headers(self) -> list[tuple[bytes, bytes]]:
         if self.until == math.inf:
             return self.headers
-        control = f"public, max-age={max_age_until(self.max_age, self.until)}".encode()
+        control = f"public, max-age={max_age_until(self.until)}".encode()
         return [(name, control if name == b"cache-control" else value) for name, value in self.headers]
 
 
@@ -106,9 +106,8 @@ class ResponseReplay:
             await send(message)
 
         await self.app(scope, receive, watch)
-        if scope.get(REPLAY_KEY) and len(sent) == 2:
+        if REPLAY_KEY in scope and len(sent) == 2:
             start, body = sent
             if start["status"] == 200 and not body.get("more_body", False):
-                max_age, until = scope[REPLAY_KEY]
                 self.store.put(key, Kept(scope.get("route"), list(start["headers"]), bytes(body.get("body", b"")),
-                                         max_age, until))
+                                         scope[REPLAY_KEY]))

@@ -109,15 +109,15 @@ def test_todays_daily_is_replayed_until_midnight_with_its_max_age_counting_down(
 
 def test_max_age_never_reaches_past_the_moment_a_response_stops_being_right() -> None:
     now = time.time()
-    assert replay.max_age_until(3600, math.inf) == 3600
-    assert replay.max_age_until(3600, now + 60.5) == 60
-    assert replay.max_age_until(3600, now + 7200) == 3600
-    assert replay.max_age_until(3600, now - 5) == 0
+    assert replay.max_age_until(math.inf) == 3600
+    assert replay.max_age_until(now + 60.5) == 60
+    assert replay.max_age_until(now + 7200) == 3600
+    assert replay.max_age_until(now - 5) == 0
 
 
 def test_replay_store_keeps_the_most_recently_used() -> None:
     store = ReplayStore(capacity=2)
-    kept = Kept(route=None, headers=[], body=b"{}", max_age=3600, until=math.inf)
+    kept = Kept(route=None, headers=[], body=b"{}", until=math.inf)
     for key in ("/a", "/b"):
         store.put((key, b""), kept)
     assert store.get(("/a", b"")) is kept  # now /b is the least recently used

@@ -24,7 +24,6 @@ from solvers.common import InvalidInput, Violation
 from solvers.sat import BACKENDS
 
 MAX_SEED = 2**63 - 1
-MAX_AGE = 3600  # Cache-Control max-age of stored puzzles and dailies, seconds
 DAILY_HORIZON_DAYS = 366
 
 
@@ -70,28 +69,25 @@ def camel(name: str) -> str:
 
 
 def immutable_response(
-    request: Request, etag: str, render: Callable[[], bytes], status: int = 200, replay: bool = False,
-    until: float = math.inf,
+    request: Request, etag: str, render: Callable[[], bytes], status: int = 200, until: float = math.inf
 ) -> Response:
     """Stored puzzles never change, so their id makes a strong ETag and caches may keep them (until the
-    Unix time ``until`` where the same request means another puzzle later, as today's daily does);
-    ``render`` runs only when the client does not already hold this version. ``replay``: this request
-    gets this response every time until then, so the server may replay it (``app.replay``)."""
-    if replay:
-        allow_replay(request, MAX_AGE, until)
-    headers = {"ETag": f'"{etag}"', "Cache-Control": f"public, max-age={max_age_until(MAX_AGE, until)}"}
+    Unix time ``until`` where the same request means another puzzle later, as today's daily does), and
+    the server may replay the response to the same GET until then (``app.replay``); ``render`` runs only
+    when the client does not already hold this version."""
+    allow_replay(request, until)
+    headers = {"ETag": f'"{etag}"', "Cache-Control": f"public, max-age={max_age_until(until)}"}
     if status == 200 and headers["ETag"] in request.headers.get("if-none-match", ""):
         return Response(status_code=304, headers=headers)
     return Response(render(), status_code=status, headers=headers, media_type="application/json")
 
 
 def record_response(
-    request: Request, row: PuzzleRow, include_solution: bool = False, status: int = 200, replay: bool = False,
-    until: float = math.inf,
+    request: Request, row: PuzzleRow, include_solution: bool = False, status: int = 200, until: float = math.inf
 ) -> Response:
     cache = request.app.state.service.cache
     etag = f"{row.id}-s" if include_solution else row.id
-    return immutable_response(request, etag, lambda: cache.body(row, include_solution), status, replay, until)
+    return immutable_response(request, etag, lambda: cache.body(row, include_solution), status, until)
 
 
 def unknown_type(name: str) -> HTTPException:
@@ -174,8 +170,8 @@ def type_router(puzzle_type: PuzzleType) -> APIRouter:
         row = await service.daily(puzzle_type, query.model_dump(include=set(params_fields), exclude_none=True), day)
         if query.date is None:  # "today" moves on at midnight UTC: no cache may keep it past then
             midnight = datetime.combine(today + timedelta(days=1), datetime.min.time(), tzinfo=UTC)
-            return record_response(request, row, replay=True, until=midnight.timestamp())
-        return record_response(request, row, replay=True)
+            return record_response(request, row, until=midnight.timestamp())
+        return record_response(request, row)
 
     @router.post(f"/verify/{name}", response_model=VerifyResult, summary=f"Check an answer to a {name} puzzle")
     async def verify(body: VerifyRequest, service: ServiceDep) -> dict[str, Any]:
@@ -219,7 +215,7 @@ async def _stored_row(service: ServiceDep, puzzle_id: str) -> PuzzleRow:
 
 @stored_router.get("/puzzles/{puzzle_id}", response_model=PuzzleRecord, summary="A stored puzzle (no solution)")
 async def get_puzzle(puzzle_id: str, service: ServiceDep, request: Request) -> Response:
-    return record_response(request, await _stored_row(service, puzzle_id), replay=True)
+    return record_response(request, await _stored_row(service, puzzle_id))
 
 
 @stored_router.get("/puzzles/{puzzle_id}/solution", summary="The solution of a stored puzzle")
@@ -229,7 +225,7 @@ async def get_solution(puzzle_id: str, service: ServiceDep, request: Request) ->
     def render() -> bytes:
         return json.dumps(row.solution, separators=(",", ":")).encode()
 
-    return immutable_response(request, f"{row.id}-solution", render, replay=True)
+    return immutable_response(request, f"{row.id}-solution", render)
 
 
 @stored_router.post("/puzzles/{puzzle_id}/verify", response_model=VerifyResult, summary="Check an answer to a stored puzzle")
