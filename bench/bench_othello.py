@@ -78,7 +78,7 @@ def main() -> None:
     started = time.perf_counter()
     engine.warm_up()
     print(f"warm-up (load from numba's cache, or compile the first time): {time.perf_counter() - started:.1f} s; "
-          f"node-rate estimate {engine.NODES_PER_SECOND / 1e6:.1f} M/s")
+          f"node-rate estimate {engine.nodes_per_second() / 1e6:.1f} M/s")
     for empties in (10, 14, 16, 18, 20):
         bench_exact(empties, args.positions, all_moves=False)
     if args.all_moves:

@@ -134,7 +134,7 @@ def node_limit(deadline: Deadline, share: float = 1.0) -> int:
     remaining = deadline.remaining()
     if remaining == float("inf"):
         return 1 << 62
-    return max(1, int(remaining * share * engine.NODES_PER_SECOND))
+    return max(1, int(remaining * share * engine.nodes_per_second()))
 
 
 def exact_scores(p: int, o: int, deadline: Deadline, share: float = 1.0) -> MoveScores:

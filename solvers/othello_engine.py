@@ -735,7 +735,7 @@ def perft(p: int, o: int, depth: int) -> int:
     return int(_perft(np.uint64(p), np.uint64(o), depth, False))
 
 
-NODES_PER_SECOND = 1_000_000  # conservative until warm_up measures this machine
+_nodes_per_second: int | None = None  # measured once per process, by nodes_per_second()
 
 
 @contextmanager
@@ -753,25 +753,37 @@ def _compile_lock() -> Iterator[None]:
 def warm_up() -> None:
     """Load every entry point now (compiling it into numba's on-disk cache the first time on this
     machine), so no request waits on it; then measure this machine's node rate."""
-    global NODES_PER_SECOND
     start_p, start_o = (1 << 28) | (1 << 35), (1 << 27) | (1 << 36)  # X at E4/D5 and O at D4/E5, X to move
-    # FFO #1 (14 empties) exercises every exact-search path; its speed sets the node rate.
-    p, o = _parse_ffo("--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO--")
     with _compile_lock():
         heuristic_value(start_p, start_o, 2, Counters.with_limit(10_000))
         evaluation(start_p, start_o)
         play(start_p, start_o, 19)
         flipped(start_p, start_o, 19)
-        exact_value(p, o, -1, 1, Counters.with_limit(1 << 40))
-    nodes, elapsed = 0, 0.0
-    while elapsed < 0.1:  # searches from scratch, long enough to time
-        table().clear()
-        counters = Counters.with_limit(1 << 40)
-        started = time.perf_counter()
-        exact_value(p, o, -SCORE_MAX, SCORE_MAX, counters)
-        elapsed += time.perf_counter() - started
-        nodes += counters.nodes
-    NODES_PER_SECOND = max(NODES_PER_SECOND, int(0.5 * nodes / elapsed))  # half: other work shares the core
+    nodes_per_second()  # loads the exact search too
+
+
+def nodes_per_second() -> int:
+    """Exact-search nodes a time budget may count on per second: half this process's measured rate on
+    FFO #1 (other work shares the core). Measured on first use, so a process that skipped ``warm_up``
+    does not cut its budgets short with a guess."""
+    global _nodes_per_second
+    if _nodes_per_second is None:
+        p, o = _parse_ffo(FFO_1)
+        with _compile_lock():
+            exact_value(p, o, -1, 1, Counters.with_limit(1 << 40))  # loaded (or compiled) before timing
+        nodes, elapsed = 0, 0.0
+        while elapsed < 0.1:  # searches from scratch, long enough to time
+            table().clear()
+            counters = Counters.with_limit(1 << 40)
+            started = time.perf_counter()
+            exact_value(p, o, -SCORE_MAX, SCORE_MAX, counters)
+            elapsed += time.perf_counter() - started
+            nodes += counters.nodes
+        _nodes_per_second = int(0.5 * nodes / elapsed)
+    return _nodes_per_second
+
+
+FFO_1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO--"  # 14 empties, X to move: every search path
 
 
 def _parse_ffo(board: str) -> tuple[int, int]:
