@@ -1,7 +1,8 @@
 """Schemathesis against the committed OpenAPI document: no 5xx, and every response as documented.
 
-Bounded so CI stays fast: a few examples per operation, small time budgets (a budget overrun is a
-documented 503, not a failure).
+Bounded so CI stays fast: a few examples per operation, small time budgets. Generation gets 10 s:
+some valid requests need seconds (a 19-empty Othello `win` daily for 2000-01-01 takes ~3 s here), and
+the no-5xx check counts the documented budget 503 as a failure.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ pytestmark = pytest.mark.slow
 
 def build_app(db: Path):
     return create_app(Settings(database_url=f"sqlite:///{db}", work_processes=2, verify_processes=1, warm_up_workers=False,
-                               generate_budget_seconds=3, solve_budget_seconds=2, verify_budget_seconds=2))
+                               generate_budget_seconds=10, solve_budget_seconds=2, verify_budget_seconds=2))
 
 
 FUZZ_DB = Path(tempfile.mkdtemp(prefix="puzzlegen-fuzz-")) / "fuzz.db"
