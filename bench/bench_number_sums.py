@@ -1,11 +1,17 @@
 """Number Sums benchmark: generation and solving per size, with and without regions.
 
     PYTHONPATH=. python -m bench.bench_number_sums [--seeds 20] [--sizes 5 7 9 12] [--backends search cadical z3]
+    PYTHONPATH=. python -m bench.bench_number_sums --levels [--seeds 20] [--sizes 9 12]
 
 For every size and variant, over ``--seeds`` seeds: generation time and repair rounds; then the
 time to solve each generated puzzle and prove it unique on every backend (search nodes for the
 default solver). A last table solves random puzzles whose targets come from a random selection
 (not repaired, so often several solutions): the solver's work on puzzles nobody tuned.
+
+``--levels``: per size, variant and difficulty level, generation at that level (wall and CPU time:
+the machine may be shared), the draws and digit adjustments it took, grading time, mean effort
+(score), the share solved by the line rule alone, the ways per line at the start (the published
+puzzles average 3.8), and for region puzzles the share that is ambiguous without its regions.
 """
 
 from __future__ import annotations
@@ -16,7 +22,8 @@ import statistics
 import time
 from collections.abc import Callable
 
-from generators.number_sums import NumberSumsParams, generate_puzzle, with_targets
+from generators.number_sums import NumberSumsParams, generate_puzzle, unique, with_targets, without_regions
+from solvers import number_sums_techniques as human
 from solvers.common import Deadline
 from solvers.number_sums import NumberSumsPuzzle, search_solutions, solve
 
@@ -50,7 +57,7 @@ def bench_solving(label: str, puzzles: list[NumberSumsPuzzle], backends: list[st
             statuses.append(outcome.status)
         work = ", ".join(f"{statuses.count(s)} {s}" for s in ("unique", "multiple", "none") if s in statuses)
         if backend == "search":
-            nodes = [search_solutions(p, 2, Deadline.never())[2].nodes for p in puzzles]
+            nodes = [search_solutions(p, 2, Deadline.never())[1].nodes for p in puzzles]
             work += f"; nodes median {statistics.median(nodes):.0f}, max {max(nodes)}"
         print(summary(f"  solve {label} [{backend}]", times, work), flush=True)
 
@@ -61,19 +68,60 @@ def random_puzzle(size: int, rng: random.Random) -> NumberSumsPuzzle:
     return with_targets(numbers, selected, None)
 
 
+def ways_per_line(puzzle: NumberSumsPuzzle) -> list[int]:
+    board = human.board_of(puzzle)
+    return [human.count_ways([board.digits[i] for i in rule.cells], rule.total) for rule in board.rules]
+
+
+def bench_levels(sizes: list[int], seeds: int) -> None:
+    for size in sizes:
+        for regions in (False, True):
+            for level in human.SOLVER.level_names:
+                label = f"{size}x{size}{' regions' if regions else ''} {level}"
+                walls, cpus, grades, draws, adjustments, scores, ways = [], [], [], [], [], [], []
+                line_rule = ambiguous = 0
+                for seed in range(seeds):
+                    params = NumberSumsParams(size=size, regions=regions, difficulty=level)
+                    cpu = time.process_time()
+                    seconds, generated = timed(lambda p=params, s=seed: generate_puzzle(p, s, Deadline.after(300)))
+                    cpus.append(time.process_time() - cpu)
+                    walls.append(seconds)
+                    draws.append(generated.stats.draws)
+                    adjustments.append(generated.stats.adjustments)
+                    seconds, grade = timed(lambda g=generated: human.DIFFICULTY.grade(g.puzzle, Deadline.after(60)))
+                    grades.append(seconds)
+                    scores.append(grade.score)
+                    board = human.board_of(generated.puzzle)
+                    line_rule += human.SOLVER.run(board, upto=0).state.solved
+                    ways.extend(ways_per_line(generated.puzzle))
+                    if regions:
+                        ambiguous += not unique(without_regions(generated.puzzle), Deadline.after(60), None)
+                work = (f"cpu median {statistics.median(cpus) * 1000:.0f} ms p95 {percentile(cpus, 0.95) * 1000:.0f}; "
+                        f"draws mean {statistics.mean(draws):.1f}, adjustments mean {statistics.mean(adjustments):.1f}; "
+                        f"grade median {statistics.median(grades) * 1000:.0f} ms; "
+                        f"score mean {statistics.mean(scores):.0f}; line rule alone {line_rule}/{seeds}; "
+                        f"ways per line mean {statistics.mean(ways):.1f} max {max(ways)}"
+                        + (f"; ambiguous without regions {ambiguous}/{seeds}" if regions else ""))
+                print(summary(f"generate {label}", walls, work), flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seeds", type=int, default=20)
     parser.add_argument("--sizes", type=int, nargs="+", default=[5, 7, 9, 12])
     parser.add_argument("--backends", nargs="+", default=["portfolio", "search", "cadical", "z3"])
+    parser.add_argument("--levels", action="store_true", help="generation per difficulty level instead")
     args = parser.parse_args()
+    if args.levels:
+        bench_levels(args.sizes, args.seeds)
+        return
 
     for size in args.sizes:
         for regions in (False, True):
             label = f"{size}x{size}{' regions' if regions else ''}"
             times, rounds, calls, puzzles = [], [], [], []
             for seed in range(args.seeds):
-                params = NumberSumsParams(size=size, regions=regions)
+                params = NumberSumsParams(size=size, regions=regions)  # the default level, easy
                 seconds, generated = timed(lambda p=params, s=seed: generate_puzzle(p, s, Deadline.after(120)))
                 times.append(seconds)
                 rounds.append(generated.stats.repair_rounds)

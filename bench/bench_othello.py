@@ -1,6 +1,6 @@
 """Othello benchmark: exact-solve time by number of empties, node rate, and puzzle generation time.
 
-    PYTHONPATH=. python -m bench.bench_othello [--positions 20] [--all-moves]
+    PYTHONPATH=. python -m bench.bench_othello [--positions 20] [--all-moves] [--levels-only]
 
 Positions come from the generator's plausible games (fixed seeds), so runs are comparable. The
 transposition table is cleared before each position so no solve profits from the previous one.
@@ -16,6 +16,7 @@ import time
 from generators import othello as gen
 from solvers import othello as rules
 from solvers import othello_engine as engine
+from solvers import othello_techniques as human
 from solvers.common import Deadline
 
 
@@ -60,31 +61,58 @@ def bench_exact(empties: int, count: int, all_moves: bool) -> None:
 def bench_generate(empties: int, task: str, count: int) -> None:
     seconds, restarts = [], []
     for seed in range(count):
-        started = time.perf_counter()
+        started = time.process_time()
         made = gen.generate_puzzle(gen.OthelloParams(empties=empties, task=task), seed, Deadline.after(120))
-        seconds.append(time.perf_counter() - started)
+        seconds.append(time.process_time() - started)
         restarts.append(made.stats.restarts)
     accepted = count / (count + sum(restarts))
-    report(f"generate {task}, {empties} empties", seconds,
+    report(f"generate {task}, {empties} empties (CPU)", seconds,
            f"restarts median {statistics.median(restarts)}, max {max(restarts)}; "
            f"positions accepted {100 * accepted:.0f}%")
+
+
+def bench_levels(empties: int, count: int) -> None:
+    """Per level: generation time (CPU, the machine being shared), draws, grading time, and the effort
+    figures the level is defined by."""
+    for level in human.LEVELS:
+        seconds, draws, grading, scores, sights, traps = [], [], [], [], [], []
+        for seed in range(count):
+            started = time.process_time()
+            made = gen.generate_puzzle(gen.OthelloParams(empties=empties, difficulty=level), seed, Deadline.never())
+            seconds.append(time.process_time() - started)
+            draws.append(made.stats.draws)
+            p, o = made.puzzle.bitboards()
+            started = time.process_time()
+            features = human.features(p, o, rules.parse_square(made.solution.move), Deadline.never())
+            grading.append(time.process_time() - started)
+            scores.append(made.difficulty.score)
+            sights.append(min(features.sight, empties))
+            traps.append(len(features.traps))
+        report(f"generate {level}, {empties} empties (CPU)", seconds,
+               f"draws median {statistics.median(draws)}, grading median {1000 * statistics.median(grading):.0f} ms; "
+               f"effort mean {statistics.mean(scores):.2f}, sight mean {statistics.mean(sights):.1f} plies, "
+               f"traps mean {statistics.mean(traps):.1f}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=20, help="positions (and seeds) per row")
     parser.add_argument("--all-moves", action="store_true", help="also time exact scores of every move")
+    parser.add_argument("--levels-only", action="store_true", help="only generation per difficulty level")
     args = parser.parse_args()
     started = time.perf_counter()
     engine.warm_up()
     print(f"warm-up (load from numba's cache, or compile the first time): {time.perf_counter() - started:.1f} s; "
           f"node-rate estimate {engine.nodes_per_second() / 1e6:.1f} M/s")
+    bench_levels(12, args.positions)
+    if args.levels_only:
+        return
     for empties in (10, 14, 16, 18, 20):
         bench_exact(empties, args.positions, all_moves=False)
     if args.all_moves:
         for empties in (12, 14, 16, 18):
             bench_exact(empties, args.positions, all_moves=True)
-    for empties, task in ((12, "win"), (16, "win"), (12, "best")):
+    for empties, task in ((12, "win"), (16, "win"), (20, "win"), (12, "best")):
         bench_generate(empties, task, args.positions)
 
 

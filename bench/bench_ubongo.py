@@ -1,4 +1,5 @@
-"""Ubongo: solve and generation times (`python -m bench.bench_ubongo [--seeds N] [--sat] [--only CATALOGUE-MODE-PIECES]`).
+"""Ubongo: solve, generation and difficulty (`python -m bench.bench_ubongo [--seeds N] [--sat]
+[--only CATALOGUE-MODE-PIECES] [--levels [MODE-PIECES ...]] [--published]`).
 
 Solve: the outlines of generated 3-, 4- and 5-piece cards (standard catalogue), every covering
 enumerated in mode `given` (the card's pieces) and in mode `hidden` (any N of the 12 pieces), by
@@ -6,17 +7,30 @@ the exact-cover search and, with ``--sat``, by the SAT encoding on CaDiCaL for c
 Generation: per piece count and mode, with repair rounds and restarts; uniqueness of every card is
 re-proven afterwards (not timed), and in mode `hidden` that the one covering is the only piece set.
 ``--only standard-hidden-5`` (any `catalogue-mode-pieces`) times a single configuration.
+
+Levels (``--levels``, optionally only e.g. ``given-4``): per piece count, mode and level, generation
+at that level over seeds 0..N-1 (median / p95, draws = unique cards made to find one of the level),
+grading time, the mean effort score, and, as the independent measure of how much a person must try,
+the dead ends of two plain exhaustive placement searches that only know whether a piece fits (mode
+hidden: and whether the pieces left can make up the area): one covering the first free cell in
+reading order, one the free cell with the fewest fitting placements. ``--published`` grades the
+published boards with a unique covering (tests/data/ubongo) and prints the level distribution.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import time
+from collections import Counter
 from collections.abc import Callable
+from pathlib import Path
+from statistics import mean
 
 from bench.stats import summary
 from generators.ubongo import UbongoParams, generate_puzzle
 from solvers import ubongo as rules
+from solvers import ubongo_techniques as human
 from solvers.common import Deadline, SolveOutcome
 
 ALL = 10**6  # "every covering"
@@ -68,12 +82,98 @@ def bench_generate(seeds: int, only: str | None) -> None:
                     bench_generate_one(catalogue, mode, pieces, seeds)
 
 
+def plain_dead_ends(puzzle: rules.UbongoPuzzle, tightest: bool) -> int:
+    """Dead ends (free cells left and no fitting placement for the chosen cell) of an exhaustive
+    search that only places pieces where they fit: at the first free cell in reading order, or
+    (``tightest``) at the free cell with the fewest fitting placements."""
+    problem = rules.PackingProblem.of(puzzle)
+    placements = [p for options in problem.by_first.values() for p in options]
+    dead = 0
+
+    def search(covered: int, used: int, left: int) -> None:
+        nonlocal dead
+        free = problem.full & ~covered
+        if not free:
+            return
+        fits = [(k, mask) for k, mask in placements if not used >> k & 1 and not mask & ~free] if left else []
+        if not problem.use_all:
+            fits = [(k, m) for k, m in fits if problem.fillable(used | 1 << k, left - 1, free.bit_count() - m.bit_count())]
+        cells = [1 << b for b in range(free.bit_length()) if free >> b & 1]
+        if tightest:
+            here = min(([f for f in fits if f[1] & cell] for cell in cells), key=len)
+        else:
+            here = [f for f in fits if f[1] & cells[0]]
+        if not here:
+            dead += 1
+        for k, mask in here:
+            search(covered | mask, used | 1 << k, left - 1)
+
+    search(0, 0, problem.count)
+    return dead
+
+
+def bench_levels(seeds: int, only: list[str]) -> None:
+    print(f"generation at each level, {seeds} seeds each (standard catalogue); dead ends of plain searches per card")
+    for mode in ("given", "hidden"):
+        for pieces in (3, 4, 5):
+            if only and f"{mode}-{pieces}" not in only:
+                continue
+            for level in human.SOLVER.level_names:
+                params = UbongoParams(pieces=pieces, mode=mode, difficulty=level)
+                seconds, draws, grading, scores, reading, tightest = [], [], [], [], [], []
+                for seed in range(seeds):
+                    started = time.perf_counter()
+                    made = generate_puzzle(params, seed, Deadline.never())
+                    seconds.append(time.perf_counter() - started)
+                    draws.append(made.stats.draws)
+                    started = time.perf_counter()
+                    graded = human.grade(made.puzzle, Deadline.never())
+                    grading.append(time.perf_counter() - started)
+                    assert graded.level == level
+                    scores.append(graded.score)
+                    reading.append(plain_dead_ends(made.puzzle, tightest=False))
+                    tightest.append(plain_dead_ends(made.puzzle, tightest=True))
+                print(summary(f"{mode} {pieces}p {level}", seconds, draws=draws), flush=True)
+                print(f"    grade median {sorted(grading)[len(grading) // 2] * 1000:.1f} ms; mean score {mean(scores):.1f}; "
+                      f"plain dead ends, mean: reading order {mean(reading):.1f}, tightest cell {mean(tightest):.1f}",
+                      flush=True)
+
+
+def bench_published() -> None:
+    """Level distribution of the published boards that have exactly one covering."""
+    levels: Counter[str | None] = Counter()
+    per_size: Counter[tuple[int, str | None]] = Counter()
+    lines = (Path(__file__).parent.parent / "tests" / "data" / "ubongo" / "m-kasahr-orig.jsonl").read_text().splitlines()
+    for line in map(json.loads, lines):
+        width = max(len(row) for row in line["shape"])
+        shape = [row.ljust(width, ".") for row in line["shape"]]
+        if line["mode"] == "given" and line.get("coverings") == 1:
+            card = rules.UbongoPuzzle(shape=shape, pieces=line["pieces"])
+        elif line["mode"] == "hidden" and sum(c["coverings"] for c in line["combinations"]) == 1:
+            card = rules.UbongoPuzzle(shape=shape, mode="hidden", piece_count=line["piece_count"])
+        else:
+            continue
+        level = human.grade(card, Deadline.never()).level
+        levels[level] += 1
+        per_size[(card.piece_count or 0, level)] += 1
+    print(f"published boards with one covering: {sum(levels.values())}; levels {dict(levels)}; "
+          f"by piece count {dict(sorted(per_size.items(), key=str))}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seeds", type=int, default=20)
     parser.add_argument("--sat", action="store_true", help="also time the SAT encoding (CaDiCaL)")
     parser.add_argument("--only", help="generation of one configuration only, e.g. standard-hidden-5 (no solve bench)")
+    parser.add_argument("--levels", nargs="*", help="generation at each level only (optionally e.g. given-4 hidden-3)")
+    parser.add_argument("--published", action="store_true", help="grade the published boards only")
     args = parser.parse_args()
+    if args.published:
+        bench_published()
+        return
+    if args.levels is not None:
+        bench_levels(args.seeds, args.levels)
+        return
     if args.only is None:
         bench_solve(args.seeds, args.sat)
     bench_generate(args.seeds, args.only)

@@ -13,14 +13,21 @@ the intended solution, which is excluded once; each revealed cell is an assumpti
 
 from __future__ import annotations
 
+import dataclasses
 import random
+from typing import Literal
 
 from pydantic import BaseModel, Field, model_validator
 
-from generators.pipeline import Generated, generate
+from generators.params import normalise_shape
+from generators.pipeline import Generated, generate, generate_at_level
 from generators.spec import PuzzleType
+from pictures import battleship as picture
 from solvers import battleship as rules
+from solvers import battleship_techniques as human
+from solvers import puzzlink
 from solvers.common import Deadline, InvalidInput
+from solvers.human import Grade
 from solvers.sat import SatBackend, make_backend
 
 Grid = list[list[int]]
@@ -30,7 +37,7 @@ LAYOUT_BUDGET = 2_000  # placements tried before the random layout falls back to
 
 
 class BattleshipParams(BaseModel):
-    size: int = Field(10, ge=MIN_SIDE, le=MAX_SIDE, description="Grid size N (N×N) when rows/cols are not given.")
+    size: int | None = Field(10, ge=MIN_SIDE, le=MAX_SIDE, description="Grid size N (N×N) when rows/cols are not given.")
     rows: int | None = Field(None, ge=MIN_SIDE, le=MAX_SIDE, description="Number of rows; overrides size.")
     cols: int | None = Field(None, ge=MIN_SIDE, le=MAX_SIDE, description="Number of columns; overrides size.")
     fleet: str | None = Field(
@@ -38,14 +45,23 @@ class BattleshipParams(BaseModel):
         description="Comma-separated ship lengths, e.g. `4,3,3,2,2,2,1,1,1,1`. Default: the standard fleet for "
         "the grid (b+1−k ships of length k for k = 1..b; b = 3 up to 7×7, 4 up to 11×11, 5 beyond).",
     )
+    difficulty: Literal["easy", "medium", "hard", "expert"] = Field(
+        human.DIFFICULTY.default,
+        description="What a person needs to solve it (see the type's `difficulties`): `expert` keeps only the "
+        "revealed cells uniqueness needs; easier levels reveal more, where they open the puzzle to simpler steps.")
 
     @model_validator(mode="after")
-    def _fleet_fits(self) -> BattleshipParams:
-        self.ships()
+    def _normalised(self) -> BattleshipParams:
+        """One spelling per puzzle, as ids come from the parameters: the shape's (``normalise_shape``),
+        and the fleet written longest first."""
+        ships = self.ships()
+        normalise_shape(self)
+        if self.fleet is not None:
+            self.fleet = ",".join(map(str, ships))
         return self
 
     def shape(self) -> tuple[int, int]:
-        return self.rows or self.size, self.cols or self.size
+        return self.rows or self.size or 0, self.cols or self.size or 0
 
     def ships(self) -> list[int]:
         """The fleet, longest first; ValueError with what is allowed if the `fleet` text is not usable."""
@@ -59,11 +75,10 @@ class BattleshipParams(BaseModel):
             raise ValueError(f"fleet must be comma-separated ship lengths like 4,3,3,2,1; got {self.fleet!r}") from None
         if not all(1 <= k <= longest for k in fleet):
             raise ValueError(f"fleet ship lengths must be 1..{longest} on a {rows}×{cols} grid; got {self.fleet!r}")
-        room = (rows + 1) * (cols + 1)
-        if rules.fleet_footprint(fleet) > room:
+        if rules.fleet_footprint(fleet) > (rows + 1) * (cols + 1):
             raise ValueError(
-                f"fleet {self.fleet!r} does not fit a {rows}×{cols} grid: its ships with the water they need "
-                f"around them take {rules.fleet_footprint(fleet)} cells of {room}"
+                f"fleet {self.fleet!r} ({len(fleet)} ships, {sum(fleet)} cells) cannot fit a {rows}×{cols} grid "
+                f"with water between the ships; use fewer or shorter ships, or a larger grid"
             )
         return sorted(fleet, reverse=True)
 
@@ -183,7 +198,8 @@ class BattleshipSteps:
         self._sat = self._model = None
 
 
-def generate_puzzle(params: BattleshipParams, seed: int, deadline: Deadline, backend: str | None = None) -> Generated:
+def generate_unique(params: BattleshipParams, seed: int, deadline: Deadline, backend: str | None = None) -> Generated:
+    """A unique puzzle whose revealed cells are minimal, of any difficulty."""
     rows, cols = params.shape()
     steps = BattleshipSteps(rows, cols, params.ships(), deadline, backend)
     try:
@@ -203,6 +219,57 @@ def generate_puzzle(params: BattleshipParams, seed: int, deadline: Deadline, bac
     return result
 
 
+def generate_puzzle(params: BattleshipParams, seed: int, deadline: Deadline, backend: str | None = None) -> Generated:
+    """A unique puzzle of the asked level: minimal-clue draws, each opened up by revealing cells until a
+    person solves it with that level's techniques (Tatham's rule: and not with the level below)."""
+    target = human.SOLVER.level_names.index(params.difficulty)
+    return generate_at_level(lambda draw, limit: generate_unique(params, draw, limit, backend),
+                             lambda puzzle, limit: human.grade_within(human.board_of(puzzle), target, limit),
+                             params.difficulty, seed, deadline, adjust=RevealToward(params.difficulty))
+
+
+class RevealToward:
+    """Reveal cells where the target level's techniques get stuck until they finish the puzzle.
+
+    Each round tries a few of the stuck cells (ship cells first: a segment's shape says more than
+    water) and keeps the one after which the target level decides the most cells. Revealing only adds
+    clues, so the puzzle stays unique. The top level keeps the minimal clue sets, and a draw that turns
+    out easier than the target is dropped: removing clues would need a new uniqueness proof."""
+
+    def __init__(self, level: str, tries: int = 6):
+        self.target = human.SOLVER.level_names.index(level)
+        self.tries = tries
+
+    def __call__(self, generated: Generated, graded: Grade, rng: random.Random, deadline: Deadline) -> Generated | None:
+        names = human.SOLVER.level_names
+        if graded.level is not None or self.target == len(names) - 1:
+            return None  # easier than the target (``grade_within`` says None for harder)
+        puzzle, ships = generated.puzzle, generated.solution.ships
+        board = human.board_of(puzzle)
+        stuck = human.SOLVER.run(board, upto=self.target, deadline=deadline).state
+        revealed = dict(board.revealed)
+        while not stuck.solved:
+            open_cells = [i for i, v in enumerate(stuck.values) if v is None]
+            ship_cells = [i for i in open_cells if ships[i // puzzle.cols][i % puzzle.cols]]
+            choices = rng.sample(ship_cells, min(self.tries, len(ship_cells))) or rng.sample(open_cells, 1)
+            best = None
+            for i in choices:
+                deadline.check()
+                kind = rules.segment_kind(ships, *divmod(i, puzzle.cols))
+                # The placements stay those of the clues before: a superset, so the look-ahead is sound.
+                trial = dataclasses.replace(board, revealed={**revealed, i: kind})
+                state = human.SOLVER.run(trial, upto=self.target, state=stuck.copy(), deadline=deadline).state
+                if best is None or state.undecided < best[2].undecided:
+                    best = (i, kind, state)
+            assert best is not None
+            revealed[best[0]] = best[1]
+            board = dataclasses.replace(board, revealed=revealed)
+            stuck = best[2]
+        generated.puzzle = rules.BattleshipPuzzle.model_validate({**puzzle.model_dump(), "revealed": [
+            {"cell": divmod(i, puzzle.cols), "kind": kind} for i, kind in sorted(revealed.items())]})
+        return generated
+
+
 
 def warm_up() -> None:
     """Load the SAT library and its C extension once per worker, outside any request."""
@@ -220,6 +287,10 @@ PUZZLE_TYPE = PuzzleType(
     generate=generate_puzzle,
     check=rules.check,
     solve=rules.solve,
+    render=picture.render,
+    parse_url=puzzlink.parse_battleship_url,
+    to_url=puzzlink.battleship_url,
+    backends=rules.BACKENDS,
     catalogue={
         "revealed_kinds": list(rules.KINDS),
         "standard_fleets": {
@@ -230,4 +301,5 @@ PUZZLE_TYPE = PuzzleType(
         "counts": "row_counts/col_counts entries may be null (not given) in puzzles to solve",
     },
     warm_up=warm_up,
+    difficulty=human.DIFFICULTY,
 )

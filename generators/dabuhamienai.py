@@ -15,20 +15,42 @@ no superset.
 from __future__ import annotations
 
 import random
+from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
-from generators.pipeline import Generated, generate
+from generators.pipeline import Generated, generate, generate_at_level
 from generators.spec import PuzzleType
+from pictures import dabuhamienai as picture
 from solvers import dabuhamienai as rules
+from solvers import dabuhamienai_techniques as human
 from solvers.common import Cell, Deadline
+from solvers.human import Grade, GridState, Path
 from solvers.sat import make_backend
 
 Grid = list[list[int]]
+MIN_HARD_SIZE = 6  # below it, puzzles that need a long look-ahead are too rare to find on request
+MAX_LEVEL_SIZE = 15  # above it, grading a draw takes seconds: larger grids are made without a level
 
 
 class DabuhamienaiParams(BaseModel):
     size: int = Field(8, ge=4, le=rules.MAX_SIZE, description="Grid size N (N×N).")
+    difficulty: Literal["easy", "medium", "hard"] | None = Field(
+        human.DIFFICULTY.default, description="How far ahead a person must look (see the type's `difficulties`); "
+                                              f"`hard` needs size {MIN_HARD_SIZE} or more. Levels are made up to "
+                                              f"size {MAX_LEVEL_SIZE}; larger grids have none (null).")
+
+    @model_validator(mode="after")
+    def _level_fits_size(self) -> DabuhamienaiParams:
+        if self.size > MAX_LEVEL_SIZE:
+            if self.difficulty is not None and "difficulty" in self.model_fields_set:
+                raise ValueError(f"difficulty levels are made up to size {MAX_LEVEL_SIZE} (got {self.size}): grading "
+                                 f"a larger grid takes seconds; leave difficulty out for size {self.size}")
+            self.difficulty = None
+        if self.difficulty == "hard" and self.size < MIN_HARD_SIZE:
+            raise ValueError(f"difficulty hard needs size {MIN_HARD_SIZE} or more (got {self.size}): smaller grids "
+                             f"leave no long look-ahead to need; easy and medium fit every size")
+        return self
 
 
 def random_latin_square(n: int, rng: random.Random) -> Grid:
@@ -278,13 +300,89 @@ class DabuhamienaiSteps:
         numbers[cell[0]][cell[1]] = number
 
 
-def generate_puzzle(params: DabuhamienaiParams, seed: int, deadline: Deadline, backend: str | None = None) -> Generated:
-    result = generate(DabuhamienaiSteps(params.size, backend), seed, deadline, max_rounds=4 * params.size, max_restarts=100)
+def generate_unique(size: int, seed: int, deadline: Deadline, backend: str | None = None) -> Generated:
+    """A unique puzzle of any difficulty."""
+    result = generate(DabuhamienaiSteps(size, backend), seed, deadline, max_rounds=4 * size, max_restarts=100)
     shaded, _ = result.solution
-    result.puzzle = rules.DabuhamienaiPuzzle(size=params.size, numbers=result.puzzle)
+    result.puzzle = rules.DabuhamienaiPuzzle(size=size, numbers=result.puzzle)
     result.solution = rules.DabuhamienaiAnswer(shaded=shaded)
     return result
 
+
+def generate_puzzle(params: DabuhamienaiParams, seed: int, deadline: Deadline, backend: str | None = None) -> Generated:
+    """A unique puzzle of the asked level: draws of unique puzzles, each moved toward the level by
+    changing shaded cells' numbers (which no run of the solution sees, so the solution stays valid)."""
+    if params.difficulty is None:
+        return generate_unique(params.size, seed, deadline, backend)
+    toward = TowardLevel(params.difficulty, backend)
+    return generate_at_level(lambda draw, limit: generate_unique(params.size, draw, limit, backend),
+                             toward.grade, params.difficulty, seed, deadline, adjust=toward)
+
+
+class TowardLevel:
+    """One change to a shaded cell's number that keeps the puzzle unique and moves it toward a level.
+
+    Too hard: where the target level's techniques get stuck, a shaded cell beside a cell already known
+    unshaded takes that cell's number, so the pair rule shades it at once. Too easy: a shaded cell that
+    repeats a neighbour's number (a pair a person resolves at a glance) takes a number no neighbour has,
+    so resolving it needs a longer look."""
+
+    def __init__(self, level: str, backend: str | None):
+        self.target = human.SOLVER.level_names.index(level)
+        self.backend = backend
+        self.path: Path[GridState] | None = None  # the last graded puzzle's solution path
+
+    def grade(self, puzzle: rules.DabuhamienaiPuzzle, deadline: Deadline) -> Grade:
+        self.path = human.SOLVER.run(human.board_of(puzzle), deadline=deadline)
+        return human.SOLVER.grade_path(self.path)
+
+    def __call__(self, generated: Generated, graded: Grade, rng: random.Random, deadline: Deadline) -> Generated | None:
+        names = human.SOLVER.level_names
+        current = len(names) if graded.level is None else names.index(graded.level)
+        puzzle, shaded = generated.puzzle, generated.solution.shaded
+        numbers = puzzle.numbers
+        n = puzzle.size
+        if current > self.target:
+            stuck = human.SOLVER.run(human.board_of(puzzle), upto=self.target, deadline=deadline).state
+            changes = [((r, c), numbers[w[0]][w[1]]) for r in range(n) for c in range(n)
+                       if shaded[r][c] and stuck[(r, c)] is None
+                       for w in rules.neighbours(r, c, n) if stuck[w] == human.WHITE]
+            rng.shuffle(changes)
+            # Opening every stuck place at once saves a round of grading per place; the easiest level
+            # cannot overshoot, a harder one takes a few at a time.
+            batch = len(changes) if self.target == 0 else 3
+        else:
+            changes, batch = self._harder(generated, rng, deadline), 1
+        one_per_cell = list(dict(changes).items())
+        tries = [one_per_cell[:size] for size in (batch, batch // 4) if size > 1]
+        tries += [[change] for change in changes[:12]]
+        for group in tries:
+            deadline.check()
+            changed = [row[:] for row in numbers]
+            for (r, c), number in group:
+                changed[r][c] = number
+            if rules.other_solution(changed, shaded, deadline, self.backend) is None:
+                generated.puzzle = rules.DabuhamienaiPuzzle(size=n, numbers=changed)
+                return generated
+        return None
+
+    def _harder(self, generated: Generated, rng: random.Random, deadline: Deadline) -> list[tuple[Cell, int]]:
+        """Shaded cells whose numbers the solution path leans on below the target level, earliest first,
+        each with new numbers that no neighbour has."""
+        puzzle, shaded = generated.puzzle, generated.solution.shaded
+        numbers, n = puzzle.numbers, puzzle.size
+        path = self.path or human.SOLVER.run(human.board_of(puzzle), deadline=deadline)
+        basic = {t.name for t in human.BASIC}
+        leaned_on = dict.fromkeys(cell for step, index in zip(path.steps, path.levels, strict=True)
+                                  if index < self.target and step.technique not in basic
+                                  for cell in step.because if shaded[cell[0]][cell[1]])
+        changes = []
+        for r, c in leaned_on:
+            around = {numbers[rr][cc] for rr, cc in rules.neighbours(r, c, n)}
+            options = [v for v in range(1, n + 1) if v not in around and v != numbers[r][c]]
+            if options:
+                changes.append(((r, c), rng.choice(options)))
+        return changes
 
 
 PUZZLE_TYPE = PuzzleType(
@@ -297,4 +395,7 @@ PUZZLE_TYPE = PuzzleType(
     generate=generate_puzzle,
     check=rules.check,
     solve=rules.solve,
+    render=picture.render,
+    backends=rules.BACKENDS,
+    difficulty=human.DIFFICULTY,
 )

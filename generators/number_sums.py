@@ -7,40 +7,85 @@ regions), with every target computed from the selection. Repair: a cell on which
 and the other solution disagree gets a different digit and the targets are recomputed from the
 intended selection. The other solution then breaks: if only it selects the cell, its row sum
 moved while the target did not; if only the intended one does, the target moved while its sum did not.
+
+Region puzzles must need their regions: their digits are drawn until rows and columns alone leave
+several solutions, and repairs move a disputed cell into a neighbouring region (the region sums
+then part the two solutions just as a digit change parts row sums), never touching a digit.
+
+Difficulty: draws at a level-dependent density, each moved toward the level (``TowardLevel``).
 """
 
 from __future__ import annotations
 
+import math
 import random
+from collections.abc import Callable
+from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
-from generators.pipeline import Generated, generate
+from generators.params import normalise_shape
+from generators.pipeline import Generated, generate, generate_at_level
 from generators.spec import PuzzleType
+from pictures import number_sums as picture
+from solvers import grid
 from solvers import number_sums as rules
+from solvers import number_sums_techniques as human
 from solvers.common import Cell, Deadline
+from solvers.human import Grade
 
 Grid = list[list[int]]
 MIN_SIDE, MAX_SIDE = 3, 12
 CELLS_PER_REGION = 4  # about the region size of the game's harder levels
+# Region size per level: every region is one more line for the line rule, so fewer, larger regions
+# leave more to combine (bench/bench_number_sums.py --levels).
+LEVEL_REGION_SIZE = {"easy": CELLS_PER_REGION, "medium": 12, "hard": 18, "expert": 18}
+
+
+# Below these sizes unique puzzles that need the level's techniques are too rare to draw
+# (bench/bench_number_sums.py --levels: 6×6 found no medium in 1000 draws, 7×7 no expert).
+MIN_CELLS = {"easy": 0, "medium": 49, "hard": 49, "expert": 64}
 
 
 class NumberSumsParams(BaseModel):
-    size: int = Field(7, ge=MIN_SIDE, le=MAX_SIDE, description="Grid side (`rows` and `cols` override it).")
+    size: int | None = Field(7, ge=MIN_SIDE, le=MAX_SIDE, description="Grid side (`rows` and `cols` override it).")
     rows: int | None = Field(None, ge=MIN_SIDE, le=MAX_SIDE, description="Number of rows; defaults to `size`.")
     cols: int | None = Field(None, ge=MIN_SIDE, le=MAX_SIDE, description="Number of columns; defaults to `size`.")
     regions: bool = Field(False, description="Also partition the grid into coloured regions, each with a target sum.")
+    difficulty: Literal["easy", "medium", "hard", "expert"] = Field(
+        human.DIFFICULTY.default, description="Which techniques a person needs (see the type's `difficulties`).")
+
+    @model_validator(mode="after")
+    def _normalised(self) -> NumberSumsParams:
+        normalise_shape(self)
+        return self
 
     @property
     def shape(self) -> tuple[int, int]:
-        return self.rows or self.size, self.cols or self.size
+        return self.rows or self.size or 0, self.cols or self.size or 0
+
+    @model_validator(mode="after")
+    def _big_enough_for_level(self) -> NumberSumsParams:
+        rows, cols = self.shape
+        needed = MIN_CELLS[self.difficulty]
+        if rows * cols < needed:
+            raise ValueError(f"difficulty {self.difficulty!r} needs a grid of at least {needed} cells (e.g. "
+                             f"{math.isqrt(needed - 1) + 1}×{math.isqrt(needed - 1) + 1}); {rows}×{cols} has "
+                             f"{rows * cols}: smaller grids almost never need this level's techniques")
+        return self
 
 
-def selection_density(rows: int, cols: int, regions: bool) -> float:
-    """Half the cells, except on large plain grids: there a line's target near half its digits has
-    so many subsets that random repair does not converge, while a target near a fifth has few
-    (bench/bench_number_sums.py; 12×12 at 0.5 did not become unique within 60 s)."""
-    return 0.5 if regions or rows * cols <= 81 else 0.2
+# Selected share of the cells per level: lines whose target is far from half their digits have few
+# ways to reach it (the line rule decides them), lines near half have many; so the easier levels
+# draw sparser selections. Large plain grids stay sparse at every level: there a target near half
+# its line has so many subsets that random repair does not converge (12×12 at 0.5 did not become
+# unique within 60 s). Figures: bench/bench_number_sums.py --levels.
+LEVEL_DENSITY = {"easy": 0.3, "medium": 0.3, "hard": 0.35, "expert": 0.35}
+LARGE_PLAIN_DENSITY = {"easy": 0.2, "medium": 0.2, "hard": 0.2, "expert": 0.2}
+
+
+def selection_density(rows: int, cols: int, regions: bool, level: str = "easy") -> float:
+    return LEVEL_DENSITY[level] if regions or rows * cols <= 81 else LARGE_PLAIN_DENSITY[level]
 
 
 def random_selection(rows: int, cols: int, density: float, rng: random.Random) -> Grid:
@@ -55,9 +100,10 @@ def random_selection(rows: int, cols: int, density: float, rng: random.Random) -
     return selected
 
 
-def random_regions(rows: int, cols: int, rng: random.Random) -> list[list[int | None]]:
-    """A partition into about rows*cols/CELLS_PER_REGION connected regions grown from random seeds."""
-    count = max(2, round(rows * cols / CELLS_PER_REGION))
+def random_regions(rows: int, cols: int, rng: random.Random,
+                   cells_per_region: float = CELLS_PER_REGION) -> list[list[int | None]]:
+    """A partition into about rows*cols/cells_per_region connected regions grown from random seeds."""
+    count = max(2, round(rows * cols / cells_per_region))
     cells = [(r, c) for r in range(rows) for c in range(cols)]
     region: list[list[int | None]] = [[None] * cols for _ in range(rows)]
     grown: list[list[Cell]] = []
@@ -68,8 +114,7 @@ def random_regions(rows: int, cols: int, rng: random.Random) -> list[list[int | 
     while unassigned:
         k = rng.randrange(count)
         r, c = rng.choice(grown[k])
-        options = [(rr, cc) for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
-                   if 0 <= rr < rows and 0 <= cc < cols and region[rr][cc] is None]
+        options = [(rr, cc) for rr, cc in grid.neighbours((r, c), rows, cols) if region[rr][cc] is None]
         if options:
             rr, cc = rng.choice(options)
             region[rr][cc] = k
@@ -98,44 +143,173 @@ def with_targets(numbers: Grid, selected: Grid, regions: list[list[int | None]] 
     )
 
 
+def neighbours(r: int, c: int, rows: int, cols: int) -> list[Cell]:
+    return [(rr, cc) for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if 0 <= rr < rows and 0 <= cc < cols]
+
+
+def connected(cells: set[Cell]) -> bool:
+    if not cells:
+        return False
+    seen, stack = set(), [min(cells)]
+    while stack:
+        cell = stack.pop()
+        if cell not in seen:
+            seen.add(cell)
+            r, c = cell
+            stack += [n for n in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if n in cells]
+    return seen == cells
+
+
+def moved_to_neighbour_region(regions: list[list[int | None]], cell: Cell,
+                              rng: random.Random) -> list[list[int | None]] | None:
+    """The partition with ``cell`` moved into a neighbouring region, if its own region stays
+    connected and not empty; else None."""
+    rows, cols = len(regions), len(regions[0])
+    r, c = cell
+    own = regions[r][c]
+    others = sorted({regions[rr][cc] for rr, cc in neighbours(r, c, rows, cols)} - {own, None})
+    rest = {(rr, cc) for rr in range(rows) for cc in range(cols) if regions[rr][cc] == own} - {cell}
+    if not others or not connected(rest):
+        return None
+    moved = [row[:] for row in regions]
+    moved[r][c] = rng.choice(others)
+    return moved
+
+
+def unique(puzzle: rules.NumberSumsPuzzle, deadline: Deadline, backend: str | None) -> bool:
+    found, _, _ = rules.find_solutions(puzzle, 2, deadline, backend)
+    return len(found) == 1
+
+
+def without_regions(puzzle: rules.NumberSumsPuzzle) -> rules.NumberSumsPuzzle:
+    return puzzle.model_copy(update={"regions": None, "region_sums": None})
+
+
 class NumberSumsSteps:
-    def __init__(self, rows: int, cols: int, regions: bool, backend: str | None = None):
-        self.rows, self.cols, self.regions = rows, cols, regions
-        self.backend = backend
+    """The pipeline's steps; a region puzzle is repaired by its regions only (see the module's docstring)."""
+
+    MAX_DIGIT_DRAWS = 30  # for digits whose rows and columns alone leave several solutions
+
+    def __init__(self, rows: int, cols: int, regions: bool, density: float, deadline: Deadline,
+                 backend: str | None = None, region_size: float = CELLS_PER_REGION):
+        self.rows, self.cols, self.regions, self.region_size = rows, cols, regions, region_size
+        self.density, self.deadline, self.backend = density, deadline, backend
 
     def random_solution(self, rng: random.Random) -> Grid:
-        return random_selection(self.rows, self.cols, selection_density(self.rows, self.cols, self.regions), rng)
+        return random_selection(self.rows, self.cols, self.density, rng)
+
+    def random_digits(self, rng: random.Random) -> Grid:
+        return [[rng.randint(1, 9) for _ in range(self.cols)] for _ in range(self.rows)]
 
     def clues(self, selected: Grid, rng: random.Random) -> rules.NumberSumsPuzzle:
-        numbers = [[rng.randint(1, 9) for _ in range(self.cols)] for _ in range(self.rows)]
-        regions = random_regions(self.rows, self.cols, rng) if self.regions else None
-        return with_targets(numbers, selected, regions)
+        numbers = self.random_digits(rng)
+        if not self.regions:
+            return with_targets(numbers, selected, None)
+        for _ in range(self.MAX_DIGIT_DRAWS):
+            if not unique(with_targets(numbers, selected, None), self.deadline, self.backend):
+                break
+            numbers = self.random_digits(rng)
+        return with_targets(numbers, selected, random_regions(self.rows, self.cols, rng, self.region_size))
 
     def other_solution(self, puzzle: rules.NumberSumsPuzzle, selected: Grid, deadline: Deadline) -> Grid | None:
-        found, _ = rules.find_solutions(puzzle, 2, deadline, self.backend)
+        found, _, _ = rules.find_solutions(puzzle, 2, deadline, self.backend)
         return next((grid for grid in found if grid != selected), None)
 
     def repair(
         self, puzzle: rules.NumberSumsPuzzle, selected: Grid, other: Grid, rng: random.Random
-    ) -> rules.NumberSumsPuzzle:
+    ) -> rules.NumberSumsPuzzle | None:
         differing = [(r, c) for r in range(self.rows) for c in range(self.cols) if selected[r][c] != other[r][c]]
-        r, c = rng.choice(differing)
+        rng.shuffle(differing)
+        if puzzle.regions is not None:
+            for cell in differing:
+                moved = moved_to_neighbour_region(puzzle.regions, cell, rng)
+                if moved is not None:
+                    return with_targets(puzzle.numbers, selected, moved)
+            return None  # no disputed cell can move: start again
+        r, c = differing[0]
         numbers = [row[:] for row in puzzle.numbers]
         numbers[r][c] = rng.choice([d for d in range(1, 10) if d != numbers[r][c]])
-        return with_targets(numbers, selected, puzzle.regions)
+        return with_targets(numbers, selected, None)
 
 
-def generate_puzzle(params: NumberSumsParams, seed: int, deadline: Deadline, backend: str | None = None) -> Generated:
+def generate_unique(params: NumberSumsParams, seed: int, deadline: Deadline, backend: str | None = None) -> Generated:
+    """A unique puzzle of any difficulty, drawn at the density of ``params.difficulty``."""
     rows, cols = params.shape
-    result = generate(NumberSumsSteps(rows, cols, params.regions, backend), seed, deadline, max_rounds=20 * rows * cols)
+    density = selection_density(rows, cols, params.regions, params.difficulty)
+    steps = NumberSumsSteps(rows, cols, params.regions, density, deadline, backend,
+                            LEVEL_REGION_SIZE[params.difficulty])
+    result = generate(steps, seed, deadline, max_rounds=20 * rows * cols)
     result.solution = rules.NumberSumsAnswer(selected=result.solution)
     return result
 
 
+def generate_puzzle(params: NumberSumsParams, seed: int, deadline: Deadline, backend: str | None = None) -> Generated:
+    """A unique puzzle of the asked level (Tatham's rule: solved by its level's techniques, not by the
+    easier levels')."""
+    return generate_at_level(lambda draw, limit: generate_unique(params, draw, limit, backend),
+                             grade_within(params.difficulty), params.difficulty, seed, deadline,
+                             adjust=TowardLevel(params.difficulty, backend))
+
+
+def grade_within(level: str) -> Callable[[rules.NumberSumsPuzzle, Deadline], Grade]:
+    """Grading for a generator aiming at ``level``: a puzzle the level's techniques cannot finish is
+    only reported as harder (the next level's name, or None above the top) without trying the
+    costlier techniques. A puzzle they finish gets its full grade: the solver tries harder
+    techniques only where easier ones find nothing, so the path is the same."""
+    target = human.SOLVER.level_names.index(level)
+    harder = human.SOLVER.level_names[target + 1] if target + 1 < len(human.SOLVER.levels) else None
+
+    def grade(puzzle: rules.NumberSumsPuzzle, deadline: Deadline) -> Grade:
+        board = human.board_of(puzzle)
+        if harder is None or human.SOLVER.run(board, upto=target, deadline=deadline).state.solved:
+            return human.SOLVER.grade(board, deadline)
+        return Grade(harder, 0.0, 0, None)
+
+    return grade
+
+
+class TowardLevel:
+    """One digit change that keeps the puzzle unique (and a region puzzle in need of its regions) and
+    makes it easier: where the target level's techniques get stuck, a digit the solution crosses out
+    becomes larger than what its row or column still needs, so the line rule crosses it out at once.
+    Its line then has fewer ways to reach its target. A draw that is too easy is left for a new draw."""
+
+    CANDIDATES = 8  # digit changes tried per adjustment
+
+    def __init__(self, level: str, backend: str | None):
+        self.target = human.SOLVER.level_names.index(level)
+        self.backend = backend
+
+    def __call__(self, generated: Generated, graded: Grade, rng: random.Random, deadline: Deadline) -> Generated | None:
+        names = human.SOLVER.level_names
+        if graded.level is not None and names.index(graded.level) <= self.target:
+            return None
+        puzzle, selected = generated.puzzle, generated.solution.selected
+        board = human.board_of(puzzle)
+        stuck = human.SOLVER.run(board, upto=self.target, deadline=deadline).state
+        options = []
+        for i, value in enumerate(stuck.values):
+            r, c = board.cell(i)
+            if value is None and not selected[r][c]:
+                need = min(human.open_part(board, stuck.values, board.rules[k])[0] for k in board.rules_of[i])
+                if need < 9:
+                    options.append((r, c, need))
+        rng.shuffle(options)
+        for r, c, need in options[:self.CANDIDATES]:
+            deadline.check()
+            numbers = [row[:] for row in puzzle.numbers]
+            numbers[r][c] = rng.randint(max(need + 1, 1), 9)
+            changed = with_targets(numbers, selected, puzzle.regions)
+            if unique(changed, deadline, self.backend) and (
+                    changed.regions is None or not unique(without_regions(changed), deadline, self.backend)):
+                generated.puzzle = changed
+                return generated
+        return None
+
 
 def warm_up() -> None:
     """Import-time work and the first search are slow in a fresh worker; do them before any request."""
-    generate_puzzle(NumberSumsParams(size=4), 0, Deadline.after(10))
+    generate_puzzle(NumberSumsParams(size=4, difficulty="easy"), 0, Deadline.after(10))
 
 
 PUZZLE_TYPE = PuzzleType(
@@ -148,12 +322,14 @@ PUZZLE_TYPE = PuzzleType(
     generate=generate_puzzle,
     check=rules.check,
     solve=rules.solve,
+    render=picture.render,
+    backends=rules.BACKENDS,
     catalogue={
         "solve_max_side": rules.MAX_SIDE,
         "digits": [1, 9],
         "solve_formats": ["json", "csv"],
-        "backends": list(rules.BACKENDS),
-        "default_backend": rules.DEFAULT_BACKEND,
     },
     parse_text=rules.parse_csv,
+    text_format="csv",
+    difficulty=human.DIFFICULTY,
 )

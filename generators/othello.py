@@ -1,11 +1,13 @@
 """Othello endgame puzzle generation: the pipeline steps and the type's registration.
 
 Solution: a position from a plausible game — a few random opening moves, then a cheap one-ply
-heuristic with noise — stopped at the requested number of empty squares, colours swapped if needed
-so the requested side is to move. Clues: the position with its task. Uniqueness: the exact solver
-counts the solving moves (for ``win`` by null-window tests "does this move win?", stopping at two).
-A position with no or several solving moves cannot be repaired by changing a clue, so repair
-restarts with a new game (about one position in three to five is kept; see the benchmark).
+heuristic with noise, the last move often a slip to punish — stopped at the requested number of
+empty squares, colours swapped if needed so the requested side is to move. Clues: the position with
+its task. Uniqueness: the exact solver counts the solving moves (for ``win`` by null-window tests
+"does this move win?", stopping at two). A position with no or several solving moves cannot be
+repaired by changing a clue, so repair restarts with a new game (bench/bench_othello.py reports how
+many positions are kept). A level is reached by drawing unique puzzles until one grades at it
+(``solvers.othello_techniques``).
 """
 
 from __future__ import annotations
@@ -14,18 +16,22 @@ import random
 from dataclasses import dataclass, field
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
-from generators.pipeline import Generated, generate
+from generators.pipeline import Generated, generate, generate_at_level
 from generators.spec import PuzzleType, Verdict
+from pictures import othello as picture
 from solvers import othello as rules
 from solvers import othello_engine as engine
+from solvers import othello_techniques as human
 from solvers.common import Deadline
 
 MAX_RESTARTS = 400
+LEVEL_MAX_EMPTIES = 16  # generation at a level draws several unique puzzles: kept within a request
 OPENING_PLIES = (2, 10)  # uniformly random moves first: varied openings
 RANDOM_MOVE_RATE = 0.15  # later: otherwise the best one-ply move under noise
 EVAL_NOISE = 4.0
+SLIP_RATE = 0.5  # how often the last move before the puzzle is a slip (see _last_move)
 
 
 class OthelloParams(BaseModel):
@@ -34,6 +40,18 @@ class OthelloParams(BaseModel):
         "win", description="`win`: exactly one move wins; `best`: exactly one move reaches the best score."
     )
     to_move: Literal["X", "O", "random"] = Field("random", description="The side to move: X (black), O or random.")
+    difficulty: Literal["easy", "medium", "hard", "expert"] | None = Field(
+        None, description="How far ahead a person must read to see the move (see the type's `difficulties`). "
+        "Without it, any level: the record's grade says which (drawing until a level matches costs several "
+        "exact solves at 20 empties).")
+
+    @model_validator(mode="after")
+    def _level_within_reach(self) -> OthelloParams:
+        if self.difficulty is not None and self.empties > LEVEL_MAX_EMPTIES:
+            raise ValueError(f"a difficulty level is generated with at most {LEVEL_MAX_EMPTIES} empty squares (it "
+                             f"draws puzzles until one grades at the level); got {self.empties} — ask fewer empties "
+                             "or no difficulty")
+        return self
 
 
 @dataclass
@@ -52,6 +70,16 @@ def _choose_move(p: int, o: int, ply: int, rng: random.Random) -> int:
     return max(moves, key=lambda sq: -engine.evaluation(*engine.play(p, o, sq)) + rng.gauss(0, EVAL_NOISE))
 
 
+def _last_move(p: int, o: int, rng: random.Random) -> int:
+    """The move into the puzzle's position: often the one that looks best for the side to move next (a
+    slip to punish), so the puzzle's side is seldom lost whatever it plays; positions where it is are
+    cheap to reject but many, and make generation slow."""
+    moves = rules.squares_of(engine.legal_moves(p, o))
+    if rng.random() < SLIP_RATE:
+        return max(moves, key=lambda sq: engine.evaluation(*engine.play(p, o, sq)) + rng.gauss(0, EVAL_NOISE))
+    return _choose_move(p, o, OPENING_PLIES[1], rng)
+
+
 def plausible_position(empties: int, rng: random.Random) -> tuple[int, int, bool] | None:
     """Play from the start position until ``empties`` squares are empty.
 
@@ -67,7 +95,8 @@ def plausible_position(empties: int, rng: random.Random) -> tuple[int, int, bool
                 return None
             p, o, black = o, p, not black
             continue
-        p, o = engine.play(p, o, _choose_move(p, o, ply, rng))
+        last = 64 - (p | o).bit_count() == empties + 1
+        p, o = engine.play(p, o, _last_move(p, o, rng) if last else _choose_move(p, o, ply, rng))
         black = not black
         ply += 1
     if bin(engine.legal_moves(p, o)).count("1") < 2:
@@ -92,25 +121,30 @@ class OthelloSteps:
 
     def other_solution(self, puzzle: rules.OthelloPuzzle, solution: Candidate, deadline: Deadline) -> Candidate | None:
         """None when exactly one move solves the task; otherwise the candidate itself (restart)."""
-        solution.solving = solving_moves(puzzle, deadline)
+        solution.solving = rules.solving_moves(puzzle, deadline)
         return None if len(solution.solving) == 1 else solution
 
     def repair(self, puzzle: rules.OthelloPuzzle, solution: Candidate, other: Candidate, rng: random.Random) -> None:
         return None
 
 
-def solving_moves(puzzle: rules.OthelloPuzzle, deadline: Deadline, stop_at: int = 2) -> list[int]:
-    """The moves solving the puzzle's task, up to ``stop_at`` of them (exact null-window searches)."""
-    p, o = puzzle.bitboards()
-    best = rules.best_score(p, o, deadline) if puzzle.task == "best" else 0
-    return rules.moves_reaching(p, o, rules.threshold(puzzle.task, best), deadline, stop_at)
-
-
-def generate_puzzle(params: OthelloParams, seed: int, deadline: Deadline) -> Generated:
+def generate_unique(params: OthelloParams, seed: int, deadline: Deadline) -> Generated:
+    """A position with exactly one solving move, of any difficulty."""
     result = generate(OthelloSteps(params), seed, deadline, max_rounds=1, max_restarts=MAX_RESTARTS)
     (move,) = result.solution.solving
     result.solution = rules.OthelloAnswer(move=rules.square_name(move))
     return result
+
+
+def generate_puzzle(params: OthelloParams, seed: int, deadline: Deadline) -> Generated:
+    """A puzzle of the asked level: unique positions drawn until one grades at it (a position cannot be
+    nudged toward a level without changing its answer, so there is no adjustment step)."""
+    if params.difficulty is None:
+        generated = generate_unique(params, seed, deadline)
+        generated.difficulty = human.DIFFICULTY.grade(generated.puzzle, deadline)
+        return generated
+    return generate_at_level(lambda draw, limit: generate_unique(params, draw, limit), human.DIFFICULTY.grade,
+                             params.difficulty, seed, deadline)
 
 
 def check(puzzle: rules.OthelloPuzzle, answer: rules.OthelloAnswer) -> Verdict:
@@ -130,6 +164,9 @@ PUZZLE_TYPE = PuzzleType(
     generate=generate_puzzle,
     check=check,
     solve=rules.solve,
+    render=picture.render,
+    backends=rules.BACKENDS,
+    difficulty=human.DIFFICULTY,
     catalogue={
         "board_format": "64 chars X/O/- for A1..H1, A2..H8 (FFO)",
         "score": "final disc difference for the side to move, empties to the winner",

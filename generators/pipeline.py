@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Generic, Protocol, TypeVar
 
 from solvers.common import Deadline
+from solvers.human import Grade
 
 P = TypeVar("P")  # the puzzle (clues)
 S = TypeVar("S")  # the solution
@@ -51,6 +53,8 @@ class GenerationStats:
     restarts: int = 0
     solver_calls: int = 0
     seconds: float = 0.0
+    draws: int = 1  # puzzles made to find one of the asked difficulty
+    adjustments: int = 0  # changes that moved a draw toward the asked difficulty
 
 
 @dataclass
@@ -58,6 +62,7 @@ class Generated(Generic[P, S]):
     puzzle: P
     solution: S
     stats: GenerationStats = field(default_factory=GenerationStats)
+    difficulty: Grade | None = None
 
 
 def generate(
@@ -89,3 +94,43 @@ def generate(
             if puzzle is None:
                 break
     raise GenerationFailed(f"no unique puzzle after {max_restarts + 1} attempts of {max_rounds} repair rounds")
+
+
+Adjust = Callable[[Generated[P, S], Grade, random.Random, Deadline], "Generated[P, S] | None"]
+
+
+def generate_at_level(
+    make: Callable[[int, Deadline], Generated[P, S]],
+    grade: Callable[[P, Deadline], Grade],
+    level: str,
+    seed: int,
+    deadline: Deadline,
+    adjust: Adjust[P, S] | None = None,
+    max_draws: int = 1_000,
+    max_adjusts: int = 40,
+) -> Generated[P, S]:
+    """A puzzle of exactly ``level``: solvable with that level's techniques and not with the level below
+    (Tatham's rule). Draws unique puzzles from seeds derived from ``seed``; a type's ``adjust`` may move
+    a draw toward the level (e.g. a clue that opens it to simpler techniques, or one taken away) and
+    returns another unique puzzle, or None to give up on that draw. Deterministic, and bounded by the
+    draws, the adjustments per draw and the deadline."""
+    started = time.perf_counter()
+    rng = random.Random(seed)
+    stats = GenerationStats(restarts=0)
+    for draw in range(1, max_draws + 1):
+        deadline.check()
+        generated: Generated[P, S] | None = make(rng.getrandbits(63), deadline)
+        stats.repair_rounds += generated.stats.repair_rounds
+        stats.restarts += generated.stats.restarts
+        stats.solver_calls += generated.stats.solver_calls
+        for _ in range(max_adjusts + 1):
+            graded = grade(generated.puzzle, deadline)
+            if graded.level == level:
+                stats.draws, stats.seconds = draw, time.perf_counter() - started
+                generated.stats, generated.difficulty = stats, graded
+                return generated
+            generated = adjust(generated, graded, rng, deadline) if adjust else None
+            if generated is None:
+                break
+            stats.adjustments += 1
+    raise GenerationFailed(f"no puzzle of level {level!r} in {max_draws} draws")

@@ -1,19 +1,26 @@
 """The description of a puzzle type that the HTTP layer, the store and the CLI work from.
 
 Each ``generators/<type>.py`` builds one ``PuzzleType`` from its params model and its steps, and
-``solvers/<type>.py`` supplies the puzzle/answer models, the rules checker and the solver.
+``solvers/<type>.py`` supplies the puzzle/answer models, the rules checker and the solver. The HTTP
+layer knows types only through this: new per-type facts are new optional fields here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel
 
 from generators.pipeline import Generated
 from solvers.common import Deadline, SolveOutcome, Violation
+from solvers.human import Difficulty
+
+Params = TypeVar("Params", bound=BaseModel)
+Puzzle = TypeVar("Puzzle", bound=BaseModel)
+Answer = TypeVar("Answer", bound=BaseModel)
+PuzzleT = TypeVar("PuzzleT", bound=BaseModel, contravariant=True)
 
 
 @dataclass
@@ -28,22 +35,42 @@ def as_verdict(checked: list[Violation] | Verdict) -> Verdict:
     return checked if isinstance(checked, Verdict) else Verdict(checked)
 
 
+class Solver(Protocol[PuzzleT]):
+    def __call__(
+        self, puzzle: PuzzleT, limit: int, deadline: Deadline, backend: str | None = None, keep: int | None = None
+    ) -> SolveOutcome:
+        """Count up to ``max(limit, 2)`` solutions (so unique and multiple are told apart), keep the
+        first ``keep`` (all when None); ``backend`` is one of the type's ``backends`` (None: the first)."""
+        ...
+
+
 @dataclass(frozen=True)
-class PuzzleType:
+class PuzzleType(Generic[Params, Puzzle, Answer]):
     name: str  # the `{type}` path segment
     id_prefix: str  # stored ids look like `dab-3f2a...`
     summary: str
-    params_model: type[BaseModel]  # generation parameters (query string), without `seed`
-    puzzle_model: type[BaseModel]
-    answer_model: type[BaseModel]
-    generate: Callable[[Any, int, Deadline], Generated]  # (params, seed, deadline)
+    params_model: type[Params]  # generation parameters (query string), without `seed`
+    puzzle_model: type[Puzzle]
+    answer_model: type[Answer]
+    generate: Callable[[Params, int, Deadline], Generated]  # (params, seed, deadline)
     # (puzzle, answer) -> every broken rule, or a Verdict when the type adds facts; raises InvalidInput on shape errors
-    check: Callable[[Any, Any], list[Violation] | Verdict]
-    solve: Callable[[Any, int, Deadline, str | None], SolveOutcome]  # (puzzle, limit, deadline, backend)
+    check: Callable[[Puzzle, Answer], list[Violation] | Verdict]
+    solve: Solver[Puzzle]
+    backends: tuple[str, ...]  # what `backend` of a solve request may name; the first is the default
     catalogue: dict[str, Any] = field(default_factory=dict)  # extra facts for GET /types
     warm_up: Callable[[], None] | None = None  # run once per worker at start-up (e.g. JIT compile)
     # Puzzle from a plain-text format (e.g. number-sums CSV); raises InvalidInput with a clear message.
-    parse_text: Callable[[str], BaseModel] | None = None
+    parse_text: Callable[[str], Puzzle] | None = None
+    # The name of that format: the solve request's field for the text and the body's media type `text/<format>`.
+    text_format: str = "text"
     # Checking an answer is cheap and bounded (the models cap the sizes): the server runs it itself, as a
     # round trip to a worker process would cost more than the check. False sends it to the verify workers.
     check_in_process: bool = True
+    # (puzzle, answer or None, play) -> SVG text: the picture of the puzzle, or of its solution. In play
+    # mode each cell is a `<g data-cell="r,c">` the play page styles by class.
+    render: Callable[..., str] | None = None
+    # Puzzle from / to a puzz.link URL (pzprjs); parse raises InvalidInput saying what cannot be read.
+    parse_url: Callable[[str], BaseModel] | None = None
+    to_url: Callable[[Any], str] | None = None
+    # Levels for people, grading and hints; the params model then has a `difficulty` field.
+    difficulty: Difficulty | None = None

@@ -23,18 +23,24 @@ import random
 from collections import Counter
 from collections.abc import Iterator
 from functools import cache
+from typing import Literal
 
 from pydantic import BaseModel, Field, model_validator
 
-from generators.pipeline import Generated, generate
+from generators.pipeline import Generated, generate, generate_at_level
 from generators.spec import PuzzleType
+from pictures import ubongo as picture
 from solvers import ubongo as rules
+from solvers import ubongo_techniques as human
 from solvers.common import Cell, Deadline
+from solvers.human import Grade
 
 Arrangement = tuple[tuple[str, frozenset[Cell]], ...]  # (piece, cells), in catalogue order
 NEIGHBOURS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 MAX_PERIMETER = 1.6  # outline edges per cell a repair may reach: card-like blobs, not combs of 1-wide slots
 RARE_SHARE = 0.15  # hidden-mode cards start from the largest-area piece sets, at least this share of all sets
+ABOVE = Grade(None, 0.0, 0, None)  # a card above the asked level, not graded further
+WALK_TRIES = 12  # moves weighed per step of the walk toward a level
 COUNT_CAP = 64  # coverings counted per candidate; more than this is "many"
 
 
@@ -43,6 +49,11 @@ class UbongoParams(BaseModel):
     mode: rules.Mode = Field("given", description="`given`: the card names its pieces; `hidden`: only how many.")
     catalogue: rules.CatalogueName = Field("standard", description="`standard` (12 pieces) or `article` (7).")
     size: int | None = Field(None, ge=3, le=5, description="Alias of `pieces`, like the other types' `size`.")
+    difficulty: Literal["easy", "medium", "hard"] = Field(
+        human.DIFFICULTY.default,
+        description="How much a person must try: `easy` every piece follows from where pieces fit and the "
+                    "sizes of cut-off regions; `medium` also checkerboard colours, or one placement tried and "
+                    "taken back; `hard` trying pieces at a cell, several dead ends.")
 
     @model_validator(mode="after")
     def _size_is_pieces(self) -> UbongoParams:
@@ -50,6 +61,9 @@ class UbongoParams(BaseModel):
             if "pieces" in self.model_fields_set and self.pieces != self.size:
                 raise ValueError("give `pieces` or its alias `size`, not two different values")
             self.pieces, self.size = self.size, None
+        if self.mode == "hidden" and self.pieces >= 5 and self.difficulty == "easy":
+            raise ValueError("easy cards of 5 hidden pieces are too rare to find within the time budget (about one "
+                             "unique card in 70); choose medium or hard, 3-4 pieces, or mode given")
         return self
 
 
@@ -183,10 +197,18 @@ class UbongoSteps:
     def _ordered(self, placed: dict[str, frozenset[Cell]]) -> Arrangement:
         return tuple((name, placed[name]) for name in self.names if name in placed)
 
-    def random_solution(self, rng: random.Random) -> Arrangement:
+    def forget(self) -> None:
+        """A new attempt: what the last one weighed is no longer needed."""
         self.seen: set[rules.Shape] = set()  # outlines already weighed in this attempt
         self.counts: dict[rules.Shape, int] = {}  # exact covering counts of outlines weighed in this attempt
         self.at_least: dict[rules.Shape, int] = {}  # lower bounds where a count stopped at its cap
+
+    def arranged(self, answer: rules.UbongoAnswer) -> Arrangement:
+        """An answer as an arrangement (the inverse of ``answer``)."""
+        return self._ordered({p.piece: frozenset((r, c) for r, c in p.cells) for p in answer.placements})
+
+    def random_solution(self, rng: random.Random) -> Arrangement:
+        self.forget()
         for _ in range(100):
             if self.params.mode == "hidden":
                 pieces = list(rng.choice(rare_piece_sets(self.params.catalogue, self.params.pieces)))
@@ -255,12 +277,13 @@ class UbongoSteps:
             self.at_least[key] = max(count, self.at_least.get(key, 0))
         return count
 
-    def _moves(self, arrangement: Arrangement, names: list[str], rng: random.Random) -> Iterator[Arrangement]:
-        """Every arrangement reached by lifting one of ``names`` and putting it (in mode hidden, or an
-        unused piece) back anywhere allowed: the most shared edges first (so a descent that takes the
-        first good move keeps the card compact), in random order among equals."""
+    def _moves(self, arrangement: Arrangement, names: list[str], rng: random.Random, swap: bool = True
+               ) -> Iterator[Arrangement]:
+        """Every arrangement reached by lifting one of ``names`` and putting it (in mode hidden and with
+        ``swap``, or an unused piece) back anywhere allowed: the most shared edges first (so a descent
+        that takes the first good move keeps the card compact), in random order among equals."""
         used = dict(arrangement)
-        swaps = [n for n in self.names if n not in used] if self.params.mode == "hidden" else []
+        swaps = [n for n in self.names if n not in used] if self.params.mode == "hidden" and swap else []
         moves: list[tuple[int, float, Arrangement]] = []
         for name in names:
             rest = {cell for n, cells in arrangement if n != name for cell in cells}
@@ -304,7 +327,8 @@ class UbongoSteps:
         return sideways
 
 
-def generate_puzzle(params: UbongoParams, seed: int, deadline: Deadline) -> Generated:
+def generate_unique(params: UbongoParams, seed: int, deadline: Deadline) -> Generated:
+    """A card with exactly one covering, of any difficulty."""
     steps = UbongoSteps(params, deadline)
     result = generate(steps, seed, deadline, max_rounds=60, max_restarts=30)
     arrangement = result.puzzle
@@ -312,6 +336,61 @@ def generate_puzzle(params: UbongoParams, seed: int, deadline: Deadline) -> Gene
     result.solution = steps.answer(arrangement)
     return result
 
+
+def generate_puzzle(params: UbongoParams, seed: int, deadline: Deadline) -> Generated:
+    """A card of the asked level: unique cards drawn, each walked toward the level (``TowardLevel``)."""
+    toward = TowardLevel(params, deadline)
+    return generate_at_level(lambda draw, limit: generate_unique(params, draw, limit), toward.grade,
+                             params.difficulty, seed, deadline, adjust=toward)
+
+
+class TowardLevel:
+    """A walk over unique cards: one piece lifted and put back elsewhere, kept only if the card still
+    has exactly one covering; the first such card of the asked level ends the walk, else the walk
+    moves to the first unique card it has not visited. A move costs a covering count and a grade,
+    far less than drawing a new card, and a card a move away is often of another level."""
+
+    def __init__(self, params: UbongoParams, deadline: Deadline):
+        self.params, self.level = params, params.difficulty
+        self.steps = UbongoSteps(params, deadline)
+        self.graded: dict[tuple[tuple[str, ...], tuple[str, ...]], Grade] = {}
+        self.visited: set[rules.Shape] = set()
+
+    def grade(self, puzzle: rules.UbongoPuzzle, deadline: Deadline) -> Grade:
+        """The card's grade, or ``ABOVE`` for a card beyond the asked level (not graded further)."""
+        key = (tuple(puzzle.shape), tuple(puzzle.pieces or ()))
+        if key not in self.graded:
+            self.graded[key] = human.grade_within(puzzle, self.level, deadline) or ABOVE
+        return self.graded[key]
+
+    def __call__(self, generated: Generated, graded: Grade, rng: random.Random, deadline: Deadline
+                 ) -> Generated | None:
+        steps = self.steps
+        steps.forget()
+        arrangement = steps.arranged(generated.solution)
+        self.visited.add(normalise_outline(arrangement))
+        names = [name for name, _ in arrangement]
+        rng.shuffle(names)
+        sideways = None
+        tried = 0
+        # One piece at a time, the same piece put back: building every move of every piece (and, in mode
+        # hidden, of every unused piece) would cost more than the few moves a step weighs.
+        for moved in itertools.chain.from_iterable(steps._moves(arrangement, [name], rng, swap=False) for name in names):
+            key = normalise_outline(moved)
+            if key in self.visited:
+                continue
+            self.visited.add(key)
+            tried += 1
+            if steps.coverings(moved, 2) == 1:
+                if self.grade(steps.puzzle(moved), deadline).level == self.level:
+                    sideways = moved
+                    break
+                sideways = sideways or moved
+            if tried >= WALK_TRIES:
+                break
+        if sideways is None:
+            return None
+        return Generated(steps.puzzle(sideways), steps.answer(sideways), generated.stats)
 
 
 PUZZLE_TYPE = PuzzleType(
@@ -324,5 +403,8 @@ PUZZLE_TYPE = PuzzleType(
     generate=generate_puzzle,
     check=rules.check,
     solve=rules.solve,
+    render=picture.render,
+    backends=rules.BACKENDS,
     catalogue=rules.catalogue_facts(),
+    difficulty=human.DIFFICULTY,
 )

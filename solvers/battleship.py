@@ -24,18 +24,21 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, field_validator, model_validator
 
+from solvers import grid
 from solvers.common import (
     Cell,
     Deadline,
     InvalidInput,
     SolveOutcome,
     Violation,
+    at,
     grid_shape_violations,
     violation,
 )
-from solvers.sat import CadicalBackend, SatBackend, block, enumerate_models, make_backend
+from solvers.sat import CadicalBackend, SatBackend, block, count_models, make_backend
 
-DEFAULT_BACKEND = "cadical"  # bench/bench_battleship.py --backends: CaDiCaL is several times faster than z3 here
+BACKENDS = ("cadical", "z3")  # the first is the default: bench/bench_battleship.py --backends compares
+DEFAULT_BACKEND = BACKENDS[0]
 MAX_SIDE = 30
 
 Kind = Literal["water", "sub", "top", "bottom", "left", "right", "middle"]
@@ -119,23 +122,7 @@ class BattleshipAnswer(BaseModel):
 def ship_groups(ships: Grid) -> list[list[Cell]]:
     """Orthogonally connected groups of ship cells, each sorted, in reading order."""
     rows, cols = len(ships), len(ships[0]) if ships else 0
-    seen: set[Cell] = set()
-    groups = []
-    for r0 in range(rows):
-        for c0 in range(cols):
-            if not ships[r0][c0] or (r0, c0) in seen:
-                continue
-            seen.add((r0, c0))
-            stack, group = [(r0, c0)], []
-            while stack:
-                r, c = stack.pop()
-                group.append((r, c))
-                for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-                    if 0 <= rr < rows and 0 <= cc < cols and ships[rr][cc] and (rr, cc) not in seen:
-                        seen.add((rr, cc))
-                        stack.append((rr, cc))
-            groups.append(sorted(group))
-    return groups
+    return grid.connected_regions(rows, cols, lambda cell: bool(ships[cell[0]][cell[1]]))
 
 
 def is_straight(group: list[Cell]) -> bool:
@@ -178,12 +165,12 @@ def check(puzzle: BattleshipPuzzle, answer: BattleshipAnswer) -> list[Violation]
     group_of = {cell: i for i, group in enumerate(groups) for cell in group}
     for group in groups:
         if not is_straight(group):
-            add("ship-not-straight", f"Ship cells from {_at(group[0])} form a bent shape, not one straight ship", group)
+            add("ship-not-straight", f"Ship cells from {at(group[0])} form a bent shape, not one straight ship", group)
     for r in range(rows - 1):
         for c in range(cols):
             for cc in (c - 1, c + 1):
                 if 0 <= cc < cols and ships[r][c] and ships[r + 1][cc] and group_of[(r, c)] != group_of[(r + 1, cc)]:
-                    add("ships-touch", f"Ships touch diagonally at {_at((r, c))} and {_at((r + 1, cc))}", [(r, c), (r + 1, cc)])
+                    add("ships-touch", f"Ships touch diagonally at {at((r, c))} and {at((r + 1, cc))}", [(r, c), (r + 1, cc)])
 
     wanted = Counter(puzzle.fleet)
     by_length: dict[int, list[Cell]] = {}
@@ -199,11 +186,12 @@ def check(puzzle: BattleshipPuzzle, answer: BattleshipAnswer) -> list[Violation]
             message = f"The fleet has {wanted[length]} ship(s) of length {length}; the answer has {have[length]}"
             add("fleet-count-mismatch", message, cells)
 
-    for axis, counts, lines in (("row", puzzle.row_counts, _rows(rows, cols)), ("col", puzzle.col_counts, _cols(rows, cols))):
+    by_axis = (("row", puzzle.row_counts, grid.row_lines(rows, cols)), ("col", puzzle.col_counts, grid.column_lines(rows, cols)))
+    for axis, counts, lines in by_axis:
         for i, (want, line) in enumerate(zip(counts, lines, strict=True)):
             got = sum(ships[r][c] for r, c in line)
             if want is not None and got != want:
-                add(f"{axis}-count-mismatch", f"{axis.capitalize()} {i} should have {want} ship cells, has {got}", line)
+                add(f"{axis}-count-mismatch", f"{axis.capitalize()} {i + 1} should have {want} ship cells, has {got}", line)
 
     for item in puzzle.revealed:
         cell = item.cell
@@ -211,25 +199,13 @@ def check(puzzle: BattleshipPuzzle, answer: BattleshipAnswer) -> list[Violation]
         if item.kind == actual:
             continue
         if item.kind == "water":
-            add("revealed-water-has-ship", f"{_at(cell)} is revealed as water but holds a ship", [cell])
+            add("revealed-water-has-ship", f"{at(cell).capitalize()} is revealed as water but holds a ship", [cell])
         elif actual == "water":
-            add("revealed-ship-missing", f"{_at(cell)} is revealed as a ship ({item.kind}) but is water", [cell])
+            add("revealed-ship-missing", f"{at(cell).capitalize()} is revealed as a ship ({item.kind}) but is water", [cell])
         else:
             shown = f"`{actual}`" if actual else "part of a bent shape"
-            add("revealed-wrong-segment", f"{_at(cell)} is revealed as `{item.kind}` but is {shown}", [cell])
+            add("revealed-wrong-segment", f"{at(cell).capitalize()} is revealed as `{item.kind}` but is {shown}", [cell])
     return found
-
-
-def _at(cell: Cell) -> str:
-    return f"({cell[0]},{cell[1]})"
-
-
-def _rows(rows: int, cols: int) -> list[list[Cell]]:
-    return [[(r, c) for c in range(cols)] for r in range(rows)]
-
-
-def _cols(rows: int, cols: int) -> list[list[Cell]]:
-    return [[(r, c) for r in range(rows)] for c in range(cols)]
 
 
 # ---------------------------------------------------------------- the SAT model
@@ -285,7 +261,7 @@ class BattleshipModel:
         for r in range(rows):
             for c in range(cols):
                 backend.add_clause([-self.x[r][c], *(p.var for p in self.covering.get((r, c), []))])
-        for counts, lines in ((row_counts, _rows(rows, cols)), (col_counts, _cols(rows, cols))):
+        for counts, lines in ((row_counts, grid.row_lines(rows, cols)), (col_counts, grid.column_lines(rows, cols))):
             for want, line in zip(counts, lines, strict=True):
                 if want is not None:
                     _count(backend, [self.x[r][c] for r, c in line], want)
@@ -356,7 +332,8 @@ def _shows(p: Placement, r: int, c: int, kind: str) -> bool:
 def _count(backend: SatBackend, lits: list[int], k: int) -> None:
     """sum(lits) == k. z3 takes it natively; for CaDiCaL a sequential counter, O(n·k) clauses: the
     shared totalizer is O(n²) on the 100-odd placements of one ship length. (Exact fleet counts,
-    though implied by at-most counts once the rows are all known, make second solutions 2-5x faster.)"""
+    though implied by at-most counts once the rows are all known, make second solutions faster:
+    bench/bench_battleship.py.)"""
     if not isinstance(backend, CadicalBackend):
         backend.add_exactly(lits, k)
         return
@@ -391,10 +368,12 @@ def build_model(sat: SatBackend, puzzle: BattleshipPuzzle) -> BattleshipModel:
     return model
 
 
-def solve(puzzle: BattleshipPuzzle, limit: int, deadline: Deadline, backend: str | None = None) -> SolveOutcome:
+def solve(
+    puzzle: BattleshipPuzzle, limit: int, deadline: Deadline, backend: str | None = None, keep: int | None = None
+) -> SolveOutcome:
     if obviously_impossible(puzzle):
         return SolveOutcome([], True)
     with make_backend(backend or DEFAULT_BACKEND) as sat:
         model = build_model(sat, puzzle)
-        found, complete = enumerate_models(sat, model.cells, max(limit, 2), deadline)
-        return SolveOutcome([{"ships": model.grid(m)} for m in found], complete)
+        found, count, complete = count_models(sat, model.cells, max(limit, 2), deadline, keep=keep)
+        return SolveOutcome([{"ships": model.grid(m)} for m in found], complete, count=count)

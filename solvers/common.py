@@ -60,6 +60,11 @@ class Violation(BaseModel):
     cells: list[list[int]] = Field(default_factory=list, description="[row, col] pairs involved.")
 
 
+def at(cell: Cell) -> str:
+    """A cell as a player names it in a sentence: rows and columns counted from 1 (`cells` stay 0-based)."""
+    return f"row {cell[0] + 1}, column {cell[1] + 1}"
+
+
 def violation(rule: str, message: str, cells: list[Cell] | None = None) -> Violation:
     return Violation(rule=rule, message=message, cells=[[r, c] for r, c in (cells or [])])
 
@@ -69,34 +74,43 @@ Status = Literal["none", "unique", "multiple"]
 
 @dataclass
 class SolveOutcome:
-    """What a solver found: up to the requested number of solutions, and whether it proved there are no more."""
+    """What a solver found: the solutions it kept, how many it counted, and whether it proved there are no more.
+
+    Solvers count up to a limit of at least two and keep only the first few solutions (``keep``), so
+    a count of thousands costs no memory; ``count`` defaults to the number of solutions kept.
+    """
 
     solutions: list[Any]
     complete: bool
     extra: dict[str, Any] = field(default_factory=dict)
+    count: int = -1
+
+    def __post_init__(self) -> None:
+        if self.count < 0:
+            self.count = len(self.solutions)
 
     @property
     def status(self) -> Status:
-        # Solvers always search for at least two solutions, so one solution means unique.
-        if not self.solutions:
+        if self.count == 0:
             return "none"
-        return "unique" if len(self.solutions) == 1 else "multiple"
+        return "unique" if self.count == 1 else "multiple"
 
 
 def grid_shape_violations(
     grid: Any, rows: int, cols: int, name: str, allowed: set[int] | range
 ) -> list[Violation]:
-    """Shape errors for an R×C integer grid: wrong dimensions or values outside ``allowed``."""
+    """Shape errors for an R×C integer grid: wrong dimensions or values outside ``allowed`` (rows named
+    from 1, as every sentence counts)."""
     if not isinstance(grid, list) or len(grid) != rows:
         got = len(grid) if isinstance(grid, list) else type(grid).__name__
         return [violation("wrong-dimensions", f"`{name}` must have {rows} rows, got {got}")]
     out: list[Violation] = []
-    for r, row in enumerate(grid):
+    for r, row in enumerate(grid, start=1):
         if not isinstance(row, list) or len(row) != cols:
             got = len(row) if isinstance(row, list) else type(row).__name__
             out.append(violation("wrong-dimensions", f"`{name}` row {r} must have {cols} values, got {got}"))
             continue
-        bad = [(r, c) for c, v in enumerate(row) if isinstance(v, bool) or not isinstance(v, int) or v not in allowed]
+        bad = [(r - 1, c) for c, v in enumerate(row) if isinstance(v, bool) or not isinstance(v, int) or v not in allowed]
         if bad:
             shown = sorted(allowed) if len(allowed) <= 10 else f"{min(allowed)}..{max(allowed)}"
             out.append(violation("bad-value", f"`{name}` row {r} has values outside {shown}", bad))

@@ -14,18 +14,21 @@ from collections.abc import Iterator
 
 from pydantic import BaseModel, Field, model_validator
 
+from solvers import grid
 from solvers.common import (
     Cell,
     Deadline,
     InvalidInput,
     SolveOutcome,
     Violation,
+    at,
     grid_shape_violations,
     violation,
 )
-from solvers.sat import SatBackend, block, enumerate_models, make_backend, solve_refined
+from solvers.sat import SatBackend, block, count_models, make_backend, solve_refined
 
-DEFAULT_BACKEND = "cadical"  # `python -m bench.bench_dabuhamienai --backend z3`: z3 was 18-30x slower here
+BACKENDS = ("cadical", "z3")  # the first is the default: `python -m bench.bench_dabuhamienai --backend z3` compares
+DEFAULT_BACKEND = BACKENDS[0]
 MAX_SIZE = 30
 
 
@@ -49,56 +52,19 @@ Grid = list[list[int]]
 
 
 def neighbours(r: int, c: int, n: int) -> Iterator[Cell]:
-    for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-        rr, cc = r + dr, c + dc
-        if 0 <= rr < n and 0 <= cc < n:
-            yield rr, cc
-
-
-def lines(n: int) -> Iterator[list[Cell]]:
-    """Every row, then every column, as lists of cells."""
-    for r in range(n):
-        yield [(r, c) for c in range(n)]
-    for c in range(n):
-        yield [(r, c) for r in range(n)]
+    return grid.neighbours((r, c), n, n)
 
 
 def white_regions(shaded: Grid) -> list[list[Cell]]:
     """Orthogonally connected regions of unshaded cells, largest first."""
     n = len(shaded)
-    seen = [[False] * n for _ in range(n)]
-    regions = []
-    for r0 in range(n):
-        for c0 in range(n):
-            if shaded[r0][c0] or seen[r0][c0]:
-                continue
-            seen[r0][c0] = True
-            stack, region = [(r0, c0)], []
-            while stack:
-                r, c = stack.pop()
-                region.append((r, c))
-                for rr, cc in neighbours(r, c, n):
-                    if not shaded[rr][cc] and not seen[rr][cc]:
-                        seen[rr][cc] = True
-                        stack.append((rr, cc))
-            regions.append(region)
-    regions.sort(key=len, reverse=True)
-    return regions
+    return sorted(grid.connected_regions(n, n, lambda cell: not shaded[cell[0]][cell[1]]), key=len, reverse=True)
 
 
 def runs(shaded: Grid) -> Iterator[list[Cell]]:
     """Maximal stretches of unshaded cells along every row and column."""
-    for line in lines(len(shaded)):
-        run: list[Cell] = []
-        for cell in line:
-            if shaded[cell[0]][cell[1]]:
-                if run:
-                    yield run
-                run = []
-            else:
-                run.append(cell)
-        if run:
-            yield run
+    for line in grid.lines(len(shaded), len(shaded)):
+        yield from grid.runs(line, lambda cell: not shaded[cell[0]][cell[1]])
 
 
 def check(puzzle: DabuhamienaiPuzzle, answer: DabuhamienaiAnswer) -> list[Violation]:
@@ -112,7 +78,7 @@ def check(puzzle: DabuhamienaiPuzzle, answer: DabuhamienaiAnswer) -> list[Violat
         for c in range(n):
             for rr, cc in ((r, c + 1), (r + 1, c)):
                 if rr < n and cc < n and shaded[r][c] and shaded[rr][cc]:
-                    message = f"Shaded cells touch at ({r},{c}) and ({rr},{cc})"
+                    message = f"Shaded cells touch at {at((r, c))} and {at((rr, cc))}"
                     found.append(violation("shaded-adjacent", message, [(r, c), (rr, cc)]))
     regions = white_regions(shaded)
     for region in regions[1:]:
@@ -120,7 +86,7 @@ def check(puzzle: DabuhamienaiPuzzle, answer: DabuhamienaiAnswer) -> list[Violat
             "unshaded-disconnected",
             f"{len(region)} unshaded cell(s) are cut off from the largest unshaded region "
             f"({len(regions)} regions in all)",
-            sorted(region),
+            region,
         ))
     for run in runs(shaded):
         by_number: dict[int, list[Cell]] = {}
@@ -159,7 +125,7 @@ class DabuhamienaiModel:
         """Rule 3 for fixed numbers: consecutive equal pairs suffice (farther pairs are implied).
         ``numbers`` may be a partial map, whose absent cells take part in no clause."""
         get = numbers.get if isinstance(numbers, dict) else (lambda cell: numbers[cell[0]][cell[1]])
-        for line in lines(self.n):
+        for line in grid.lines(self.n, self.n):
             last_at: dict[int, int] = {}
             for i, cell in enumerate(line):
                 number = get(cell)
@@ -295,11 +261,13 @@ def lines_through(cell: Cell, n: int) -> tuple[list[Cell], list[Cell]]:
     return [(r, cc) for cc in range(n)], [(rr, c) for rr in range(n)]
 
 
-def solve(puzzle: DabuhamienaiPuzzle, limit: int, deadline: Deadline, backend: str | None = None) -> SolveOutcome:
+def solve(
+    puzzle: DabuhamienaiPuzzle, limit: int, deadline: Deadline, backend: str | None = None, keep: int | None = None
+) -> SolveOutcome:
     with make_backend(backend or DEFAULT_BACKEND) as sat:
         model = DabuhamienaiModel(sat, puzzle.numbers)
-        found, complete = enumerate_models(sat, model.cells, max(limit, 2), deadline, model.connectivity_cuts)
-        return SolveOutcome([{"shaded": model.grid(m)} for m in found], complete)
+        found, count, complete = count_models(sat, model.cells, max(limit, 2), deadline, model.connectivity_cuts, keep)
+        return SolveOutcome([{"shaded": model.grid(m)} for m in found], complete, count=count)
 
 
 def other_solution(numbers: Grid, shaded: Grid, deadline: Deadline, backend: str | None = None) -> Grid | None:

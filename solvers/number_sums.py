@@ -33,15 +33,15 @@ from solvers.common import (
     grid_shape_violations,
     violation,
 )
-from solvers.sat import enumerate_models, make_backend
+from solvers.sat import count_models, make_backend
 
 MAX_SIDE = 15
 MAX_SUM = 9 * MAX_SIDE * MAX_SIDE
 # bench/bench_number_sums.py: the exact search has the best median everywhere, z3 the best tail on
 # the few hard plain grids; so by default the search runs up to SEARCH_NODE_CAP nodes, then z3.
-DEFAULT_BACKEND = "portfolio"
 SEARCH_NODE_CAP = 120
-BACKENDS = ("search", "cadical", "z3")
+BACKENDS = ("portfolio", "search", "cadical", "z3")  # the first is the default
+DEFAULT_BACKEND = BACKENDS[0]
 
 Grid = list[list[int]]
 
@@ -89,9 +89,9 @@ def _region_problems(regions: list[list[int | None]], rows: int, cols: int, coun
     problems = []
     for r, row in enumerate(regions):
         if len(row) != cols:
-            problems.append(f"`regions` row {r} must have {cols} values, got {len(row)}")
+            problems.append(f"`regions` row {r + 1} must have {cols} values, got {len(row)}")
         elif any(v is not None and not 0 <= v < count for v in row):
-            problems.append(f"`regions` row {r} has ids outside 0..{count - 1} (one per region sum) or null")
+            problems.append(f"`regions` row {r + 1} has ids outside 0..{count - 1} (one per region sum) or null")
     return problems
 
 
@@ -112,9 +112,9 @@ class SumRule:
 def sum_rules(puzzle: NumberSumsPuzzle) -> list[SumRule]:
     """Every rule of the puzzle: rows, then columns, then regions (the one place the rules live)."""
     rows, cols = puzzle.shape
-    rules = [SumRule("row-sum-wrong", f"Row {r}", tuple((r, c) for c in range(cols)), puzzle.row_sums[r])
+    rules = [SumRule("row-sum-wrong", f"Row {r + 1}", tuple((r, c) for c in range(cols)), puzzle.row_sums[r])
              for r in range(rows)]
-    rules += [SumRule("col-sum-wrong", f"Column {c}", tuple((r, c) for r in range(rows)), puzzle.col_sums[c])
+    rules += [SumRule("col-sum-wrong", f"Column {c + 1}", tuple((r, c) for r in range(rows)), puzzle.col_sums[c])
               for c in range(cols)]
     if puzzle.regions is not None and puzzle.region_sums is not None:
         for k, total in enumerate(puzzle.region_sums):
@@ -292,15 +292,19 @@ class _Search:
                     best, best_ways = free[0], ways[k]
         return best
 
-    def solutions(self, limit: int, max_nodes: int | None = None) -> tuple[list[list[int]], bool]:
-        """Up to ``limit`` solutions as flat 0/1 lists, and whether the search was exhausted.
+    def solutions(
+        self, limit: int, max_nodes: int | None = None, keep: int | None = None
+    ) -> tuple[list[list[int]], int, bool]:
+        """The first ``keep`` (all when None) of up to ``limit`` solutions as flat 0/1 lists, how many
+        were counted, and whether the search was exhausted (the count is exact).
         Raises NodeCapReached after ``max_nodes`` nodes, so a caller can switch methods."""
         found: list[list[int]] = []
+        count = 0
         if sum(self.row_sums) != sum(self.col_sums):  # both count every selected digit once
-            return found, True
+            return found, count, True
         start, ways = [-1] * len(self.digit), [0] * len(self.rules)
         if not self.propagate(start, ways, list(range(len(self.rules)))):
-            return found, True
+            return found, count, True
         stack = [(start, ways)]
         while stack:
             self.deadline.check()
@@ -310,33 +314,38 @@ class _Search:
                 raise NodeCapReached
             i = self.branch_cell(value, ways)
             if i < 0:
-                found.append(value)
-                if len(found) >= limit:
-                    return found, not stack
+                count += 1
+                if keep is None or len(found) < keep:
+                    found.append(value)
+                if count >= limit:
+                    return found, count, not stack
                 continue
             for v in (0, 1):  # pushed so that 1 is explored first
                 child, child_ways = value[:], ways[:]
                 child[i] = v
                 if self.propagate(child, child_ways, list(self.rules_of[i])):
                     stack.append((child, child_ways))
-        return found, True
+        return found, count, True
 
     def grid(self, flat: list[int]) -> Grid:
         return [flat[r:r + self.cols] for r in range(0, len(flat), self.cols)]
 
 
+Found = tuple[list[Grid], int, bool]  # the solutions kept, how many were counted, whether that count is exact
+
+
 def search_solutions(
-    puzzle: NumberSumsPuzzle, limit: int, deadline: Deadline, max_nodes: int | None = None
-) -> tuple[list[Grid], bool, SearchStats]:
+    puzzle: NumberSumsPuzzle, limit: int, deadline: Deadline, max_nodes: int | None = None, keep: int | None = None
+) -> tuple[Found, SearchStats]:
     search = _Search(puzzle, deadline)
-    found, complete = search.solutions(limit, max_nodes)
-    return [search.grid(f) for f in found], complete, search.stats
+    found, count, complete = search.solutions(limit, max_nodes, keep)
+    return ([search.grid(f) for f in found], count, complete), search.stats
 
 
 # ------------------------------------------------------------------------------- SAT model
 
 
-def sat_solutions(puzzle: NumberSumsPuzzle, limit: int, deadline: Deadline, backend: str) -> tuple[list[Grid], bool]:
+def sat_solutions(puzzle: NumberSumsPuzzle, limit: int, deadline: Deadline, backend: str, keep: int | None = None) -> Found:
     """The same rules as one weighted equality each over one variable per cell."""
     rows, cols = puzzle.shape
     with make_backend(backend) as sat:
@@ -345,29 +354,30 @@ def sat_solutions(puzzle: NumberSumsPuzzle, limit: int, deadline: Deadline, back
             sat.add_weighted_equal([var[r][c] for r, c in rule.cells],
                                    [puzzle.numbers[r][c] for r, c in rule.cells], rule.total)
         cells = [v for row in var for v in row]
-        models, complete = enumerate_models(sat, cells, limit, deadline)
-        return [[[int(v in m) for v in row] for row in var] for m in models], complete
+        models, count, complete = count_models(sat, cells, limit, deadline, keep=keep)
+        return [[[int(v in m) for v in row] for row in var] for m in models], count, complete
 
 
 def find_solutions(
-    puzzle: NumberSumsPuzzle, limit: int, deadline: Deadline, backend: str | None = None
-) -> tuple[list[Grid], bool]:
+    puzzle: NumberSumsPuzzle, limit: int, deadline: Deadline, backend: str | None = None, keep: int | None = None
+) -> Found:
+    """Count up to ``limit`` solutions with ``backend`` (one of ``BACKENDS``), keeping the first ``keep``."""
     backend = backend or DEFAULT_BACKEND
     if backend == "portfolio":
         try:
-            grids, complete, _ = search_solutions(puzzle, limit, deadline, SEARCH_NODE_CAP)
-            return grids, complete
+            return search_solutions(puzzle, limit, deadline, SEARCH_NODE_CAP, keep)[0]
         except NodeCapReached:
-            return sat_solutions(puzzle, limit, deadline, "z3")
+            return sat_solutions(puzzle, limit, deadline, "z3", keep)
     if backend == "search":
-        grids, complete, _ = search_solutions(puzzle, limit, deadline)
-        return grids, complete
+        return search_solutions(puzzle, limit, deadline, keep=keep)[0]
     if backend not in BACKENDS:
         raise ValueError(f"unknown number-sums backend {backend!r}; known: {', '.join(BACKENDS)}")
-    return sat_solutions(puzzle, limit, deadline, backend)
+    return sat_solutions(puzzle, limit, deadline, backend, keep)
 
 
-def solve(puzzle: NumberSumsPuzzle, limit: int, deadline: Deadline, backend: str | None = None) -> SolveOutcome:
-    """Up to ``max(limit, 2)`` solutions, so the outcome always tells unique from multiple."""
-    grids, complete = find_solutions(puzzle, max(limit, 2), deadline, backend)
-    return SolveOutcome([{"selected": g} for g in grids], complete)
+def solve(
+    puzzle: NumberSumsPuzzle, limit: int, deadline: Deadline, backend: str | None = None, keep: int | None = None
+) -> SolveOutcome:
+    """Counts up to ``max(limit, 2)`` solutions, so the outcome always tells unique from multiple."""
+    grids, count, complete = find_solutions(puzzle, max(limit, 2), deadline, backend, keep)
+    return SolveOutcome([{"selected": g} for g in grids], complete, count=count)

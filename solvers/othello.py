@@ -8,9 +8,11 @@ squares going to the winner. The bitboard engine and the searches live in ``othe
 
 from __future__ import annotations
 
+import contextlib
 import re
+import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from pydantic import BaseModel, Field, field_validator, model_validator
@@ -104,45 +106,125 @@ class OthelloAnswer(BaseModel):
 
 @dataclass
 class MoveScores:
-    """Every legal move with its score for the side to move, best first."""
+    """Every legal move with its score for the side to move, best first.
 
-    scores: list[tuple[int, int]]  # (square, score)
+    A score is exact unless its square is in ``upper``: then it is only proved to be at most that
+    (enough to show the move does not solve the task). ``exact`` says every score is exact.
+    """
+
+    scores: list[tuple[int, int]]  # (square, score or upper bound)
     exact: bool
     nodes: int = 0
+    upper: set[int] = field(default_factory=set)
 
     @property
     def best(self) -> int:
         return self.scores[0][1]
 
     def as_json(self) -> list[dict]:
-        return [{"move": square_name(sq), "score": s} for sq, s in self.scores]
+        return [{"move": square_name(sq), "score": s} | ({"at_most": True} if sq in self.upper else {})
+                for sq, s in self.scores]
+
+
+Ask = Literal["exact", "best", "win"]
 
 
 def solving(task: str, scores: MoveScores) -> list[int]:
     """The moves that solve the task: winning moves for ``win``, best-scoring moves for ``best``."""
     if task == "win":
-        return [sq for sq, s in scores.scores if s > 0]
-    return [sq for sq, s in scores.scores if s == scores.best]
+        return [sq for sq, s in scores.scores if s > 0 and sq not in scores.upper]
+    return [sq for sq, s in scores.scores if s == scores.best and sq not in scores.upper]
 
 
 def _ordered(scores: dict[int, int]) -> list[tuple[int, int]]:
     return sorted(scores.items(), key=lambda item: (-item[1], item[0]))
 
 
-def node_limit(deadline: Deadline, share: float = 1.0) -> int:
-    """Nodes the engine may visit before the deadline (numba cannot read the clock)."""
+def clock(deadline: Deadline, share: float = 1.0) -> Callable[[], bool]:
+    """"Out of time?" for the engine to ask between slices of nodes: true once ``share`` of the time
+    left now has passed."""
     remaining = deadline.remaining()
     if remaining == float("inf"):
-        return 1 << 62
-    return max(1, int(remaining * share * engine.nodes_per_second()))
+        return lambda: False
+    stop = time.monotonic() + remaining * share
+    return lambda: time.monotonic() >= stop
+
+
+def promising_first(p: int, o: int, depth: int = 3) -> list[int]:
+    """Legal moves ordered by a shallow heuristic search: the best move is usually first, so the
+    root's full-window search goes to it and the others need only narrow windows."""
+    counters = engine.Counters.with_limit(1 << 40)
+    value = {sq: -engine.heuristic_value(*engine.play(p, o, sq), depth, counters)
+             for sq in squares_of(engine.legal_moves(p, o))}
+    return sorted(value, key=lambda sq: (-value[sq], sq))
+
+
+class MoveScorer:
+    """Exact scores of a position's moves, each proved with the narrowest window the question needs.
+
+    Every search shares the process's transposition table (exact bounds), so what one move's proof
+    learns about common positions shortens the next. Raises BudgetExceeded when the deadline's node
+    budget runs out; what was proved before stays in ``exact``/``upper``.
+    """
+
+    def __init__(self, p: int, o: int, deadline: Deadline, share: float = 1.0):
+        self.children = {sq: engine.play(p, o, sq) for sq in promising_first(p, o)}
+        self.counters, self._value = _searcher(deadline, share)
+        self.exact: dict[int, int] = {}
+        self.upper: dict[int, int] = {}
+
+    def within(self, sq: int, alpha: int, beta: int) -> int:
+        """Fail-soft score of move ``sq`` within (alpha, beta)."""
+        return -self._value(*self.children[sq], -beta, -alpha)
+
+    def best(self) -> int:
+        """The best score: the likeliest move with a full window, then every other one asked only
+        "better than, equal to or worse than the best so far?" (a window of one score around it)."""
+        moves = list(self.children)
+        best = self.exact[moves[0]] = self.within(moves[0], -engine.SCORE_MAX, engine.SCORE_MAX)
+        for sq in moves[1:]:
+            v = self.within(sq, best - 1, best + 1)
+            if v > best:  # a lower bound: search upwards from it
+                v = self.within(sq, v - 1, engine.SCORE_MAX)
+                best = v
+            if v == best:
+                self.exact[sq] = v
+            else:
+                self.upper[sq] = v
+        return best
+
+    def reaching(self, threshold: int, stop_at: int = 64, skip: int | None = None) -> list[int]:
+        """Moves scoring at least ``threshold`` (up to ``stop_at``), each by one null-window search."""
+        found = []
+        for sq in self.children:
+            if sq == skip:
+                continue
+            if self.within(sq, threshold - 1, threshold) >= threshold:
+                found.append(sq)
+                if len(found) >= stop_at:
+                    break
+        return found
+
+    def settle(self) -> None:
+        """Exact scores for the moves known only by an upper bound: test "is it that bound?" with a
+        window of one score, and fail-soft values move the bound down until one test holds."""
+        for sq in sorted(self.upper, key=lambda s: -self.upper[s]):
+            bound = self.upper[sq]
+            while (v := self.within(sq, bound - 1, bound + 1)) < bound:
+                bound = self.upper[sq] = v
+            self.exact[sq] = self.upper.pop(sq)
+
+    def scores(self) -> MoveScores:
+        return MoveScores(_ordered(self.exact | self.upper), exact=not self.upper, nodes=self.counters.nodes,
+                          upper=set(self.upper))
 
 
 def exact_scores(p: int, o: int, deadline: Deadline, share: float = 1.0) -> MoveScores:
     """Exact score of every legal move; raises BudgetExceeded if the deadline's node budget runs out."""
-    counters, value = _searcher(deadline, share)
-    scores = {sq: -value(*engine.play(p, o, sq), -engine.SCORE_MAX, engine.SCORE_MAX)
-              for sq in squares_of(engine.legal_moves(p, o))}
-    return MoveScores(_ordered(scores), exact=True, nodes=counters.nodes)
+    scorer = MoveScorer(p, o, deadline, share)
+    scorer.best()
+    scorer.settle()
+    return scorer.scores()
 
 
 def heuristic_scores(p: int, o: int, deadline: Deadline, max_depth: int = HEURISTIC_MAX_DEPTH) -> MoveScores:
@@ -150,12 +232,13 @@ def heuristic_scores(p: int, o: int, deadline: Deadline, max_depth: int = HEURIS
     moves = squares_of(engine.legal_moves(p, o))
     best: dict[int, int] | None = None
     nodes = 0
+    out_of_time = clock(deadline, 0.8)
     for depth in range(1, max_depth + 1):
-        counters = engine.Counters.with_limit(node_limit(deadline, 0.5))
+        counters = engine.Counters.with_limit(1 << 62)
         scores = {}
         for sq in moves:
             np_, no = engine.play(p, o, sq)
-            scores[sq] = -engine.heuristic_value(np_, no, depth - 1, counters)
+            scores[sq] = -engine.heuristic_value(np_, no, depth - 1, counters, out_of_time)
         nodes += counters.nodes
         if counters.aborted:
             break
@@ -168,13 +251,20 @@ def heuristic_scores(p: int, o: int, deadline: Deadline, max_depth: int = HEURIS
 
 
 def score_moves(p: int, o: int, deadline: Deadline) -> MoveScores:
-    """Exact scores when the position is small enough and the budget allows, else heuristic ones."""
+    """Exact scores when the position is small enough and the budget allows. If the budget runs out
+    after the best score is proved, the moves not yet settled keep their proved upper bounds (the
+    solutions stay exact); only a position whose best score is out of reach gets heuristic scores."""
     if 64 - (p | o).bit_count() <= EXACT_MAX_EMPTIES:
+        scorer = MoveScorer(p, o, deadline, share=0.85)
         try:
-            return exact_scores(p, o, deadline, share=0.7)
+            scorer.best()
         except BudgetExceeded:
             if deadline.expired():
                 raise
+            return heuristic_scores(p, o, deadline)
+        with contextlib.suppress(BudgetExceeded):
+            scorer.settle()
+        return scorer.scores()
     return heuristic_scores(p, o, deadline)
 
 
@@ -198,11 +288,12 @@ def _parse_move(puzzle: OthelloPuzzle, answer: OthelloAnswer) -> int:
 
 
 def _searcher(deadline: Deadline, share: float = 1.0) -> tuple[engine.Counters, Callable[[int, int, int, int], int]]:
-    """An exact search bound to one node budget; raises BudgetExceeded when the budget runs out."""
-    counters = engine.Counters.with_limit(node_limit(deadline, share))
+    """An exact search bound to one time budget; raises BudgetExceeded when it runs out."""
+    counters = engine.Counters.with_limit(1 << 62)
+    out_of_time = clock(deadline, share)
 
     def value(p: int, o: int, alpha: int, beta: int) -> int:
-        v = engine.exact_value(p, o, alpha, beta, counters)
+        v = engine.exact_value(p, o, alpha, beta, counters, out_of_time)
         if counters.aborted:
             raise BudgetExceeded(f"exact search of {64 - (p | o).bit_count()} empties ran out of time")
         return v
@@ -216,19 +307,18 @@ def best_score(p: int, o: int, deadline: Deadline) -> int:
 
 def moves_reaching(p: int, o: int, threshold: int, deadline: Deadline, stop_at: int = 64,
                    skip: int | None = None) -> list[int]:
-    """Legal moves scoring at least ``threshold`` (up to ``stop_at``), each by one null-window search:
-    cheaper than scoring every move exactly."""
-    _, value = _searcher(deadline)
-    found = []
-    for sq in squares_of(engine.legal_moves(p, o)):
-        if sq == skip:
-            continue
-        # The reply's value is <= -threshold exactly when this move reaches threshold.
-        if value(*engine.play(p, o, sq), -threshold, -threshold + 1) <= -threshold:
-            found.append(sq)
-            if len(found) >= stop_at:
-                break
-    return found
+    """Legal moves scoring at least ``threshold`` (up to ``stop_at``): cheaper than exact scores."""
+    return MoveScorer(p, o, deadline).reaching(threshold, stop_at, skip)
+
+
+def solving_moves(puzzle: OthelloPuzzle, deadline: Deadline, stop_at: int = 2) -> list[int]:
+    """The moves solving the puzzle's task, asking the engine only that: for ``win`` "does this move
+    win?" until ``stop_at`` say yes; for ``best`` the best score and which moves tie with it."""
+    scorer = MoveScorer(*puzzle.bitboards(), deadline)
+    if puzzle.task == "win":
+        return scorer.reaching(1, stop_at)
+    best = scorer.best()
+    return [sq for sq, v in scorer.exact.items() if v == best][:stop_at]
 
 
 def threshold(task: str, best: int) -> int:
@@ -238,7 +328,7 @@ def threshold(task: str, best: int) -> int:
 
 def assess(puzzle: OthelloPuzzle, answer: OthelloAnswer) -> tuple[list[Violation], dict]:
     """The broken rules of an answer and the facts a player wants: its exact score, the best score,
-    and whether it is the puzzle's only solution."""
+    whether it is a best move, and whether it is the only move that solves the task."""
     sq = _parse_move(puzzle, answer)
     if puzzle.empties > CHECK_MAX_EMPTIES:
         raise InvalidInput(
@@ -258,8 +348,10 @@ def assess(puzzle: OthelloPuzzle, answer: OthelloAnswer) -> tuple[list[Violation
         found.append(violation("not-winning", f"{name} {outcome} ({score:+d}) with perfect play", [cell(sq)]))
     if puzzle.task == "best" and score < best:
         found.append(violation("not-best", f"{name} scores {score:+d}; the best move scores {best:+d}", [cell(sq)]))
-    unique = not found and not moves_reaching(p, o, need, never, stop_at=1, skip=sq)
-    extra = {"move": name, "score": score, "best_score": best, "unique_solution": unique, "exact": True}
+    only = not found and not moves_reaching(p, o, need, never, stop_at=1, skip=sq)
+    # `unique_solution` is the older name of `only_solving_move`, kept for clients that read it.
+    extra = {"move": name, "score": score, "best_score": best, "is_best": score == best,
+             "only_solving_move": only, "unique_solution": only, "exact": True}
     return found, extra
 
 
@@ -268,13 +360,26 @@ def check(puzzle: OthelloPuzzle, answer: OthelloAnswer) -> list[Violation]:
     return assess(puzzle, answer)[0]
 
 
-def solve(puzzle: OthelloPuzzle, limit: int, deadline: Deadline, backend: str | None = None) -> SolveOutcome:
-    """Every legal move scored (exact when it fits the budget); the solutions are the task's solving moves.
+BACKENDS = ("engine",)  # the exact endgame search; there is no other way to solve this type
 
-    ``backend`` is accepted for the common interface; this type does not use SAT.
-    """
+
+def solve(
+    puzzle: OthelloPuzzle, limit: int, deadline: Deadline, backend: str | None = None, keep: int | None = None
+) -> SolveOutcome:
+    """Every legal move scored (exact when it fits the budget); the solutions are the task's solving moves,
+    counted up to ``max(limit, 2)``, the first ``keep`` returned."""
     scores = score_moves(*puzzle.bitboards(), deadline)
     solutions = [{"move": square_name(sq)} for sq in solving(puzzle.task, scores)]
-    cap = max(limit, 2)
+    count = min(len(solutions), max(limit, 2))
     extra = {"moves": scores.as_json(), "exact": scores.exact, "nodes": scores.nodes}
-    return SolveOutcome(solutions[:cap], complete=scores.exact and len(solutions) <= cap, extra=extra)
+    complete = proved(puzzle.task, scores) and len(solutions) == count
+    return SolveOutcome(solutions[:count if keep is None else min(keep, count)], complete, extra, count)
+
+
+def proved(task: str, scores: MoveScores) -> bool:
+    """The solving moves are known for sure: every score is exact, or the moves known only by an upper
+    bound are bounded below what the task needs (heuristic scores prove nothing)."""
+    if scores.exact:
+        return True
+    need = threshold(task, max(s for sq, s in scores.scores if sq not in scores.upper)) if scores.upper else None
+    return need is not None and all(s < need for sq, s in scores.scores if sq in scores.upper)

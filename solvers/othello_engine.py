@@ -8,7 +8,7 @@ Scores are final disc differences for the side to move, empty squares going to t
 are even and lie in [-64, 64].
 
 Both searches are one negamax alpha-beta (principal variation search) run on an explicit stack, not
-by recursion: recursive numba functions compile slowly (about 13 s here) and have crashed when loaded
+by recursion: recursive numba functions compile slowly and have crashed when loaded
 from numba's on-disk cache, while these non-recursive ones are cached (``cache=True``), so a process
 loads them in a fraction of a second once any process on the machine has compiled them.
 
@@ -16,10 +16,11 @@ Exact mode adds a transposition table of lower/upper bounds, enhanced transposit
 already known to refute the window ends the node), a stability cutoff (discs that can never flip bound
 the score), fastest-first move ordering (fewest replies first, corners favoured) while many squares are
 empty, quadrant-parity ordering near the end, a two-slot table bucket (the deepest search and the latest),
-and the last four empty squares solved by small loops instead of the stack.
+and the last five empty squares solved by small loops instead of the stack.
 
 numba cannot read the clock, so callers pass a node limit (``Counters``); when it is hit the search
-unwinds and reports ``aborted``.
+stops with its stack intact, and ``Table.search`` resumes it slice by slice while the caller's clock
+allows, so a time budget is kept to a fraction of a second whatever the machine's load.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ import fcntl
 import os
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -58,6 +59,14 @@ QUADRANTS = np.array(
 HASH_A = np.uint64(0x9E3779B97F4A7C15)
 HASH_B = np.uint64(0xC2B2AE3D27D4EB4F)
 H30 = np.uint64(30)
+_ROW_STARTS = np.uint64(0x0101010101010101)
+_BYTE = np.uint64(0xFF)
+_S14, _S16, _S18, _S28, _S32, _S36, _S48 = (np.uint64(s) for s in (14, 16, 18, 28, 32, 36, 48))
+_L7 = np.array([0xFF01010101010101, 0xFFFF030303030303, 0xFFFFFFFF0F0F0F0F], dtype=np.uint64)
+_R7 = np.array([0x80808080808080FF, 0xC0C0C0C0C0C0FFFF, 0xF0F0F0F0FFFFFFFF], dtype=np.uint64)
+_L9 = np.array([0xFF80808080808080, 0xFFFFC0C0C0C0C0C0], dtype=np.uint64)
+_R9 = np.array([0x01010101010101FF, 0x030303030303FFFF], dtype=np.uint64)
+_D9_MIDDLE = np.uint64(0x0F0F0F0FF0F0F0F0)
 
 
 def _line_masks() -> np.ndarray:
@@ -77,7 +86,7 @@ LINES = _line_masks()
 SHALLOW = 5  # at or below this many empties: parity ordering instead of fastest-first (costly per node)
 TT_MIN_EMPTIES = 6  # the table is probed and written at nodes with at least this many empties
 ETC_MIN_EMPTIES = 12  # enhanced transposition cutoffs from this many empties
-EVAL_ORDER_MIN_EMPTIES = 12  # moves ordered by fastest-first plus the evaluation (8-19% fewer nodes at 21-24 empties)
+EVAL_ORDER_MIN_EMPTIES = 12  # from here on, moves ordered by fastest-first plus the evaluation: fewer nodes (bench_othello)
 STABILITY_MIN_EMPTIES = 8  # the stability cutoff is tried from this many empties...
 STABILITY_MIN_ALPHA = 8  # ...when the window asks for at least this score (it rarely pays below)
 SCORE_MAX = 64
@@ -91,6 +100,9 @@ MOVE_COLS = 34
 # Frame fields (int64 columns of ``frames``).
 F_ALPHA, F_BETA, F_ALPHA0, F_BETA0, F_BEST, F_COUNT, F_NEXT, F_PASSED, F_STORE, F_PROBE, F_DEPTH = range(11)
 FRAME_FIELDS = 11
+# Counter fields (``Counters.array``): nodes visited, node limit, stopped by the limit, frame to resume.
+C_NODES, C_LIMIT, C_ABORTED, C_FRAME = range(4)
+SLICE_NODES = 1_000_000  # nodes between two looks at the clock (about 0.1 s)
 
 
 @njit(cache=True)
@@ -135,33 +147,39 @@ def get_moves(p: np.uint64, o: np.uint64) -> np.uint64:
     return m
 
 
-@njit(cache=True)
-def _flips_left(p: np.uint64, o: np.uint64, b: np.uint64, s: np.uint64, mask: np.uint64) -> np.uint64:
-    line = U0
-    y = (b << s) & mask
-    while y & o:
-        line |= y
-        y = (y << s) & mask
-    return line if y & p else U0
+@njit(cache=True, inline="always")
+def _flips_left(p: np.uint64, o: np.uint64, b: np.uint64, s: np.uint64) -> np.uint64:
+    """Discs of ``o`` between ``b`` and a disc of ``p`` towards higher bits: a fixed number of shifts
+    (a line holds at most six discs to turn) instead of a loop whose exit the processor cannot predict."""
+    x = (b << s) & o
+    x |= (x << s) & o
+    x |= (x << s) & o
+    x |= (x << s) & o
+    x |= (x << s) & o
+    x |= (x << s) & o
+    return x if (x << s) & p else U0
 
 
-@njit(cache=True)
-def _flips_right(p: np.uint64, o: np.uint64, b: np.uint64, s: np.uint64, mask: np.uint64) -> np.uint64:
-    line = U0
-    y = (b >> s) & mask
-    while y & o:
-        line |= y
-        y = (y >> s) & mask
-    return line if y & p else U0
+@njit(cache=True, inline="always")
+def _flips_right(p: np.uint64, o: np.uint64, b: np.uint64, s: np.uint64) -> np.uint64:
+    x = (b >> s) & o
+    x |= (x >> s) & o
+    x |= (x >> s) & o
+    x |= (x >> s) & o
+    x |= (x >> s) & o
+    x |= (x >> s) & o
+    return x if (x >> s) & p else U0
 
 
 @njit(cache=True)
 def flips(p: np.uint64, o: np.uint64, b: np.uint64) -> np.uint64:
-    """Discs of ``o`` turned by the side owning ``p`` playing the single bit ``b`` (0: not a legal move)."""
-    f = _flips_left(p, o, b, U1, NOT_A) | _flips_right(p, o, b, U1, NOT_H)
-    f |= _flips_left(p, o, b, U8, FULL) | _flips_right(p, o, b, U8, FULL)
-    f |= _flips_left(p, o, b, U9, NOT_A) | _flips_right(p, o, b, U9, NOT_H)
-    f |= _flips_left(p, o, b, U7, NOT_H) | _flips_right(p, o, b, U7, NOT_A)
+    """Discs of ``o`` turned by the side owning ``p`` playing the single bit ``b`` (0: not a legal move).
+    Sideways and diagonal lines use only the inner columns of ``o``: a run cannot wrap past A or H."""
+    oi = o & INNER_COLS
+    f = _flips_left(p, oi, b, U1) | _flips_right(p, oi, b, U1)
+    f |= _flips_left(p, o, b, U8) | _flips_right(p, o, b, U8)
+    f |= _flips_left(p, oi, b, U9) | _flips_right(p, oi, b, U9)
+    f |= _flips_left(p, oi, b, U7) | _flips_right(p, oi, b, U7)
     return f
 
 
@@ -314,21 +332,76 @@ def _four_empties(p: np.uint64, o: np.uint64, alpha: int, beta: int, counters: n
 
 
 @njit(cache=True)
+def _best_of_five(p: np.uint64, o: np.uint64, alpha: int, beta: int, counters: np.ndarray) -> int:
+    """As ``_best_of_four`` one square earlier: the many nodes with five empties skip the stack."""
+    empty = ~(p | o)
+    odd = _odd_quadrants(empty)
+    best = -INF
+    for group in (empty & odd, empty & ~odd):
+        while group:
+            b = _lowest_bit(group)
+            group ^= b
+            f = flips(p, o, b)
+            if f:
+                v = -_four_empties(o ^ f, p | f | b, -beta, -alpha, counters)
+                if v > best:
+                    best = v
+                    if v > alpha:
+                        alpha = v
+                        if alpha >= beta:
+                            return best
+    return best
+
+
+@njit(cache=True)
+def _five_empties(p: np.uint64, o: np.uint64, alpha: int, beta: int, counters: np.ndarray) -> int:
+    """Exact score with five empty squares left."""
+    counters[0] += 1
+    v = _best_of_five(p, o, alpha, beta, counters)
+    if v > -INF:
+        return v
+    v = _best_of_five(o, p, -beta, -alpha, counters)
+    if v > -INF:
+        return -v
+    return final_score(p, o)
+
+
+@njit(cache=True)
+def full_lines(filled: np.uint64) -> tuple[np.uint64, np.uint64, np.uint64, np.uint64]:
+    """The squares on a full row, column, diagonal (steps of 9) and anti-diagonal (steps of 7), each
+    by a few shifts that AND a square with its neighbours along the line, the edges ending a line
+    (Edax's method)."""
+    h = filled & (filled >> U1)
+    h &= h >> U2
+    h &= h >> U4
+    h = (h & _ROW_STARTS) * _BYTE
+    v = filled & ((filled >> U8) | (filled << U56))
+    v &= (v >> _S16) | (v << _S48)
+    v &= (v >> _S32) | (v << _S32)
+    l7 = filled & (_L7[0] | (filled >> U7))
+    l7 &= _L7[1] | (l7 >> _S14)
+    l7 &= _L7[2] | (l7 >> _S28)
+    r7 = filled & (_R7[0] | (filled << U7))
+    r7 &= _R7[1] | (r7 << _S14)
+    r7 &= _R7[2] | (r7 << _S28)
+    l9 = filled & (_L9[0] | (filled >> U9))
+    l9 &= _L9[1] | (l9 >> _S18)
+    r9 = filled & (_R9[0] | (filled << U9))
+    r9 &= _R9[1] | (r9 << _S18)
+    return h, v, l9 & r9 & (_D9_MIDDLE | (l9 >> _S36) | (r9 << _S36)), l7 & r7
+
+
+@njit(cache=True)
 def stable_discs(p: np.uint64, o: np.uint64) -> np.uint64:
     """Discs of ``p`` that can never flip: in each of the four line directions the disc's line is full,
     or it touches the edge or a stable disc of its own along that line (grown to a fixed point)."""
-    filled = p | o
-    full = np.zeros(4, dtype=np.uint64)
-    for i in range(LINES.shape[0]):
-        mask = LINES[i, 1]
-        if filled & mask == mask:
-            full[LINES[i, 0]] |= mask
+    full_h, full_v, full_d, full_a = full_lines(p | o)
     stable = U0
     while True:
-        horizontal = full[0] | COLS_AH | ((stable << U1) & NOT_A) | ((stable >> U1) & NOT_H)
-        vertical = full[1] | ROWS_18 | (stable << U8) | (stable >> U8)
-        diagonal = full[2] | EDGES | ((stable << U9) & NOT_A) | ((stable >> U9) & NOT_H)
-        anti = full[3] | EDGES | ((stable << U7) & NOT_H) | ((stable >> U7) & NOT_A)
+        horizontal = full_h | COLS_AH | ((stable << U1) & NOT_A) | ((stable >> U1) & NOT_H)
+        vertical = full_v | ROWS_18 | (stable << U8) | (stable >> U8)
+        diagonal = full_d | EDGES | ((stable << U9) & NOT_A) | ((stable >> U9) & NOT_H)
+        anti = full_a | EDGES | ((stable << U7) & NOT_H) | ((stable >> U7) & NOT_A)
         grown = p & horizontal & vertical & diagonal & anti
         if grown == stable:
             return stable
@@ -439,10 +512,10 @@ def _open_node(d: int, counters: np.ndarray, tt: np.ndarray, boards: np.ndarray,
                move_bits: np.ndarray, move_flips: np.ndarray, move_keys: np.ndarray) -> int:
     """Enter the node in frame ``d``: its value if it is settled without searching moves (a leaf, a
     cutoff, the game's end), else OPEN with its moves listed. ``F_DEPTH`` < 0 means exact mode."""
-    counters[0] += 1
-    if counters[0] > counters[1]:
-        counters[2] = 1
+    if counters[C_NODES] >= counters[C_LIMIT]:
+        counters[C_ABORTED] = 1
         return 0
+    counters[C_NODES] += 1
     p, o = boards[d, 0], boards[d, 1]
     alpha, beta = frames[d, F_ALPHA], frames[d, F_BETA]
     depth = frames[d, F_DEPTH]
@@ -451,7 +524,9 @@ def _open_node(d: int, counters: np.ndarray, tt: np.ndarray, boards: np.ndarray,
     frames[d, F_STORE] = 0
     tt_best = U0
     if exact:
-        if n_empty <= 4:
+        if n_empty <= 5:
+            if n_empty == 5:
+                return _five_empties(p, o, alpha, beta, counters)
             if n_empty == 4:
                 return _four_empties(p, o, alpha, beta, counters)
             if n_empty == 3:
@@ -540,18 +615,27 @@ def _close_node(d: int, tt: np.ndarray, boards: np.ndarray, frames: np.ndarray) 
 
 
 @njit(cache=True)
-def _search(p: np.uint64, o: np.uint64, alpha: int, beta: int, depth: int, counters: np.ndarray,
+def _search(p: np.uint64, o: np.uint64, alpha: int, beta: int, depth: int, resume: bool, counters: np.ndarray,
             tt: np.ndarray, boards: np.ndarray, frames: np.ndarray, move_bits: np.ndarray, move_flips: np.ndarray,
             move_keys: np.ndarray) -> int:
     """Fail-soft negamax value of (p, o) within (alpha, beta): exact when ``depth`` < 0, else a
     ``depth``-ply search scored by ``evaluate``. The first move of a node gets the full window, the
-    others a null window first (principal variation search)."""
-    boards[0, 0], boards[0, 1] = p, o
-    frames[0, F_ALPHA], frames[0, F_BETA], frames[0, F_PASSED], frames[0, F_DEPTH] = alpha, beta, 0, depth
-    d = 0
-    value = _open_node(0, counters, tt, boards, frames, move_bits, move_flips, move_keys)
+    others a null window first (principal variation search).
+
+    When the node limit stops it, the stack is left as it was and the frame being opened is noted:
+    ``resume`` (with the same arrays, untouched meanwhile) carries on from there, so a caller can
+    check the clock between slices of nodes."""
+    if resume:
+        d = counters[C_FRAME]
+        counters[C_ABORTED] = 0
+    else:
+        boards[0, 0], boards[0, 1] = p, o
+        frames[0, F_ALPHA], frames[0, F_BETA], frames[0, F_PASSED], frames[0, F_DEPTH] = alpha, beta, 0, depth
+        d = 0
+    value = _open_node(d, counters, tt, boards, frames, move_bits, move_flips, move_keys)
     while True:
-        if counters[2]:
+        if counters[C_ABORTED]:
+            counters[C_FRAME] = d
             return 0
         if value != OPEN:  # frame d is settled: hand its value to the parent
             if d == 0:
@@ -637,15 +721,15 @@ class Counters:
 
     @classmethod
     def with_limit(cls, limit: int) -> Counters:
-        return cls(np.array([0, limit, 0], dtype=np.int64))
+        return cls(np.array([0, limit, 0, 0], dtype=np.int64))
 
     @property
     def nodes(self) -> int:
-        return int(self.array[0])
+        return int(self.array[C_NODES])
 
     @property
     def aborted(self) -> bool:
-        return bool(self.array[2])
+        return bool(self.array[C_ABORTED])
 
 
 TT_ENTRY = np.dtype([("p", np.uint64), ("o", np.uint64), ("move", np.uint64), ("lo", np.int8), ("hi", np.int8),
@@ -666,9 +750,20 @@ class Table:
     def clear(self) -> None:
         self.entries[:] = 0
 
-    def search(self, p: int, o: int, alpha: int, beta: int, depth: int, counters: Counters) -> int:
-        return int(_search(np.uint64(p), np.uint64(o), alpha, beta, depth, counters.array, self.entries, self.boards,
-                           self.frames, self.move_bits, self.move_flips, self.move_keys))
+    def search(self, p: int, o: int, alpha: int, beta: int, depth: int, counters: Counters,
+               out_of_time: Callable[[], bool] | None = None) -> int:
+        """The search, stopped by the node limit or, between slices of ``SLICE_NODES``, by ``out_of_time``."""
+        limit = int(counters.array[C_LIMIT])
+        resume = False
+        while True:
+            if out_of_time is not None:
+                counters.array[C_LIMIT] = min(limit, counters.nodes + SLICE_NODES)
+            value = int(_search(np.uint64(p), np.uint64(o), alpha, beta, depth, resume, counters.array, self.entries,
+                                self.boards, self.frames, self.move_bits, self.move_flips, self.move_keys))
+            counters.array[C_LIMIT] = limit
+            if not counters.aborted or counters.nodes >= limit or out_of_time is None or out_of_time():
+                return value
+            resume = True
 
 
 _TABLE: Table | None = None
@@ -682,14 +777,16 @@ def table() -> Table:
     return _TABLE
 
 
-def exact_value(p: int, o: int, alpha: int, beta: int, counters: Counters) -> int:
+def exact_value(p: int, o: int, alpha: int, beta: int, counters: Counters,
+                out_of_time: Callable[[], bool] | None = None) -> int:
     """Fail-soft exact score of (p, o) within (alpha, beta); meaningless if ``counters.aborted``."""
-    return table().search(p, o, alpha, beta, -1, counters)
+    return table().search(p, o, alpha, beta, -1, counters, out_of_time)
 
 
-def heuristic_value(p: int, o: int, depth: int, counters: Counters) -> int:
+def heuristic_value(p: int, o: int, depth: int, counters: Counters,
+                    out_of_time: Callable[[], bool] | None = None) -> int:
     """``depth``-ply alpha-beta value scored by ``evaluate`` (finished games count 4 per disc)."""
-    return table().search(p, o, -INF, INF, depth, counters)
+    return table().search(p, o, -INF, INF, depth, counters, out_of_time)
 
 
 def legal_moves(p: int, o: int) -> int:
@@ -741,7 +838,7 @@ _nodes_per_second: int | None = None  # measured once per process, by nodes_per_
 @contextmanager
 def _compile_lock() -> Iterator[None]:
     """One process on the machine compiles at a time: the others then load its cached code in a
-    fraction of a second instead of each spending ~15 s of CPU on the same compilation."""
+    fraction of a second instead of each spending many seconds of CPU on the same compilation."""
     with open(os.path.join(tempfile.gettempdir(), "puzzlegen-numba-compile.lock"), "w") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
@@ -763,9 +860,8 @@ def warm_up() -> None:
 
 
 def nodes_per_second() -> int:
-    """Exact-search nodes a time budget may count on per second: half this process's measured rate on
-    FFO #1 (other work shares the core). Measured on first use, so a process that skipped ``warm_up``
-    does not cut its budgets short with a guess."""
+    """Half this process's measured exact-search rate on FFO #1: a cautious figure for benchmarks and
+    capacity estimates (budgets follow the clock instead, see ``Table.search``)."""
     global _nodes_per_second
     if _nodes_per_second is None:
         p, o = _parse_ffo(FFO_1)

@@ -253,6 +253,29 @@ def block(model: set[int], decision_vars: Iterable[int]) -> list[int]:
     return [-v if v in model else v for v in decision_vars]
 
 
+def count_models(
+    backend: SatBackend,
+    decision_vars: Sequence[int],
+    limit: int,
+    deadline: Deadline,
+    refine: Refiner | None = None,
+    keep: int | None = None,
+) -> tuple[list[set[int]], int, bool]:
+    """Count models differing on ``decision_vars`` up to ``limit``, keeping the first ``keep`` (all when
+    None); the flag says the search was exhausted, i.e. the count is exact."""
+    found: list[set[int]] = []
+    count = 0
+    while count < limit:
+        model = solve_refined(backend, deadline, refine)
+        if model is None:
+            return found, count, True
+        count += 1
+        if keep is None or len(found) < keep:
+            found.append(model)
+        backend.add_clause(block(model, decision_vars))
+    return found, count, False
+
+
 def enumerate_models(
     backend: SatBackend,
     decision_vars: Sequence[int],
@@ -261,11 +284,5 @@ def enumerate_models(
     refine: Refiner | None = None,
 ) -> tuple[list[set[int]], bool]:
     """Up to ``limit`` models differing on ``decision_vars``; the flag says the search was exhausted."""
-    found: list[set[int]] = []
-    while len(found) < limit:
-        model = solve_refined(backend, deadline, refine)
-        if model is None:
-            return found, True
-        found.append(model)
-        backend.add_clause(block(model, decision_vars))
-    return found, False
+    found, _, complete = count_models(backend, decision_vars, limit, deadline, refine)
+    return found, complete

@@ -27,7 +27,7 @@ from typing import Literal
 from pydantic import BaseModel, Field, model_validator
 
 from solvers.common import Cell, Deadline, InvalidInput, SolveOutcome, Violation, violation
-from solvers.sat import enumerate_models, make_backend
+from solvers.sat import count_models, make_backend
 
 MAX_ROWS = MAX_COLS = 12
 MAX_CELLS = 60  # cells are bits of one integer mask; a real card has 10-25
@@ -100,8 +100,8 @@ def catalogue_facts() -> dict[str, object]:
 
 class UbongoPuzzle(BaseModel):
     shape: list[str] = Field(
-        description=f"The target shape as rows of `#` (a cell) and `.` (none), all rows the same length; "
-        f"at most {MAX_ROWS}×{MAX_COLS} and {MAX_CELLS} cells.",
+        description=f"The target shape as rows of `#` (a cell) and `.` (none); a shorter row is read as padded "
+        f"with `.` on the right; at most {MAX_ROWS}×{MAX_COLS} and {MAX_CELLS} cells.",
         examples=[["#....", "###..", "####.", "#####"]],
     )
     catalogue: CatalogueName = Field("standard", description="Which piece set the names refer to.")
@@ -112,16 +112,15 @@ class UbongoPuzzle(BaseModel):
     @model_validator(mode="after")
     def _well_formed(self) -> UbongoPuzzle:
         rows = self.shape
-        if not rows or not rows[0]:
+        width = max((len(row) for row in rows), default=0)
+        if not width:
             raise ValueError("`shape` must have at least one non-empty row")
-        if len(rows) > MAX_ROWS or len(rows[0]) > MAX_COLS:
-            raise ValueError(f"`shape` may be at most {MAX_ROWS}×{MAX_COLS}, got {len(rows)}×{len(rows[0])}")
-        for r, row in enumerate(rows):
-            if len(row) != len(rows[0]):
-                raise ValueError(f"`shape` rows must all have the same length: row 0 has {len(rows[0])}, "
-                                 f"row {r} has {len(row)} (pad with `.`)")
+        if len(rows) > MAX_ROWS or width > MAX_COLS:
+            raise ValueError(f"`shape` may be at most {MAX_ROWS}×{MAX_COLS}, got {len(rows)}×{width}")
+        for r, row in enumerate(rows, start=1):
             if set(row) - {"#", "."}:
                 raise ValueError(f"`shape` row {r} may only contain `#` and `.`, got {row!r}")
+        self.shape = [row.ljust(width, ".") for row in rows]  # published boards write ragged rows
         cells = sum(row.count("#") for row in rows)
         if not 1 <= cells <= MAX_CELLS:
             raise ValueError(f"`shape` must have 1..{MAX_CELLS} cells (`#`), got {cells}")
@@ -174,11 +173,11 @@ def _answer_cells(answer: UbongoAnswer, known: dict[str, Shape]) -> list[list[Ce
     problems = []
     for i, p in enumerate(answer.placements):
         if p.piece not in known:
-            problems.append(violation("unknown-piece", f"placement {i}: `{p.piece}` is not in the catalogue; "
+            problems.append(violation("unknown-piece", f"placement {i + 1}: `{p.piece}` is not in the catalogue; "
                                       f"known: {', '.join(known)}"))
         bad = [c for c in p.cells if len(c) != 2]
         if bad:
-            problems.append(violation("bad-cell", f"placement {i} ({p.piece}): cells must be [row, col] pairs, "
+            problems.append(violation("bad-cell", f"placement {i + 1} ({p.piece}): cells must be [row, col] pairs, "
                                       f"got {bad}"))
     if problems:
         raise InvalidInput("; ".join(v.message for v in problems), problems)
@@ -398,23 +397,34 @@ class PackingProblem:
         ]}
 
 
-def solve(puzzle: UbongoPuzzle, limit: int, deadline: Deadline, backend: str | None = None) -> SolveOutcome:
-    """Up to max(limit, 2) distinct coverings; ``backend`` ("cadical"/"z3") switches to the SAT encoding."""
-    if backend is not None:
-        return solve_sat(puzzle, limit, deadline, backend)
+BACKENDS = ("search", "cadical", "z3")  # the exact-cover search first: the default
+
+
+def solve(
+    puzzle: UbongoPuzzle, limit: int, deadline: Deadline, backend: str | None = None, keep: int | None = None
+) -> SolveOutcome:
+    """Counts up to max(limit, 2) distinct coverings, keeping the first ``keep``; ``backend``
+    "cadical"/"z3" switches to the SAT encoding."""
+    if backend not in (None, "search"):
+        return solve_sat(puzzle, limit, deadline, backend, keep)
     problem = PackingProblem.of(puzzle)
     stats: dict[str, int] = {}
     found = []
+    count = 0
     complete = True
     for covering in problem.coverings(deadline, stats):
-        if len(found) == max(limit, 2):
+        if count == max(limit, 2):
             complete = False
             break
-        found.append(problem.answer(covering))
-    return SolveOutcome(found, complete, {"nodes": stats.get("nodes", 0), "placements": problem.placements})
+        count += 1
+        if keep is None or len(found) < keep:
+            found.append(problem.answer(covering))
+    return SolveOutcome(found, complete, {"nodes": stats.get("nodes", 0), "placements": problem.placements}, count)
 
 
-def solve_sat(puzzle: UbongoPuzzle, limit: int, deadline: Deadline, backend: str = "cadical") -> SolveOutcome:
+def solve_sat(
+    puzzle: UbongoPuzzle, limit: int, deadline: Deadline, backend: str = "cadical", keep: int | None = None
+) -> SolveOutcome:
     """The same exact cover as SAT: one variable per placement, each cell exactly once, each piece at
     most once (exactly once in mode given), exactly ``piece_count`` placements in all."""
     problem = PackingProblem.of(puzzle)
@@ -437,5 +447,6 @@ def solve_sat(puzzle: UbongoPuzzle, limit: int, deadline: Deadline, backend: str
             elif len(vs) > 1:
                 sat.add_at_most(vs, 1)
         sat.add_exactly(list(var_of), problem.count)
-        models, complete = enumerate_models(sat, list(var_of), max(limit, 2), deadline)
-        return SolveOutcome([problem.answer([var_of[v] for v in sorted(m) if v in var_of]) for m in models], complete)
+        models, count, complete = count_models(sat, list(var_of), max(limit, 2), deadline, keep=keep)
+        answers = [problem.answer([var_of[v] for v in sorted(m) if v in var_of]) for m in models]
+        return SolveOutcome(answers, complete, count=count)

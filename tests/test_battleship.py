@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from generators.battleship import BattleshipParams, generate_puzzle, random_layout, sat_layout
+from generators.battleship import BattleshipParams, generate_puzzle, generate_unique, random_layout, sat_layout
 from solvers import battleship as rules
 from solvers.common import Deadline, InvalidInput
 from tests.conftest import read_jsonl
@@ -303,7 +303,9 @@ def assert_minimal_unique(puzzle: rules.BattleshipPuzzle, ships: Grid) -> None:
     ],
 )
 def test_generated_puzzles_are_unique_minimal_and_checked(params: BattleshipParams, seed: int) -> None:
-    result = generate_puzzle(params, seed, Deadline.after(60))
+    # The minimal-clue draws every difficulty level starts from (``expert`` keeps them as they are;
+    # tests/test_battleship_difficulty.py checks the levels and that easier ones reveal more).
+    result = generate_unique(params, seed, Deadline.after(60))
     puzzle, ships = result.puzzle, result.solution.ships
     rows, cols = params.shape()
     assert (puzzle.rows, puzzle.cols, puzzle.fleet) == (rows, cols, params.ships())
@@ -322,7 +324,7 @@ def test_same_seed_same_puzzle() -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("size", [12, 15])
 def test_large_generated_puzzles_are_unique_and_minimal(size: int) -> None:
-    result = generate_puzzle(BattleshipParams(size=size), size, Deadline.after(120))
+    result = generate_unique(BattleshipParams(size=size), size, Deadline.after(120))
     assert rules.check(result.puzzle, result.solution) == []
     assert_minimal_unique(result.puzzle, result.solution.ships)
 
@@ -356,7 +358,7 @@ def test_sat_layout_fallback_is_legal() -> None:
         ({"fleet": ""}, "comma-separated"),
         ({"fleet": "11", "size": 10}, "1..10"),
         ({"fleet": "0,1"}, "1..10"),
-        ({"fleet": ",".join(["1"] * 40), "size": 6}, "does not fit"),
+        ({"fleet": ",".join(["1"] * 40), "size": 6}, "cannot fit a 6×6 grid"),
         ({"size": 5}, "greater than or equal"),
         ({"rows": 16}, "less than or equal"),
     ],

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from generators.dabuhamienai import DabuhamienaiParams, generate_puzzle, random_maximal_shading
+from generators.dabuhamienai import DabuhamienaiParams, generate_puzzle, generate_unique, random_maximal_shading
 from solvers import dabuhamienai as rules
 from solvers.common import Deadline
 from solvers.sat import make_backend
@@ -17,7 +17,7 @@ CASES = [(size, seed) for size in (4, 6, 8, 10, 15) for seed in range(3)] + [(30
 
 @pytest.mark.parametrize(("size", "seed"), CASES)
 def test_generated_puzzle_is_unique_and_solution_valid(size: int, seed: int) -> None:
-    result = generate_puzzle(DabuhamienaiParams(size=size), seed, Deadline.after(60))
+    result = generate_unique(size, seed, Deadline.after(60))
     puzzle, answer = result.puzzle, result.solution
     assert rules.check(puzzle, answer) == []
     for backend in ("cadical", "z3"):

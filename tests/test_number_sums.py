@@ -90,7 +90,7 @@ def test_wrong_shape_is_invalid_input(selected: list[list[int]], rule: str) -> N
 @pytest.mark.parametrize(
     "change, message",
     [({"numbers": [[1, 2], [3, 10]]}, "outside [1, 2, 3, 4, 5, 6, 7, 8, 9]"),
-     ({"numbers": [[1, 2], [3]]}, "row 1 must have 2 values"),
+     ({"numbers": [[1, 2], [3]]}, "row 2 must have 2 values"),
      ({"numbers": [[1] * 16] * 2, "col_sums": [0] * 16}, "1 ≤ R, C ≤ 15"),
      ({"row_sums": [1]}, "`row_sums` must have 2 values"),
      ({"col_sums": [1, 2, 3]}, "`col_sums` must have 2 values"),
@@ -180,7 +180,7 @@ def test_solvers_agree_with_brute_force(regions: bool) -> None:
         puzzle = random_small_puzzle(rng, regions)
         expected = sorted(brute_force(puzzle))
         for backend in ("portfolio", "search", *SAT_BACKENDS):
-            found, complete = find_solutions(puzzle, 200, sat_deadline(backend), backend)
+            found, _, complete = find_solutions(puzzle, 200, sat_deadline(backend), backend)
             assert complete and sorted(found) == expected, (puzzle, backend)
         statuses.add(solve(puzzle, 2, Deadline.after(5)).status)
     # The sample exercised every outcome (full region partitions rarely leave two solutions).
@@ -193,7 +193,7 @@ def test_multiple_solutions_up_to_the_limit() -> None:
     assert outcome.status == "multiple" and len(outcome.solutions) == 5 and not outcome.complete
     assert len({str(s) for s in outcome.solutions}) == 5
     assert all(check(puzzle, NumberSumsAnswer(**s)) == [] for s in outcome.solutions)
-    found, complete = find_solutions(puzzle, 100, Deadline.after(5))
+    found, _, complete = find_solutions(puzzle, 100, Deadline.after(5))
     assert complete and len(found) == 90
 
 
@@ -300,6 +300,6 @@ def test_portfolio_hands_a_capped_search_to_z3(monkeypatch) -> None:
     calls = []
     real = module.sat_solutions
     monkeypatch.setattr(module, "SEARCH_NODE_CAP", 0)  # every search hits the cap at once
-    monkeypatch.setattr(module, "sat_solutions", lambda *args: calls.append(args[-1]) or real(*args))
+    monkeypatch.setattr(module, "sat_solutions", lambda *args: calls.append(args[3]) or real(*args))
     outcome = module.solve(puzzle, 2, Deadline.after(30))
     assert calls == ["z3"] and outcome.status == "unique"

@@ -362,14 +362,16 @@ def test_malformed_or_illegal_moves_raise(move: str, code: str) -> None:
 
 def test_check_reports_scores_and_uniqueness() -> None:
     violations, facts = rules.assess(FFO1, rules.OthelloAnswer(move="g8"))
-    assert violations == [] and facts == {"move": "G8", "score": 18, "best_score": 18, "unique_solution": True,
-                                          "exact": True}
+    assert violations == [] and facts == {"move": "G8", "score": 18, "best_score": 18, "is_best": True,
+                                          "only_solving_move": True, "unique_solution": True, "exact": True}
     violations, facts = rules.assess(FFO1, rules.OthelloAnswer(move="H1"))
     assert [v.rule for v in violations] == ["not-best"] and facts["score"] == 12
+    assert facts["is_best"] is False and facts["only_solving_move"] is False
     lose = FFO1.model_copy(update={"task": "win"})
     assert [v.rule for v in rules.check(lose, rules.OthelloAnswer(move="A4"))] == ["not-winning"]
     violations, facts = rules.assess(lose, rules.OthelloAnswer(move="G8"))
-    assert violations == [] and facts["unique_solution"] is False  # H1, H7, A2, A3 win too
+    assert violations == [] and facts["only_solving_move"] is False  # H1, H7, A2, A3 win too
+    assert facts["is_best"] is True
 
 
 # --- generation ---------------------------------------------------------------------------------------
@@ -387,7 +389,7 @@ def test_generated_puzzles_have_exactly_one_answer(empties: int, task: str, to_m
         scores = rules.exact_scores(*puzzle.bitboards(), Deadline.never())
         assert [rules.square_name(sq) for sq in rules.solving(task, scores)] == [made.solution.move]
         verdict = gen.check(puzzle, made.solution)
-        assert verdict.violations == [] and verdict.extra["unique_solution"] is True
+        assert verdict.violations == [] and verdict.extra["only_solving_move"] is True
 
 
 def test_same_seed_same_puzzle() -> None:
@@ -411,3 +413,19 @@ def test_generated_positions_are_reachable_games_not_scatter() -> None:
                 seen.add(rr * 8 + cc)
                 stack.append(rr * 8 + cc)
     assert len(seen) == 64 - 16
+
+
+def test_full_lines_match_the_line_masks() -> None:
+    """The shift-based full-line detection against a plain loop over every line of the board."""
+    rng = random.Random(5)
+    corners = 0x8100000000000081  # one-square diagonals: no line of two or more squares holds them
+    for _ in range(2000):
+        density = 0.5 + rng.random() / 2
+        filled = sum(1 << i for i in range(64) if rng.random() < density)
+        want = [0, 0, 0, 0]
+        for direction, mask in engine.LINES:
+            if filled & int(mask) == int(mask):
+                want[int(direction)] |= int(mask)
+        got = [int(x) for x in engine.full_lines(np.uint64(filled))]
+        assert got[:2] == want[:2], hex(filled)
+        assert [g & ~corners for g in got[2:]] == [w & ~corners for w in want[2:]], hex(filled)

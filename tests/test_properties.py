@@ -3,6 +3,8 @@ gets a clear 4xx, or a 200 whose every solution passes the rules checker."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -91,5 +93,27 @@ def test_random_answers_to_a_real_puzzle_get_a_verdict_or_a_clear_refusal(client
             assert "Retry-After" in response.headers
         if response.status_code == 200:
             assert response.json()["solved"] == (response.json()["violations"] == [])
+
+    check()
+
+
+POISON = st.sampled_from(["NaN", "Infinity", "-Infinity", "1e999", "1" + "0" * 30, "-" + "9" * 5000, "[[[[[[[[1]]]]]]]]"])
+
+
+@pytest.mark.parametrize("name", sorted(TYPES))
+def test_non_finite_and_huge_numbers_in_any_field_get_a_4xx(client, name: str) -> None:
+    """A field of an otherwise random puzzle, or of an answer, holds what JSON encoders never write: a 422."""
+
+    @SETTINGS
+    @given(puzzle=PUZZLES[name], data=st.data())
+    def check(puzzle: dict, data: st.DataObject) -> None:
+        field = data.draw(st.sampled_from(sorted(puzzle)))
+        poison = data.draw(POISON)
+        marker = "__poison__"
+        body = json.dumps({"puzzle": {**puzzle, field: marker}, "answer": {"shaded": marker}, "max_solutions": 2})
+        body = body.replace(json.dumps(marker), poison)
+        for path in (f"/solve/{name}", f"/verify/{name}"):
+            response = client.post(path, content=body, headers={"Content-Type": "application/json"})
+            assert response.status_code == 422, (path, body[:200], response.text[:300])
 
     check()

@@ -69,7 +69,7 @@ def test_catalogue_facts_let_a_client_draw_every_piece() -> None:
 
 @pytest.mark.parametrize(("fields", "message"), [
     ({"shape": [], "pieces": ["I2"]}, "at least one"),
-    ({"shape": ["##", "#"], "pieces": ["I3"]}, "same length"),
+    ({"shape": ["", ""], "pieces": ["I3"]}, "at least one"),  # ragged rows are padded; empty ones are not a shape
     ({"shape": ["#x"], "pieces": ["I2"]}, "only contain"),
     ({"shape": ["#" * 13], "pieces": ["I2"]}, "at most 12×12"),
     ({"shape": ["#" * 12] * 6, "pieces": ["I2"]}, "1..60 cells"),
@@ -165,10 +165,35 @@ def test_the_articles_example_has_exactly_its_three_coverings() -> None:
 
 
 def _reference_puzzle(line: dict) -> rules.UbongoPuzzle:
-    # Two boards in the source have ragged rows; the model asks for rectangular rows padded with `.`.
-    width = max(map(len, line["shape"]))
-    shape = [row.ljust(width, ".") for row in line["shape"]]
-    return puzzle(shape, line.get("pieces"), line.get("piece_count"), line["catalogue"])
+    return puzzle(line["shape"], line.get("pieces"), line.get("piece_count"), line["catalogue"])
+
+
+def test_ragged_shape_rows_are_padded_with_empty_cells() -> None:
+    ragged = puzzle(["###.", "#####", ".#..#"], count=3)
+    assert ragged.shape == ["###..", "#####", ".#..#"]
+    corner = puzzle(["##", "#"], ["L3"])
+    assert corner.shape == ["##", "#."]
+    assert rules.solve(corner, 2, Deadline.after(10)).status == "unique"
+    with pytest.raises(ValueError, match="only contain"):
+        puzzle(["##", "#x"], count=1)
+
+
+def test_count_goes_past_the_solutions_kept(reference_dir) -> None:
+    """938 coverings counted exactly while two are kept; SAT agrees on a capped count, and counts a
+    smaller hidden board exactly as the search does."""
+    line = next(x for x in read_jsonl(reference_dir / "ubongo" / "m-kasahr-orig.jsonl")
+                if x["id"] == "orig/board05-analyze-01/hidden")
+    p = _reference_puzzle(line)
+    assert sum(c["coverings"] for c in line["combinations"]) == 938
+    outcome = rules.solve(p, 5000, Deadline.after(120), "search", keep=2)
+    assert (outcome.count, outcome.complete, len(outcome.solutions), outcome.status) == (938, True, 2, "multiple")
+    for backend in ("search", "cadical"):
+        capped = rules.solve(p, 30, Deadline.after(120), backend, keep=1)
+        assert (capped.count, capped.complete, len(capped.solutions)) == (30, False, 1)
+    small = puzzle(["#####", "#####"], count=3)
+    counts = {b: rules.solve(small, 5000, Deadline.after(120), b, keep=0) for b in ("search", "cadical", "z3")}
+    assert all(o.complete and o.solutions == [] for o in counts.values())
+    assert len({o.count for o in counts.values()}) == 1 and counts["search"].count == len(solve_all(small)) > 2
 
 
 def test_every_published_board_and_piece_set_has_its_covering_count(reference_dir) -> None:

@@ -1,0 +1,236 @@
+"""Othello: all-move scoring windows, the reading features that grade a puzzle, levels, and hints."""
+
+from __future__ import annotations
+
+import random
+import statistics
+
+import pytest
+
+from generators import othello as gen
+from solvers import othello as rules
+from solvers import othello_engine as engine
+from solvers import othello_techniques as human
+from solvers.common import BudgetExceeded, Deadline, InvalidInput
+from tests.test_othello import random_game_positions, reference_value
+
+
+@pytest.fixture(scope="module", autouse=True)
+def compiled() -> None:
+    engine.warm_up()
+
+
+def position_of(board_rows: list[str], to_move: str = "X") -> tuple[int, int]:
+    """Rows listed from row 8 (north) down to row 1, as a diagram reads."""
+    board = "".join(reversed(board_rows))
+    return rules.position(board, to_move)
+
+
+# --- scoring every move: exact where asked, proved bounds elsewhere ---------------------------------
+
+
+def reference_scores(p: int, o: int) -> dict[int, int]:
+    return {sq: -reference_value(*engine.play(p, o, sq)) for sq in rules.squares_of(engine.legal_moves(p, o))}
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_best_pass_is_exact_at_the_top_and_proves_bounds_below(seed: int) -> None:
+    for p, o in random_game_positions(random.Random(seed), 6, (9, 12), 0):
+        want = reference_scores(p, o)
+        engine.table().clear()
+        scorer = rules.MoveScorer(p, o, Deadline.never())
+        best = scorer.best()
+        assert best == max(want.values())
+        assert set(scorer.exact) | set(scorer.upper) == set(want)
+        for sq, score in scorer.exact.items():
+            assert score == want[sq]  # the first move searched, and every move reaching the best
+        assert {sq for sq, v in scorer.exact.items() if v == best} == {sq for sq, v in want.items() if v == best}
+        for sq, bound in scorer.upper.items():
+            assert want[sq] <= bound < best  # a true upper bound, enough to show it is not best
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_settle_makes_every_score_exact(seed: int) -> None:
+    for p, o in random_game_positions(random.Random(100 + seed), 6, (9, 12), 0):
+        want = reference_scores(p, o)
+        scores = rules.exact_scores(p, o, Deadline.never())
+        assert scores.exact and not scores.upper
+        assert dict(scores.scores) == want
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_reaching_answers_only_the_threshold_question(seed: int) -> None:
+    for p, o in random_game_positions(random.Random(200 + seed), 6, (9, 12), 0):
+        want = reference_scores(p, o)
+        winners = {sq for sq, v in want.items() if v >= 1}
+        assert set(rules.MoveScorer(p, o, Deadline.never()).reaching(1)) == winners
+        assert len(rules.MoveScorer(p, o, Deadline.never()).reaching(1, stop_at=1)) == min(1, len(winners))
+
+
+def test_budget_running_out_keeps_the_proved_part() -> None:
+    """Past the budget, solve keeps exact solutions and the bounds proved so far (`at_most`)."""
+    p, o = rules.position("-OOOOO----OXXO---OOOOXXO-OOOXOXX-OOXOOXX-XOXXOXX--O-XXXX--O----O", "X")  # FFO #26
+    engine.table().clear()
+    with pytest.raises(BudgetExceeded):
+        rules.exact_scores(p, o, Deadline.after(0.05))
+    engine.table().clear()
+    scorer = rules.MoveScorer(p, o, Deadline.never())
+    assert scorer.best() == 0 and [rules.square_name(sq) for sq in scorer.exact] == ["D8"]
+    partial = scorer.scores()
+    assert not partial.exact and rules.solving("best", partial) == [rules.parse_square("D8")]
+    assert all(entry.get("at_most") for entry in partial.as_json()[1:])
+    assert rules.proved("best", partial)  # every other move is bounded below the best (0)
+    assert rules.proved("win", partial) == all(s < 1 for _, s in partial.scores)
+    assert not rules.proved("best", rules.heuristic_scores(p, o, Deadline.after(0.5)))
+
+
+# --- reading features -------------------------------------------------------------------------------
+
+
+def test_a_corner_that_wins_at_once_is_easy() -> None:
+    # X to move; A8 takes the corner and the whole top row; everything else hands O the game
+    p, o = position_of([
+        "-OOOOOOX",
+        "XXXXXXXX",
+        "XXXXXXXX",
+        "XXXXXXXX",
+        "OOOOOOOO",
+        "OOOOOOOO",
+        "OOOOOOOO",
+        "OOOOOO--",
+    ])
+    puzzle = rules.OthelloPuzzle(board=rules.board_string(p, o, "X"), to_move="X", task="best")
+    answer = human.answer_of(puzzle, Deadline.never())
+    f = human.features(p, o, answer, Deadline.never())
+    assert rules.square_name(answer) == "A8"
+    assert f.sight == 1 and f.traps == [] and f.level == "easy"
+
+
+def test_x_square_answer_is_a_sacrifice() -> None:
+    p, o = rules.position("-" * 64, "X")
+    p |= 1 << 10  # C2: playing B2 (X-square of an empty A1) is flagged
+    assert human.x_square(p, o, 9) and not human.x_square(p | 1, o, 9)
+
+
+def test_settled_from() -> None:
+    assert human.settled_from([False, True, True], exact_at_end=False) == 2
+    assert human.settled_from([True, False, True], exact_at_end=False) == 3
+    assert human.settled_from([True, True, False], exact_at_end=False) == human.TO_THE_END
+    assert human.settled_from([True, True, True], exact_at_end=True) == 1
+
+
+def generated(empties: int, level: str, seed: int) -> gen.Generated:
+    return gen.generate_puzzle(gen.OthelloParams(empties=empties, difficulty=level, task="win"), seed,
+                               Deadline.after(60))
+
+
+@pytest.mark.parametrize("level", human.LEVELS)
+def test_generated_puzzle_reads_at_its_level_and_not_below(level: str) -> None:
+    made = generated(12, level, 3)
+    p, o = made.puzzle.bitboards()
+    answer = rules.parse_square(made.solution.move)
+    f = human.features(p, o, answer, Deadline.never())
+    assert made.difficulty.level == level == f.level
+    index = human.LEVELS.index(level)
+    assert f.sight <= human.READINGS[index].max_sight
+    if index > 0 and not f.sacrifice:  # a reader of the level below does not see it
+        assert f.sight > human.READINGS[index - 1].max_sight
+    # the answer really is best at the reading the level names, and the puzzle's only solution
+    assert rules.solving_moves(made.puzzle, Deadline.never()) == [answer]
+
+
+@pytest.mark.slow
+def test_effort_rises_with_the_level_over_20_seeds() -> None:
+    means = []
+    for level in human.LEVELS:
+        means.append(statistics.mean(generated(12, level, seed).difficulty.score for seed in range(20)))
+    assert means == sorted(means) and len(set(means)) == len(means), means
+
+
+def test_grade_of_a_puzzle_with_two_answers_is_none() -> None:
+    for p, o in random_game_positions(random.Random(9), 40, (10, 12), 0):
+        puzzle = rules.OthelloPuzzle(board=rules.board_string(p, o, "X"), to_move="X", task="win")
+        if len(rules.solving_moves(puzzle, Deadline.never())) == 2:
+            assert human.grade(puzzle, Deadline.never()).level is None
+            return
+    raise AssertionError("no position with two winning moves among 40")
+
+
+def test_grade_refuses_positions_too_large_to_solve() -> None:
+    puzzle = rules.OthelloPuzzle(board="-" * 27 + "OX" + "-" * 6 + "XO" + "-" * 27, to_move="X", task="best")
+    with pytest.raises(InvalidInput, match="at most 22 empty squares"):
+        human.grade(puzzle, Deadline.never())
+
+
+# --- hints ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_first_hint_never_names_the_move_and_the_second_does(seed: int) -> None:
+    level = human.LEVELS[seed % len(human.LEVELS)]
+    made = generated(12, level, seed)
+    name = made.solution.move
+    first = human.hint(made.puzzle, human.OthelloHintState(hint=1), made.solution, Deadline.never())
+    assert name not in first.message and name.lower() not in first.message
+    assert first.decide == [] and first.mistakes == []
+    assert len(first.because) >= 2  # a region or an idea, not one square
+    second = human.hint(made.puzzle, human.OthelloHintState(hint=2), made.solution, Deadline.never())
+    row, col = rules.cell(rules.parse_square(name))
+    assert second.decide == [{"cell": [row, col], "value": 1, "move": name}] and name in second.message
+    assert second.because == [[row, col]]
+
+
+def test_hint_regions_are_named_by_compass() -> None:
+    legal = [0, 1, 62, 63]  # A1, B1 (south-west), G8, H8 (north-east)
+    assert human._region(0, legal) == ("the south-west region", [0, 1])
+    assert human._region(63, legal) == ("the north-east region", [62, 63])
+    assert human._region(63, [63, 0, 7])[0] == "the whole board"
+
+
+def test_hint_rejects_a_solution_that_is_not_a_legal_move() -> None:
+    made = generated(12, "easy", 1)
+    occupied = next(sq for sq in range(64) if made.puzzle.board[sq] != "-")
+    with pytest.raises(InvalidInput):
+        human.hint(made.puzzle, human.OthelloHintState(), rules.OthelloAnswer(move=rules.square_name(occupied)),
+                   Deadline.never())
+
+
+# --- through the service ----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory):
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+    from app.settings import Settings
+
+    db = tmp_path_factory.mktemp("db") / "puzzles.db"
+    settings = Settings(database_url=f"sqlite:///{db}", work_processes=1, verify_processes=1, warm_up_workers=False,
+                        generate_budget_seconds=120)
+    with TestClient(create_app(settings)) as test_client:
+        yield test_client
+
+
+def test_levels_grades_and_hints_through_the_service(client) -> None:
+    info = next(t for t in client.get("/types").json() if t["name"] == "othello")
+    assert info["difficulties"] == human.LEVELS
+    assert all(t["description"] for level in info["levels"] for t in level["techniques"])
+    record = client.post("/generate/othello", params={"empties": 12, "seed": 5, "difficulty": "hard",
+                                                      "include_solution": "true"}).json()
+    assert record["difficulty"]["level"] == "hard"
+    graded = client.post("/grade/othello", json={"puzzle": record["puzzle"]}).json()
+    assert graded == {"status": "unique", **record["difficulty"]}
+    move = record["solution"]["move"]
+    first = client.post(f"/puzzles/{record['id']}/hint", json={"state": {"hint": 1}}).json()
+    assert move not in first["message"] and first["decide"] == [] and first["mistakes"] == []
+    second = client.post("/hint/othello", json={"puzzle": record["puzzle"], "state": {"hint": 2}}).json()
+    assert second["decide"] == [{"cell": list(rules.cell(rules.parse_square(move))), "value": 1, "move": move}]
+    bad = client.post("/hint/othello", json={"puzzle": record["puzzle"], "state": {"hint": 3}})
+    assert bad.status_code == 422
+
+
+def test_levels_are_offered_up_to_16_empties() -> None:
+    with pytest.raises(ValueError, match="at most 16 empty squares"):
+        gen.OthelloParams(empties=20, difficulty="easy")
+    assert gen.OthelloParams(empties=20).difficulty is None
