@@ -1,0 +1,244 @@
+"""The play page in a real browser: Debian's Chromium driven by Playwright against a real service
+(uvicorn on a free loopback port). For each type a person enters the solution by clicks and sees
+`solved`; a wrong answer shows the broken rules on their cells. Screenshots (phone 360 px and
+desktop) go to each test's temporary folder.
+
+`make test` installs Chromium (scripts/ensure-chromium.sh); where it cannot be installed these tests
+skip with that reason, everywhere else they run.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from solvers.battleship import segment_kind
+from tests.test_replicas import start_replica, wait_until_up
+
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("browser")]
+
+CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+               "--disable-component-update", "--disable-sync", "--no-first-run"]
+PHONE = {"width": 360, "height": 740}
+DESKTOP = {"width": 1200, "height": 900}
+
+if not Path(CHROMIUM).exists():
+    pytest.skip(f"Chromium is not installed at {CHROMIUM} (scripts/ensure-chromium.sh installs it as root)",
+                allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is a dev dependency: make installs it")
+
+
+@pytest.fixture(scope="module")
+def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    database = tmp_path_factory.mktemp("play") / "puzzles.db"
+    process, url = start_replica(f"sqlite:///{database}")
+    try:
+        wait_until_up(process, url)
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        yield chromium
+        chromium.close()
+
+
+def generate(service: str, type_name: str, **params: object) -> dict:
+    response = httpx.post(f"{service}/generate/{type_name}", params={**params, "include_solution": "true"}, timeout=120)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def open_page(browser, service: str, record: dict, viewport: dict):  # noqa: ANN001, ANN201 - playwright types
+    page = browser.new_page(viewport=viewport)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{service}/play/{record['id']}")
+    page.wait_for_selector("body[data-ready=true]")
+    page.errors = errors  # type: ignore[attr-defined]
+    return page
+
+
+def cell(page, r: int, c: int):  # noqa: ANN001, ANN201
+    return page.locator(f'[data-cell="{r},{c}"]')
+
+
+def set_cell(page, r: int, c: int, wanted: str) -> None:  # noqa: ANN001
+    """Click the cell until it shows ``wanted`` (the cycle is undecided -> filled -> empty)."""
+    for _ in range(3):
+        if cell(page, r, c).get_attribute("data-state") == wanted:
+            return
+        cell(page, r, c).click()
+    assert cell(page, r, c).get_attribute("data-state") == wanted
+
+
+def check(page) -> str:  # noqa: ANN001
+    page.click('[data-action="check"]')
+    result = page.locator("[data-result]")
+    sync_api.expect(result).not_to_have_text("Checking…", timeout=30_000)
+    sync_api.expect(result).not_to_be_empty()
+    return result.inner_text()
+
+
+GRID_CASES = [
+    ("dabuhamienai", {"size": 6, "seed": 11}, "shaded"),
+    ("battleship", {"size": 7, "seed": 11}, "ships"),
+    ("number-sums", {"size": 5, "seed": 11, "regions": "true"}, "selected"),
+]
+
+
+@pytest.mark.parametrize(("type_name", "params", "field"), GRID_CASES, ids=[case[0] for case in GRID_CASES])
+def test_grid_types_solve_by_clicks_and_show_violations(browser, service: str, tmp_path: Path, type_name: str,
+                                                         params: dict, field: str) -> None:
+    record = generate(service, type_name, **params)
+    grid = record["solution"][field]
+    for viewport, name in ((PHONE, "phone"), (DESKTOP, "desktop")):
+        page = open_page(browser, service, record, viewport)
+        page.screenshot(path=tmp_path / f"{type_name}-{name}-start.png", full_page=True)
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]  # no sideways scrolling
+        for r, row in enumerate(grid):
+            for c, value in enumerate(row):
+                if value:
+                    set_cell(page, r, c, "filled")
+        assert check(page).startswith("solved")
+        if type_name == "battleship":  # each ship cell drawn as the segment the rules checker names
+            given = {tuple(item["cell"]) for item in record["puzzle"]["revealed"]}
+            for r, c in ((r, c) for r, row in enumerate(grid) for c, v in enumerate(row) if v and (r, c) not in given):
+                assert cell(page, r, c).get_attribute("data-shape") == segment_kind(grid, r, c)
+        page.screenshot(path=tmp_path / f"{type_name}-{name}-solved.png", full_page=True)
+        assert page.errors == []  # type: ignore[attr-defined]
+        page.close()
+
+    # One wrong cell: fill a cell the solution leaves empty, next to a filled one.
+    page = open_page(browser, service, record, PHONE)
+    for r, row in enumerate(grid):
+        for c, value in enumerate(row):
+            if value:
+                set_cell(page, r, c, "filled")
+    wrong = next((r, c) for r, row in enumerate(grid) for c, value in enumerate(row)
+                 if not value and cell(page, r, c).get_attribute("class") == "cell")
+    set_cell(page, *wrong, "filled")
+    text = check(page)
+    assert not text.startswith("solved") and "broken" in text
+    assert page.locator(".violation").count() >= 1
+    assert page.locator("#problems li").count() >= 1
+    page.screenshot(path=tmp_path / f"{type_name}-phone-wrong.png", full_page=True)
+    page.close()
+
+
+def test_keyboard_alone_enters_and_checks_an_answer(browser, service: str) -> None:
+    record = generate(service, "dabuhamienai", size=5, seed=3)
+    page = open_page(browser, service, record, PHONE)
+    page.focus('[data-cell="0,0"]')
+    for r, row in enumerate(record["solution"]["shaded"]):
+        for c, value in enumerate(row):
+            if value:
+                page.keyboard.press("Enter")
+            if c < len(row) - 1:
+                page.keyboard.press("ArrowRight")
+        if r < len(record["solution"]["shaded"]) - 1:
+            page.keyboard.press("ArrowDown")
+            for _ in range(len(row) - 1):
+                page.keyboard.press("ArrowLeft")
+    page.focus('[data-action="check"]')
+    page.keyboard.press("Enter")
+    sync_api.expect(page.locator("[data-result]")).to_have_text("solved: well done!", timeout=30_000)
+    page.close()
+
+
+def test_othello_click_the_move(browser, service: str, tmp_path: Path) -> None:
+    record = generate(service, "othello", empties=10, seed=5)
+    move = record["solution"]["move"]
+    r, c = int(move[1:]) - 1, ord(move[0].upper()) - ord("A")
+    page = open_page(browser, service, record, PHONE)
+    empty = [(i // 8, i % 8) for i, square in enumerate(record["puzzle"]["board"]) if square == "-"]
+    other = next(square for square in empty if square != (r, c))
+    cell(page, *other).click()
+    assert not check(page).startswith("solved")
+    cell(page, r, c).click()
+    assert check(page).startswith("solved")
+    page.screenshot(path=tmp_path / "othello-phone-solved.png", full_page=True)
+    page.close()
+
+
+def normalise(cells: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    r0, c0 = min(r for r, _ in cells), min(c for _, c in cells)
+    return sorted((r - r0, c - c0) for r, c in cells)
+
+
+def presses_for(shape: list[tuple[int, int]], target: list[tuple[int, int]]) -> list[str]:
+    """Which Rotate/Flip clicks turn ``shape`` (as the page shows it first) into ``target``."""
+    current = normalise(shape)
+    for flips in range(2):
+        for turns in range(4):
+            if current == normalise(target):
+                return ["flip"] * flips + ["rotate"] * turns
+            current = normalise([(c, -r) for r, c in current])
+        current = normalise([(r, -c) for r, c in current])
+    raise AssertionError(f"{target} is no orientation of {shape}")
+
+
+@pytest.mark.parametrize("mode", ["given", "hidden"])
+def test_ubongo_place_pieces(browser, service: str, tmp_path: Path, mode: str) -> None:
+    record = generate(service, "ubongo", pieces=3, mode=mode, seed=4)
+    catalogue = {p["name"]: [tuple(c) for c in p["cells"]]
+                 for p in next(t for t in httpx.get(f"{service}/types").json() if t["name"] == "ubongo")
+                 ["catalogue"]["catalogues"][record["puzzle"]["catalogue"]]}
+    page = open_page(browser, service, record, PHONE)
+    placements = record["solution"]["placements"]
+    for placement in placements[:-1]:
+        target = [tuple(c) for c in placement["cells"]]
+        page.click(f'[data-piece="{placement["piece"]}"]')
+        for action in presses_for(catalogue[placement["piece"]], target):
+            page.click(f'[data-action="{action}"]')
+        cell(page, *min(target)).click()
+    assert not check(page).startswith("solved")  # a piece is missing
+    assert page.locator(".violation").count() >= 1
+    last = placements[-1]
+    target = [tuple(c) for c in last["cells"]]
+    page.click(f'[data-piece="{last["piece"]}"]')
+    for action in presses_for(catalogue[last["piece"]], target):
+        page.keyboard.press("r" if action == "rotate" else "f")
+    cell(page, *min(target)).click()
+    assert check(page).startswith("solved")
+    page.screenshot(path=tmp_path / f"ubongo-{mode}-phone-solved.png", full_page=True)
+    assert page.errors == []  # type: ignore[attr-defined]
+    page.close()
+
+
+def test_daily_page_and_hint_button_follow_types(browser, service: str) -> None:
+    page = browser.new_page(viewport=PHONE)
+    page.goto(f"{service}/play/daily/dabuhamienai")
+    page.wait_for_selector("body[data-ready=true]")
+    assert page.locator("[data-cell]").count() > 0
+    types = {t["name"]: t for t in httpx.get(f"{service}/types").json()}
+    has_hints = bool(types["dabuhamienai"].get("difficulties"))
+    assert page.locator('[data-action="hint"]').is_visible() == has_hints
+    page.close()
+
+
+def test_hint_button_asks_the_service_and_shows_its_answer(browser, service: str, tmp_path: Path) -> None:
+    types = {t["name"]: t for t in httpx.get(f"{service}/types").json()}
+    if not types["dabuhamienai"].get("difficulties"):
+        pytest.skip("the service lists no difficulties for dabuhamienai yet, so the page hides the hint button")
+    record = generate(service, "dabuhamienai", size=6, seed=21)
+    page = open_page(browser, service, record, PHONE)
+    decided_before = page.locator('[data-state="filled"], [data-state="empty"]').count()
+    page.click('[data-action="hint"]')
+    result = page.locator("[data-result]")
+    sync_api.expect(result).to_contain_text("Hint", timeout=30_000)
+    decided_after = page.locator('[data-state="filled"], [data-state="empty"]').count()
+    assert decided_after > decided_before or page.locator(".because").count() > 0
+    page.screenshot(path=tmp_path / "dabuhamienai-phone-hint.png", full_page=True)
+    page.close()
