@@ -16,15 +16,18 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 serve: $(STAMP)
-	$(BIN)/uvicorn app.main:app --host $(HOST) --port $(PORT) --no-access-log
+	$(BIN)/uvicorn app.main:app --host $(HOST) --port $(PORT) --no-access-log --no-proxy-headers
 
 test: $(STAMP)
 	$(BIN)/ruff check .
 	bash scripts/ensure-postgres.sh
+	bash scripts/ensure-redis.sh
+	bash scripts/ensure-chromium.sh
 	$(BIN)/python -m pytest -n 2 --dist loadgroup -q
 
 test-fast: $(STAMP)
 	bash scripts/ensure-postgres.sh
+	bash scripts/ensure-redis.sh
 	$(BIN)/python -m pytest -n 2 --dist loadgroup -q -m "not slow"
 
 lint: $(STAMP)

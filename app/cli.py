@@ -3,6 +3,8 @@
     puzzlegen pregenerate --type all --days 30 --pool 20      # coming days' dailies + ready pools
     puzzlegen export puzzles.jsonl                            # every stored puzzle, one per line
     puzzlegen import puzzles.jsonl
+    puzzlegen prune --days 30                                 # drop on-demand puzzles nobody fetched
+    puzzlegen book --type battleship --size 8 --count 12 --out book.pdf   # printable, solutions at the back
 
 Pre-generation uses every core and is resumable: each task's id is derived from what it makes
 (type, parameters, date or pool slot), so a rerun skips what is stored and does the rest.
@@ -14,53 +16,85 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
-from typing import Any
+from pathlib import Path
+from typing import Any, TextIO
 
+from pydantic import BaseModel, ValidationError
+from sqlalchemy.engine import make_url
 from tqdm import tqdm
 
-from app.service import build_row, daily_plan, pool_key
+from app import book, upkeep
+from app.cli_fleet import add_fleet_commands
+from app.service import build_row, daily_plan, identity, pool_key
 from app.settings import get_settings
 from app.store import PuzzleRow, PuzzleStore, derive_id, derive_seed
-from app.work import envelope, generate_job, warm_up_worker
+from app.work import envelope, generate_job, grade_job, warm_up_worker
 from generators.registry import TYPES
 from generators.spec import PuzzleType
+
+PLAY_COUNTS = ("attempts", "solves", "first_tries", "first_try_solves")
 
 
 @dataclass(frozen=True)
 class Task:
     puzzle_type: PuzzleType
-    params: dict[str, Any]
+    params: BaseModel  # what generates the puzzle
+    stored_params: dict[str, Any]  # what the record shows (a daily's adds its date)
     seed: int
     puzzle_id: str
     daily_key: str | None = None
     pool: str | None = None
 
 
-def default_params(puzzle_type: PuzzleType) -> dict[str, Any]:
-    return puzzle_type.params_model().model_dump(mode="json", exclude_none=True)
+def params_per_level(puzzle_type: PuzzleType, difficulty: str) -> list[BaseModel]:
+    """The default parameters at each asked level (``all``: every level the default size allows)."""
+    if puzzle_type.difficulty is None:
+        return [puzzle_type.params_model()]
+    levels = puzzle_type.difficulty.names if difficulty == "all" else [difficulty]
+    fitting = []
+    for level in (name for name in levels if name in puzzle_type.difficulty.names):
+        try:
+            fitting.append(puzzle_type.params_model(difficulty=level))
+        except ValidationError:
+            if difficulty != "all":
+                raise
+            # e.g. a level the default size is too small for
+    return fitting
 
 
-def plan_tasks(types: list[PuzzleType], start: date, days: int, pool_size: int) -> list[Task]:
+def plan_tasks(types: list[PuzzleType], start: date, days: int, pool_size: int, difficulty: str = "all") -> list[Task]:
     tasks = []
-    for puzzle_type in types:
-        params = default_params(puzzle_type)
+    for puzzle_type, params in ((t, p) for t in types for p in params_per_level(t, difficulty)):
+        shown = identity(params)
         for offset in range(days):
-            plan = daily_plan(puzzle_type, params, start + timedelta(days=offset))
-            tasks.append(Task(puzzle_type, plan.params, plan.seed, plan.puzzle_id, daily_key=plan.key))
-        key = pool_key(puzzle_type, params)
+            plan = daily_plan(puzzle_type, shown, start + timedelta(days=offset))
+            tasks.append(Task(puzzle_type, params, plan.params, plan.seed, plan.puzzle_id, daily_key=plan.key))
+        key = pool_key(puzzle_type, shown)
         for slot in range(pool_size):
-            seed = derive_seed("pool", puzzle_type.name, params, slot)
-            tasks.append(Task(puzzle_type, params, seed, derive_id(puzzle_type.id_prefix, "pool", key, slot), pool=key))
+            seed = derive_seed("pool", puzzle_type.name, shown, slot)
+            puzzle_id = derive_id(puzzle_type.id_prefix, "pool", key, slot)
+            tasks.append(Task(puzzle_type, params, shown, seed, puzzle_id, pool=key))
     return tasks
 
 
 def pregenerate(args: argparse.Namespace) -> int:
     types = list(TYPES.values()) if args.type == "all" else [TYPES[args.type]]
-    store = PuzzleStore(args.database_url or get_settings().database_url)
-    tasks = plan_tasks(types, args.start, args.days, args.pool)
+    store = PuzzleStore(store_url(args))
+    if args.difficulty != "all" and not any(t.difficulty and args.difficulty in t.difficulty.names for t in types):
+        known = sorted({name for t in types if t.difficulty for name in t.difficulty.names})
+        print(f"no chosen type has the difficulty {args.difficulty!r}; known: all, {', '.join(known)}", file=sys.stderr)
+        return USAGE_ERROR
+    try:
+        tasks = plan_tasks(types, args.start, args.days, args.pool, args.difficulty)
+    except ValidationError as exc:
+        print(f"--difficulty {args.difficulty} does not fit a type's default parameters: "
+              f"{exc.errors()[0]['msg']}", file=sys.stderr)
+        return 2
     todo = [task for task in tasks if store.get(task.puzzle_id) is None]
     print(f"{len(tasks)} puzzles planned, {len(tasks) - len(todo)} already stored, {len(todo)} to generate", file=sys.stderr)
     failures = 0
@@ -78,7 +112,7 @@ def pregenerate(args: argparse.Namespace) -> int:
                 task = running.pop(future)
                 result = future.result()
                 if "ok" in result:
-                    row = build_row(task.puzzle_type, task.params, task.seed, task.puzzle_id, result["ok"],
+                    row = build_row(task.puzzle_type, task.stored_params, task.seed, task.puzzle_id, result["ok"],
                                     daily_key=task.daily_key, pool=task.pool)
                     store.add(row)
                 else:
@@ -89,29 +123,107 @@ def pregenerate(args: argparse.Namespace) -> int:
     return 1 if failures else 0
 
 
-def _generate(type_name: str, params: dict[str, Any], seed: int, budget: float) -> dict[str, Any]:
+def _generate(type_name: str, params: BaseModel, seed: int, budget: float) -> dict[str, Any]:
     return envelope(generate_job, type_name, params, seed, time.monotonic() + budget)
+
+
+USAGE_ERROR = 2  # the exit code for a request that cannot be carried out as given
+
+
+def store_url(args: argparse.Namespace) -> str:
+    return args.database_url or get_settings().database_url
+
+
+def describe_store(url: str) -> str:
+    """The store as a person finds it: a SQLite file's absolute path, any other URL without its password."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+        return f"SQLite file {Path(parsed.database).resolve()}"
+    return parsed.render_as_string(hide_password=True)
+
+
+def missing_sqlite_file(url: str) -> Path | None:
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return None
+    path = Path(parsed.database)
+    return None if path.exists() else path.resolve()
+
+
+def grade(args: argparse.Namespace) -> int:
+    """Grade stored puzzles that have no difficulty yet (stored before grading existed)."""
+    store = PuzzleStore(store_url(args))
+    graded = failures = 0
+    with ProcessPoolExecutor(args.jobs, initializer=warm_up_worker) as pool:
+        types = [t.name for t in TYPES.values() if t.difficulty and args.type in ("all", t.name)]
+        while True:
+            rows = store.ungraded(types, args.batch)
+            if not rows:
+                break
+            results = pool.map(_grade, [(r.type, r.puzzle, args.budget) for r in rows])
+            for row, result in tqdm(zip(rows, results, strict=True), total=len(rows), unit="puzzle"):
+                if "ok" in result:
+                    store.set_difficulty(row.id, {k: result["ok"][k] for k in ("level", "score", "steps", "hardest")})
+                    graded += 1
+                else:
+                    failures += 1
+                    store.set_difficulty(row.id, {"level": None, "score": 0, "steps": 0, "hardest": None,
+                                                  "error": result["message"]})
+    print(f"graded {graded} puzzles, {failures} failed", file=sys.stderr)
+    store.dispose()
+    return 1 if failures else 0
+
+
+def _grade(job: tuple[str, dict[str, Any], float]) -> dict[str, Any]:
+    type_name, puzzle, budget = job
+    model = TYPES[type_name].puzzle_model.model_validate(puzzle)  # from the store: validated here, once
+    return envelope(grade_job, type_name, model, time.monotonic() + budget)
 
 
 def export(args: argparse.Namespace) -> int:
     from sqlalchemy import select
     from sqlalchemy.orm import Session
 
-    store = PuzzleStore(args.database_url or get_settings().database_url)
+    url = store_url(args)
+    missing = missing_sqlite_file(url)
+    if missing is not None:  # opening it would create an empty store and export nothing
+        print(f"no store at {missing}: run from the service's directory, or give --database-url or DATABASE_URL",
+              file=sys.stderr)
+        return USAGE_ERROR
+    print(f"reading {describe_store(url)}", file=sys.stderr)
+    store = PuzzleStore(url)
     count = 0
-    with Session(store.engine) as session, open(args.file, "w") as out:
+    with Session(store.engine) as session, _output(args.file) as out:
         for row in session.scalars(select(PuzzleRow).order_by(PuzzleRow.created_at, PuzzleRow.id)):
             record = row.record(include_solution=True)
             record.update(daily_key=row.daily_key, pool_key=row.pool_key,
-                          served_at=row.served_at.isoformat() if row.served_at else None)
+                          served_at=row.served_at.isoformat() if row.served_at else None,
+                          plays={name: getattr(row, name) for name in PLAY_COUNTS})
             out.write(json.dumps(record, sort_keys=True) + "\n")
             count += 1
-    print(f"exported {count} puzzles to {args.file}", file=sys.stderr)
+    store.dispose()
+    print(f"exported {count} puzzles to {'standard output' if args.file == '-' else args.file}", file=sys.stderr)
     return 0
 
 
+@contextmanager
+def _output(name: str) -> Iterator[TextIO]:
+    """`-` is standard output, as for most command-line tools."""
+    if name == "-":
+        yield sys.stdout
+        sys.stdout.flush()
+        return
+    with open(name, "w") as out:
+        yield out
+
+
 def import_(args: argparse.Namespace) -> int:
-    store = PuzzleStore(args.database_url or get_settings().database_url)
+    if not Path(args.file).is_file():
+        print(f"cannot import {args.file}: no such file", file=sys.stderr)
+        return USAGE_ERROR
+    url = store_url(args)
+    print(f"adding to {describe_store(url)}", file=sys.stderr)
+    store = PuzzleStore(url)
     added = 0
     with open(args.file) as lines:
         for number, line in enumerate(lines, 1):
@@ -125,13 +237,15 @@ def import_(args: argparse.Namespace) -> int:
                     pool_key=record.get("pool_key"),
                     created_at=datetime.fromisoformat(record["created_at"].replace("Z", "+00:00")),
                     served_at=datetime.fromisoformat(record["served_at"]) if record.get("served_at") else None,
+                    difficulty=record.get("difficulty"),
+                    **{name: int(record.get("plays", {}).get(name, 0)) for name in PLAY_COUNTS},
                 )
             except (ValueError, KeyError, TypeError) as exc:
                 print(f"{args.file}:{number}: not a stored puzzle record ({exc})", file=sys.stderr)
-                return 2
+                return USAGE_ERROR
             if row.type not in TYPES:
                 print(f"{args.file}:{number}: unknown type {row.type!r}", file=sys.stderr)
-                return 2
+                return USAGE_ERROR
             added += store.add(row) is row
     print(f"imported {added} new puzzles from {args.file}", file=sys.stderr)
     return 0
@@ -148,13 +262,23 @@ def main(argv: list[str] | None = None) -> int:
     pre.add_argument("--pool", type=int, default=0, help="ready puzzles per type (default parameters)")
     pre.add_argument("--jobs", type=int, default=None, help="worker processes (default: every core)")
     pre.add_argument("--budget", type=float, default=120.0, help="seconds allowed per puzzle")
+    pre.add_argument("--difficulty", default="all", help="a difficulty level, or all (default): dailies and pools per level")
     pre.set_defaults(run=pregenerate)
+    grader = commands.add_parser("grade", help="grade stored puzzles that have no difficulty yet")
+    grader.add_argument("--type", default="all", choices=["all", *TYPES])
+    grader.add_argument("--jobs", type=int, default=None, help="worker processes (default: every core)")
+    grader.add_argument("--batch", type=int, default=200, help="puzzles read from the store at a time")
+    grader.add_argument("--budget", type=float, default=60.0, help="seconds allowed per puzzle")
+    grader.set_defaults(run=grade)
     out = commands.add_parser("export", help="write every stored puzzle as JSON lines")
-    out.add_argument("file")
+    out.add_argument("file", help="where to write them; `-` for standard output")
     out.set_defaults(run=export)
     into = commands.add_parser("import", help="add puzzles from a JSON-lines export (existing ids are kept)")
     into.add_argument("file")
     into.set_defaults(run=import_)
+    add_fleet_commands(commands, pre)
+    upkeep.add_prune_command(commands)
+    book.register(commands)
     args = parser.parse_args(argv)
     if getattr(args, "jobs", 0) is None:
         import os

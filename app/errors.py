@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import math
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -12,14 +13,13 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.work import Overloaded, WorkFailed
-from generators.registry import TYPES
+from generators.spec import PuzzleType
 
 log = logging.getLogger("puzzlegen.errors")
 
 
-def field_bounds(type_name: str, field: str) -> tuple[Any, Any] | None:
+def field_bounds(puzzle_type: PuzzleType | None, field: str) -> tuple[Any, Any] | None:
     """The (minimum, maximum) of a generation parameter of a type, if it has both."""
-    puzzle_type = TYPES.get(type_name)
     info = puzzle_type.params_model.model_fields.get(field) if puzzle_type else None
     if info is None:
         return None
@@ -28,12 +28,12 @@ def field_bounds(type_name: str, field: str) -> tuple[Any, Any] | None:
     return None if low is None or high is None else (low, high)
 
 
-def _range_hint(error: dict[str, Any], type_name: str) -> dict[str, Any]:
+def _range_hint(error: dict[str, Any], puzzle_type: PuzzleType | None) -> dict[str, Any]:
     """FastAPI says `less than or equal to 30`; a person wants the whole allowed range."""
     ctx = error.get("ctx") or {}
     loc = error.get("loc") or ["?"]
     if loc[0] == "query" and error.get("type") in {"greater_than_equal", "less_than_equal"}:
-        bounds = field_bounds(type_name, str(loc[-1]))
+        bounds = field_bounds(puzzle_type, str(loc[-1]))
         if bounds:
             error["msg"] = f"{loc[-1]} must be between {bounds[0]} and {bounds[1]} (got {error.get('input')})"
     if "ctx" in error:
@@ -41,15 +41,48 @@ def _range_hint(error: dict[str, Any], type_name: str) -> dict[str, Any]:
     return error
 
 
-def validation_body(errors: list[dict[str, Any]], type_name: str = "") -> list[dict[str, Any]]:
+ECHO_DEPTH = 6  # levels of a bad input echoed back; deeper ones (a body nested 900 deep) become "..."
+ECHO_ITEMS = 50
+
+
+def echo(value: Any, depth: int = 0) -> Any:
+    """The bad input as a 422 can send it back: JSON has no NaN or Infinity (Python's parser reads them),
+    so they become strings; deep or long structures are cut, so the echo stays small and never recurses
+    past the interpreter's limit."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+    if isinstance(value, (dict, list, tuple)) and depth >= ECHO_DEPTH:
+        return "..."
+    if isinstance(value, dict):
+        return {str(key): echo(item, depth + 1) for key, item in list(value.items())[:ECHO_ITEMS]}
+    if isinstance(value, (list, tuple)):
+        return [echo(item, depth + 1) for item in value[:ECHO_ITEMS]] + (["..."] if len(value) > ECHO_ITEMS else [])
+    return value
+
+
+def validation_body(errors: list[dict[str, Any]], puzzle_type: PuzzleType | None = None) -> list[dict[str, Any]]:
     out = []
     for error in errors:
         error = dict(error)
         error.pop("url", None)
         if isinstance(error.get("input"), bytes):  # a raw body: say how it starts, not all of it
             error["input"] = error["input"][:200].decode("utf-8", "replace")
-        out.append(jsonable_encoder(_range_hint(error, type_name)))
+        if "input" in error:
+            error["input"] = echo(error["input"])
+        out.append(jsonable_encoder(_range_hint(error, puzzle_type)))
     return out
+
+
+def _unparsed_body(error: dict[str, Any]) -> bool:
+    """FastAPI parses only JSON bodies: any other Content-Type reaches validation as raw bytes."""
+    return tuple(error.get("loc") or ()) == ("body",) and isinstance(error.get("input"), bytes)
+
+
+def wrong_content_type(request: Request) -> JSONResponse:
+    got = request.headers.get("content-type", "none")
+    message = f"This route takes a JSON body: send it with Content-Type: application/json (got {got})."
+    detail = [{"type": "content_type", "loc": ["header", "content-type"], "msg": message, "input": got}]
+    return JSONResponse({"detail": detail}, status_code=415)
 
 
 def service_unavailable(request: Request, message: str) -> JSONResponse:
@@ -63,8 +96,11 @@ def service_unavailable(request: Request, message: str) -> JSONResponse:
 def install(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
-        type_name = request.url.path.rstrip("/").rsplit("/", 1)[-1]
-        return JSONResponse({"detail": validation_body(list(exc.errors()), type_name)}, status_code=422)
+        errors = list(exc.errors())
+        if any(_unparsed_body(error) for error in errors):
+            return wrong_content_type(request)
+        puzzle_type = getattr(request.scope.get("route"), "puzzle_type", None)  # set by routes.puzzles.type_router
+        return JSONResponse({"detail": validation_body(errors, puzzle_type)}, status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:

@@ -18,6 +18,8 @@ from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, G
 from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.faults import DATABASE_FAULTS
+
 access_log = logging.getLogger("puzzlegen.access")
 
 
@@ -90,7 +92,11 @@ async def metrics(request: Request) -> Response:
     state = request.app.state
     service = state.service
     state.metrics.pool_size.clear()
-    for pool, count in (await run_in_threadpool(service.store.pool_sizes)).items():
+    try:
+        sizes = await run_in_threadpool(service.store.pool_sizes)
+    except DATABASE_FAULTS:  # a database outage is when metrics matter most: serve the rest without pool sizes
+        sizes = {}
+    for pool, count in sizes.items():
         state.metrics.pool_size.labels(pool).set(count)
     state.metrics.jobs_in_flight.set(service.pool.in_flight)
     return Response(generate_latest(state.metrics.registry), media_type=CONTENT_TYPE_LATEST)

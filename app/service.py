@@ -9,18 +9,19 @@ import asyncio
 import json
 import secrets
 import time
-from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import date
 from typing import Annotated, Any
 
+from cachetools import LRUCache
 from fastapi import Depends, Request
+from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
 from app.observability import Metrics
 from app.settings import Settings
 from app.store import PuzzleRow, PuzzleStore, canonical, derive_id, derive_seed
-from app.work import WorkPool, envelope, generate_job, solve_job, unwrap, verify_job
+from app.work import WorkPool, envelope, generate_job, grade_job, hint_job, solve_job, unwrap, verify_job
 from generators.spec import PuzzleType
 
 
@@ -30,24 +31,16 @@ class RecordCache:
 
     def __init__(self, capacity: int = 4096):
         self.capacity = capacity
-        self._rows: OrderedDict[str, PuzzleRow] = OrderedDict()
-        self._bodies: dict[tuple[str, bool], bytes] = {}
+        self._rows: LRUCache[str, PuzzleRow] = LRUCache(capacity)
+        self._bodies: LRUCache[tuple[str, bool], bytes] = LRUCache(capacity)
 
     def get(self, key: str) -> PuzzleRow | None:
-        row = self._rows.get(key)
-        if row is not None:
-            self._rows.move_to_end(key)
-        return row
+        return self._rows.get(key)
 
     def put(self, row: PuzzleRow) -> PuzzleRow:
         for key in (row.id, row.daily_key):
             if key:
                 self._rows[key] = row
-                self._rows.move_to_end(key)
-        while len(self._rows) > self.capacity:
-            _, evicted = self._rows.popitem(last=False)
-            self._bodies.pop((evicted.id, False), None)
-            self._bodies.pop((evicted.id, True), None)
         return row
 
     def body(self, row: PuzzleRow, include_solution: bool) -> bytes:
@@ -66,6 +59,12 @@ class DailyPlan:
     seed: int
     puzzle_id: str
     params: dict[str, Any]  # the generation parameters plus the date
+
+
+def identity(params: BaseModel) -> dict[str, Any]:
+    """The parameters that determine a puzzle, as ids, seeds and stored records use them (the params
+    models normalise themselves, e.g. drop a `size` that `rows` and `cols` override)."""
+    return params.model_dump(mode="json", exclude_none=True)
 
 
 def daily_plan(puzzle_type: PuzzleType, params: dict[str, Any], day: date) -> DailyPlan:
@@ -99,6 +98,7 @@ def build_row(
         puzzle=generated["puzzle"],
         solution=generated["solution"],
         stats=generated["stats"],
+        difficulty=generated.get("difficulty"),
         daily_key=daily_key,
         pool_key=pool,
     )
@@ -122,30 +122,34 @@ class PuzzleService:
         return row
 
     async def _generate_and_store(
-        self, puzzle_type: PuzzleType, params: dict[str, Any], seed: int, puzzle_id: str, daily_key: str | None = None
+        self, puzzle_type: PuzzleType, params: BaseModel, seed: int, puzzle_id: str, plan: DailyPlan | None = None
     ) -> PuzzleRow:
         result = await self.pool.run(
             generate_job, puzzle_type.name, params, seed, budget=self.settings.generate_budget_seconds
         )
         if self.metrics is not None:
             self.metrics.observe_generation(puzzle_type.name, result["stats"])
-        row = build_row(puzzle_type, params, seed, puzzle_id, result, daily_key=daily_key)
+        stored_params = plan.params if plan else identity(params)
+        row = build_row(puzzle_type, stored_params, seed, puzzle_id, result, daily_key=plan and plan.key)
         return self.cache.put(await run_in_threadpool(self.store.add, row))
 
-    async def generate(self, puzzle_type: PuzzleType, params: dict[str, Any], seed: int | None) -> PuzzleRow:
-        """Same type, parameters and seed give the same puzzle, so they also give the same stored record.
+    async def generate(self, puzzle_type: PuzzleType, params: BaseModel, seed: int | None) -> tuple[PuzzleRow, bool]:
+        """Same type, parameters and seed give the same puzzle, so they also give the same stored record;
+        the flag says whether this call made it (else it was stored already, or came from the ready pool).
         Without a seed, a ready pre-generated puzzle is handed out if the pool has one."""
         if seed is None:
-            pooled = await run_in_threadpool(self.store.claim_from_pool, pool_key(puzzle_type, params))
+            pooled = await run_in_threadpool(self.store.claim_from_pool, pool_key(puzzle_type, identity(params)))
             if pooled is not None:
-                return pooled
+                return pooled, False
             seed = secrets.randbelow(2**48)
-        puzzle_id = derive_id(puzzle_type.id_prefix, puzzle_type.name, params, seed)
+        puzzle_id = derive_id(puzzle_type.id_prefix, puzzle_type.name, identity(params), seed)
         row = await self._load(puzzle_id, self.store.get)
-        return row or await self._generate_and_store(puzzle_type, params, seed, puzzle_id)
+        if row is not None:
+            return row, False
+        return await self._generate_and_store(puzzle_type, params, seed, puzzle_id), True
 
-    async def daily(self, puzzle_type: PuzzleType, params: dict[str, Any], day: date) -> PuzzleRow:
-        plan = daily_plan(puzzle_type, params, day)
+    async def daily(self, puzzle_type: PuzzleType, params: BaseModel, day: date) -> PuzzleRow:
+        plan = daily_plan(puzzle_type, identity(params), day)
         key = plan.key
         row = await self._load(key, self.store.get_daily)
         if row is not None:
@@ -156,11 +160,11 @@ class PuzzleService:
         async with lock:
             row = await self._load(key, self.store.get_daily)
             if row is None:
-                row = await self._generate_and_store(puzzle_type, plan.params, plan.seed, plan.puzzle_id, key)
+                row = await self._generate_and_store(puzzle_type, params, plan.seed, plan.puzzle_id, plan)
         self._daily_locks.pop(key, None)
         return row
 
-    async def verify(self, puzzle_type: PuzzleType, puzzle: dict[str, Any], answer: dict[str, Any]) -> dict[str, Any]:
+    async def verify(self, puzzle_type: PuzzleType, puzzle: BaseModel, answer: BaseModel) -> dict[str, Any]:
         """A cheap check runs right here (a worker round trip would cost more); an expensive one in a
         verify worker. Both report an invalid answer the same way (``WorkFailed``, a 422)."""
         budget = self.settings.verify_budget_seconds
@@ -169,14 +173,28 @@ class PuzzleService:
         return await self.pool.run(verify_job, puzzle_type.name, puzzle, answer, budget=budget, heavy=False)
 
     async def solve(
-        self, puzzle_type: PuzzleType, puzzle: dict[str, Any], max_solutions: int, backend: str | None
+        self, puzzle_type: PuzzleType, puzzle: BaseModel, max_solutions: int, count_limit: int, backend: str | None
     ) -> dict[str, Any]:
         return await self.pool.run(
-            solve_job, puzzle_type.name, puzzle, max_solutions, backend, budget=self.settings.solve_budget_seconds
+            solve_job, puzzle_type.name, puzzle, max_solutions, count_limit, backend,
+            budget=self.settings.solve_budget_seconds,
         )
 
     async def stored(self, puzzle_id: str) -> PuzzleRow | None:
         return await self._load(puzzle_id, self.store.get)
+
+    async def grade(self, puzzle_type: PuzzleType, puzzle: BaseModel) -> dict[str, Any]:
+        return await self.pool.run(grade_job, puzzle_type.name, puzzle, budget=self.settings.solve_budget_seconds)
+
+    async def hint(self, puzzle_type: PuzzleType, puzzle: BaseModel, state: BaseModel,
+                   solution: BaseModel | None = None) -> dict[str, Any]:
+        return await self.pool.run(hint_job, puzzle_type.name, puzzle, state, solution,
+                                   budget=self.settings.solve_budget_seconds)
+
+    async def record_attempt(self, puzzle_id: str, solved: bool, first_try: bool) -> None:
+        """Count a player's check of an answer (no identity kept): operators see which puzzles and
+        levels players find hard."""
+        await run_in_threadpool(self.store.record_attempt, puzzle_id, solved, first_try)
 
 
 async def get_service(request: Request) -> PuzzleService:

@@ -32,6 +32,31 @@ class Settings(BaseSettings):
     retry_after_seconds: int = Field(5, ge=1, description="Retry-After sent with a 503.")
     max_body_bytes: int = Field(1_000_000, ge=1024, description="Larger request bodies get 413.")
 
+    database_timeout_seconds: float = Field(
+        2.0, gt=0, description="Longest wait on the database (connect, lock, statement); past it a request gets 503."
+    )
+    retention_days: int = Field(
+        30, ge=0, description="Puzzles generated on demand and not fetched for this many days are pruned; 0 keeps all."
+    )
+    upkeep_interval_seconds: float = Field(
+        60.0, gt=0, description="How often fetch times are written; pruning and the SQLite checkpoint run every 60th time."
+    )
+    rate_limits: bool = Field(
+        True, description="Per-client budgets on costly routes and reads; turn off only behind a gateway that limits."
+    )
+    rate_limit_work: str = Field(
+        "60/minute;600/hour", description="Budget per client for generate, solve, grade, hint and render (`limits` notation)."
+    )
+    rate_limit_verify: str = Field("300/minute", description="Budget per client for answer checks.")
+    rate_limit_read: str = Field("1200/minute", description="Budget per client for stored puzzles and dailies.")
+    api_keys: str = Field(
+        "", description="Comma-separated X-API-Key values: `key` lifts the limits, `key:10` multiplies them by 10."
+    )
+    redis_url: str | None = Field(None, description="redis://host:port/db: budgets shared by every replica; memory if unset.")
+    trusted_proxies: str = Field(
+        "", description="Comma-separated addresses/networks whose X-Forwarded-For names the client; none by default."
+    )
+
     @property
     def pending_limit(self) -> int:
         return self.max_pending_jobs or 4 * self.work_processes

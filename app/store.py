@@ -17,7 +17,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, String, create_engine, event, func, select, text, update
+from pydantic import BaseModel, Field
+from sqlalchemy import JSON, DateTime, Integer, String, create_engine, event, func, select, text, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
@@ -25,6 +26,20 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 class Base(DeclarativeBase):
     pass
+
+
+class PuzzleRecord(BaseModel):
+    """A stored puzzle as the API and `puzzlegen export` show it; the routes narrow `puzzle` and
+    `solution` to each type's models for the OpenAPI document."""
+
+    id: str
+    type: str
+    params: dict[str, Any] = Field(description="The generation parameters (normalised) and the seed or date.")
+    puzzle: dict[str, Any]
+    solution: dict[str, Any] | None = None
+    stats: dict[str, Any] = Field(default_factory=dict, description="Generation work: repair rounds, restarts, time.")
+    difficulty: dict[str, Any] | None = Field(None, description="How hard it is for a person (types with levels).")
+    created_at: str
 
 
 class PuzzleRow(Base):
@@ -41,20 +56,24 @@ class PuzzleRow(Base):
     # Pre-generated puzzles wait in a pool (type + parameters) until one request claims them.
     pool_key: Mapped[str | None] = mapped_column(String(300), nullable=True)
     served_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # How hard it is for a person (level, score, steps, hardest technique); None until graded.
+    difficulty: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
+    # Players' checks of an answer through POST /puzzles/{id}/verify: all, solved, first tries, solved at a first try.
+    attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    solves: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    first_tries: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    first_try_solves: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # Last time a client fetched it (retention keeps what people use).
+    fetched_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
     def record(self, include_solution: bool = False) -> dict[str, Any]:
+        """The record as the API shows it (``PuzzleRecord``), ready for JSON."""
         created = self.created_at if self.created_at.tzinfo else self.created_at.replace(tzinfo=UTC)
-        out: dict[str, Any] = {
-            "id": self.id,
-            "type": self.type,
-            "params": self.params,
-            "puzzle": self.puzzle,
-            "stats": self.stats,
-            "created_at": created.isoformat().replace("+00:00", "Z"),
-        }
-        if include_solution:
-            out["solution"] = self.solution
-        return out
+        record = PuzzleRecord.model_construct(
+            id=self.id, type=self.type, params=self.params, puzzle=self.puzzle, solution=self.solution,
+            stats=self.stats, difficulty=self.difficulty, created_at=created.isoformat().replace("+00:00", "Z"),
+        )
+        return record.model_dump(exclude=None if include_solution else {"solution"})
 
 
 def canonical(value: Any) -> str:
@@ -70,22 +89,35 @@ def derive_seed(*parts: Any) -> int:
     return int(hashlib.sha256(canonical(parts).encode()).hexdigest()[:12], 16)
 
 
-def make_engine(url: str) -> Engine:
+def make_engine(url: str, timeout_seconds: float = 30.0) -> Engine:
+    """``timeout_seconds`` bounds every wait on the database (connecting, a pooled connection, a lock,
+    a statement), so a database that is down or stuck fails a request fast instead of holding it."""
     if url.startswith("sqlite"):
         path = url.split("///", 1)[-1]
         if path and path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": timeout_seconds})
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
             cursor = dbapi_conn.cursor()
             cursor.execute("PRAGMA journal_mode=WAL")  # readers never wait on the writer
             cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute(f"PRAGMA journal_size_limit={WAL_SIZE_LIMIT}")  # a checkpoint truncates the WAL to this
             cursor.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+    milliseconds = int(timeout_seconds * 1000)
+    connect_args = {
+        "connect_timeout": max(1, round(timeout_seconds)),
+        "tcp_user_timeout": milliseconds,  # a server gone silent drops the connection instead of hanging a query
+        "options": f"-c statement_timeout={milliseconds} -c lock_timeout={milliseconds}",
+    }
+    return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20, pool_timeout=timeout_seconds,
+                         connect_args=connect_args)
+
+
+WAL_SIZE_LIMIT = 64 * 1024 * 1024
 
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -117,14 +149,16 @@ def migrate(engine: Engine) -> None:
     config.set_main_option("script_location", str(MIGRATIONS))
     with migration_lock(engine), engine.begin() as connection:
         if engine.dialect.name == "postgresql":
+            # a migration may take long, and so may waiting for another replica's: no request timeouts here
+            connection.execute(text("SET LOCAL statement_timeout = 0; SET LOCAL lock_timeout = 0"))
             connection.execute(text("SELECT pg_advisory_xact_lock(:id)"), {"id": MIGRATION_LOCK})
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
 
 
 class PuzzleStore:
-    def __init__(self, url: str):
-        self.engine = make_engine(url)
+    def __init__(self, url: str, timeout_seconds: float = 30.0):
+        self.engine = make_engine(url, timeout_seconds)
         migrate(self.engine)
 
     def get(self, puzzle_id: str) -> PuzzleRow | None:
@@ -160,23 +194,73 @@ class PuzzleStore:
         return stored is row
 
     def claim_from_pool(self, pool_key: str) -> PuzzleRow | None:
-        """Hand out one unserved pooled puzzle, each to exactly one caller, even across replicas."""
-        for _ in range(5):
-            with Session(self.engine, expire_on_commit=False) as session:
-                candidate = session.scalars(
-                    select(PuzzleRow.id).where(PuzzleRow.pool_key == pool_key, PuzzleRow.served_at.is_(None)).limit(1)
-                ).first()
-                if candidate is None:
-                    return None
-                claimed = session.execute(
-                    update(PuzzleRow)
-                    .where(PuzzleRow.id == candidate, PuzzleRow.served_at.is_(None))
-                    .values(served_at=datetime.now(UTC))
+        """Hand out one unserved pooled puzzle, each to exactly one caller, even across replicas: one
+        UPDATE ... RETURNING. On PostgreSQL its subquery takes the row FOR UPDATE SKIP LOCKED, so
+        concurrent claims take different rows instead of waiting on each other; SQLite runs one writing
+        statement at a time (and renders no FOR UPDATE)."""
+        unserved = (
+            select(PuzzleRow.id)
+            .where(PuzzleRow.pool_key == pool_key, PuzzleRow.served_at.is_(None))
+            .limit(1)
+            .with_for_update(skip_locked=True)
+            .scalar_subquery()
+        )
+        claim = (
+            update(PuzzleRow)
+            .where(PuzzleRow.id == unserved, PuzzleRow.served_at.is_(None))
+            .values(served_at=datetime.now(UTC))
+            .returning(PuzzleRow.id)
+        )
+        with Session(self.engine, expire_on_commit=False) as session:
+            claimed = session.execute(claim).scalar()
+            session.commit()
+            return None if claimed is None else session.get(PuzzleRow, claimed)
+
+    def record_attempt(self, puzzle_id: str, solved: bool, first_try: bool) -> None:
+        """One atomic increment, so concurrent checks on any replica all count."""
+        with Session(self.engine) as session:
+            session.execute(
+                update(PuzzleRow).where(PuzzleRow.id == puzzle_id).values(
+                    attempts=PuzzleRow.attempts + 1,
+                    solves=PuzzleRow.solves + int(solved),
+                    first_tries=PuzzleRow.first_tries + int(first_try),
+                    first_try_solves=PuzzleRow.first_try_solves + int(solved and first_try),
                 )
-                session.commit()
-                if claimed.rowcount == 1:
-                    return session.get(PuzzleRow, candidate)
-        return None  # lost every race: generate instead
+            )
+            session.commit()
+
+    def plays(self, puzzle_id: str) -> dict[str, int] | None:
+        with Session(self.engine) as session:
+            row = session.execute(
+                select(PuzzleRow.attempts, PuzzleRow.solves, PuzzleRow.first_tries, PuzzleRow.first_try_solves)
+                .where(PuzzleRow.id == puzzle_id)
+            ).first()
+        return None if row is None else dict(zip(("attempts", "solves", "first_tries", "first_try_solves"), row,
+                                                 strict=True))
+
+    def plays_by_level(self) -> list[dict[str, Any]]:
+        """Players' checks summed per type and difficulty level."""
+        level = PuzzleRow.difficulty["level"].as_string()
+        with Session(self.engine) as session:
+            rows = session.execute(
+                select(PuzzleRow.type, level, func.count(), func.sum(PuzzleRow.attempts), func.sum(PuzzleRow.solves),
+                       func.sum(PuzzleRow.first_tries), func.sum(PuzzleRow.first_try_solves))
+                .group_by(PuzzleRow.type, level).order_by(PuzzleRow.type, level)
+            ).all()
+        return [{"type": kind, "level": lv, "puzzles": n, "attempts": int(a or 0), "solves": int(s or 0),
+                 "first_tries": int(t or 0), "first_try_solves": int(f or 0),
+                 "first_try_solve_rate": (int(f or 0) / int(t)) if t else None}
+                for kind, lv, n, a, s, t, f in rows]
+
+    def ungraded(self, types: list[str], limit: int) -> list[PuzzleRow]:
+        with Session(self.engine, expire_on_commit=False) as session:
+            return list(session.scalars(
+                select(PuzzleRow).where(PuzzleRow.difficulty.is_(None), PuzzleRow.type.in_(types)).limit(limit)))
+
+    def set_difficulty(self, puzzle_id: str, difficulty: dict[str, Any]) -> None:
+        with Session(self.engine) as session:
+            session.execute(update(PuzzleRow).where(PuzzleRow.id == puzzle_id).values(difficulty=difficulty))
+            session.commit()
 
     def pool_sizes(self) -> dict[str, int]:
         with Session(self.engine) as session:

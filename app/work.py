@@ -20,10 +20,13 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict
 from typing import Any
 
+from pydantic import BaseModel
+
 from generators.pipeline import GenerationFailed
 from generators.registry import TYPES
 from generators.spec import as_verdict
 from solvers.common import BudgetExceeded, Deadline, InvalidInput
+from solvers.human import Contradiction
 
 log = logging.getLogger("puzzlegen.work")
 
@@ -74,35 +77,71 @@ def unwrap(result: dict[str, Any]) -> Any:
     return result["ok"]
 
 
-def generate_job(type_name: str, params: dict[str, Any], seed: int, deadline_at: float) -> dict[str, Any]:
+# Jobs take validated models (pickled to the worker as they are, never validated again) and return
+# plain JSON data: what crosses back is what the store keeps and the response sends.
+
+
+def generate_job(type_name: str, params: BaseModel, seed: int, deadline_at: float) -> dict[str, Any]:
     puzzle_type = TYPES[type_name]
-    generated = puzzle_type.generate(puzzle_type.params_model.model_validate(params), seed, Deadline(deadline_at))
+    deadline = Deadline(deadline_at)
+    generated = puzzle_type.generate(params, seed, deadline)
+    grade = generated.difficulty  # each generator grades what it can grade in time
     return {
         "puzzle": generated.puzzle.model_dump(mode="json"),
         "solution": generated.solution.model_dump(mode="json"),
         "stats": asdict(generated.stats),
+        "difficulty": grade.as_json() if grade is not None else None,
     }
 
 
-def solve_job(
-    type_name: str, puzzle: dict[str, Any], limit: int, backend: str | None, deadline_at: float
-) -> dict[str, Any]:
+def grade_job(type_name: str, model: BaseModel, deadline_at: float) -> dict[str, Any]:
+    """How hard a puzzle is for a person, and whether it has one solution (a grade means little otherwise)."""
     puzzle_type = TYPES[type_name]
-    outcome = puzzle_type.solve(puzzle_type.puzzle_model.model_validate(puzzle), limit, Deadline(deadline_at), backend)
+    deadline = Deadline(deadline_at)
+    status = puzzle_type.solve(model, 2, deadline, None).status
+    if status == "none":
+        return {"status": status, "level": None, "score": 0.0, "steps": 0, "hardest": None}
+    try:
+        grade = puzzle_type.difficulty.grade(model, deadline).as_json()  # type: ignore[union-attr]
+    except Contradiction:  # only a puzzle with no solution breaks a rule; the solver said otherwise
+        raise InvalidInput("the techniques found a broken rule in a puzzle the solver can solve") from None
+    return {"status": status, **grade}
+
+
+def hint_job(type_name: str, model: BaseModel, state: BaseModel, answer: BaseModel | None,
+             deadline_at: float) -> dict[str, Any]:
+    """The next step from the player's state; without a stored solution, the solver finds it (and hints
+    need exactly one)."""
+    puzzle_type = TYPES[type_name]
+    difficulty = puzzle_type.difficulty
+    assert difficulty is not None
+    deadline = Deadline(deadline_at)
+    if answer is None:
+        outcome = puzzle_type.solve(model, 2, deadline, None)
+        if outcome.status != "unique":
+            raise InvalidInput(f"hints need a puzzle with exactly one solution; this one has "
+                               f"{'none' if outcome.status == 'none' else 'several'}")
+        answer = puzzle_type.answer_model.model_validate(outcome.solutions[0])
+    return difficulty.hint(model, state, answer, deadline).as_json()
+
+
+def solve_job(
+    type_name: str, puzzle: BaseModel, max_solutions: int, count_limit: int, backend: str | None, deadline_at: float
+) -> dict[str, Any]:
+    """Count up to ``count_limit`` solutions (at least ``max_solutions``), return the first ``max_solutions``."""
+    limit = max(count_limit, max_solutions)
+    outcome = TYPES[type_name].solve(puzzle, limit, Deadline(deadline_at), backend, keep=max_solutions)
     return {
         "status": outcome.status,
-        "solutions": outcome.solutions[:limit],
-        "count": len(outcome.solutions),
+        "solutions": outcome.solutions[:max_solutions],
+        "count": outcome.count,
         "complete": outcome.complete,
         **outcome.extra,
     }
 
 
-def verify_job(type_name: str, puzzle: dict[str, Any], answer: dict[str, Any], deadline_at: float) -> dict[str, Any]:
-    puzzle_type = TYPES[type_name]
-    verdict = as_verdict(puzzle_type.check(
-        puzzle_type.puzzle_model.model_validate(puzzle), puzzle_type.answer_model.model_validate(answer)
-    ))
+def verify_job(type_name: str, puzzle: BaseModel, answer: BaseModel, deadline_at: float) -> dict[str, Any]:
+    verdict = as_verdict(TYPES[type_name].check(puzzle, answer))
     return {
         "solved": not verdict.violations,
         "violations": [v.model_dump() for v in verdict.violations],

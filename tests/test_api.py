@@ -10,8 +10,9 @@ TYPE_NAMES = sorted(TYPES)
 
 
 def generate(client, name: str, **params):
+    """201 when this call made the puzzle, 200 when it was stored already (the module shares one store)."""
     response = client.post(f"/generate/{name}", params={"seed": 7, "include_solution": True, **params})
-    assert response.status_code == 201, response.text
+    assert response.status_code in (200, 201), response.text
     return response.json()
 
 
@@ -37,6 +38,10 @@ def test_generated_puzzle_round_trip(client, name: str) -> None:
 
 @pytest.mark.parametrize("name", TYPE_NAMES)
 def test_same_seed_same_puzzle_and_no_seed_is_reproducible(client, name: str) -> None:
+    made = client.post(f"/generate/{name}", params={"seed": 11})
+    stored = client.post(f"/generate/{name}", params={"seed": 11})
+    assert (made.status_code, stored.status_code) == (201, 200), "a second generation finds the stored record"
+    assert made.json() == stored.json()
     first, again = generate(client, name), generate(client, name)
     assert first["puzzle"] == again["puzzle"] and first["id"] == again["id"]
     random_one = client.post(f"/generate/{name}").json()
@@ -149,7 +154,10 @@ def test_solve_reports_none_unique_multiple(client) -> None:
     no_solution = {"size": 2, "numbers": [[1, 1], [1, 1]]}
     assert client.post("/solve/dabuhamienai", json={"puzzle": no_solution}).json()["status"] == "none"
     both = [client.post("/solve/dabuhamienai", json={"puzzle": PUZZLE_4, "backend": b}).json() for b in ("cadical", "z3")]
-    assert all(r["status"] == "multiple" and r["count"] == 2 and not r["complete"] for r in both)
+    assert all(r["status"] == "multiple" and r["complete"] and len(r["solutions"]) == 2 for r in both)
+    assert both[0]["count"] == both[1]["count"] > 2  # counted to the end: the default count_limit is 1,000
+    two = client.post("/solve/dabuhamienai", json={"puzzle": PUZZLE_4, "count_limit": 2}).json()
+    assert (two["count"], two["complete"]) == (2, False)
     one = client.post("/solve/dabuhamienai", json={"puzzle": PUZZLE_4, "max_solutions": 1}).json()
     assert one["status"] == "multiple" and len(one["solutions"]) == 1
     assert client.post("/solve/dabuhamienai", json={"puzzle": PUZZLE_4, "max_solutions": 0}).status_code == 422
@@ -220,3 +228,135 @@ def test_battleship_fleet_that_cannot_fit_is_422_about_the_query(client) -> None
     response = client.post("/generate/battleship", params={"size": 6, "fleet": "5,5,5,5"})
     assert response.status_code == 422
     assert response.json()["detail"][0]["loc"][0] == "query" and "cannot be placed" in response.json()["detail"][0]["msg"]
+
+
+# --- counting, backends and the defects a new user met ----------------------------------------------------
+
+
+def test_solve_counts_past_what_it_returns(client, reference_dir) -> None:
+    from tests.conftest import read_jsonl
+
+    line = next(x for x in read_jsonl(reference_dir / "ubongo" / "m-kasahr-orig.jsonl")
+                if x["id"] == "orig/board05-analyze-01/hidden")
+    puzzle = {k: line[k] for k in ("shape", "catalogue", "mode", "piece_count")}
+    body = client.post("/solve/ubongo", json={"puzzle": puzzle, "max_solutions": 2, "count_limit": 5000}).json()
+    assert (body["count"], body["complete"], body["status"], len(body["solutions"])) == (938, True, "multiple", 2)
+    default = client.post("/solve/ubongo", json={"puzzle": puzzle}).json()  # count_limit 1,000 covers 938 too
+    assert (default["count"], default["complete"]) == (938, True)
+    capped = client.post("/solve/ubongo", json={"puzzle": puzzle, "count_limit": 10}).json()
+    assert (capped["count"], capped["complete"], len(capped["solutions"])) == (10, False, 2)
+    for bad in (0, 100_001):
+        assert client.post("/solve/ubongo", json={"puzzle": puzzle, "count_limit": bad}).status_code == 422
+
+
+def test_ragged_ubongo_shape_solves(client) -> None:
+    puzzle = {"shape": ["##", "#"], "catalogue": "standard", "mode": "given", "pieces": ["L3"]}
+    body = client.post("/solve/ubongo", json={"puzzle": puzzle}).json()
+    assert body["status"] == "unique" and sorted(body["solutions"][0]["placements"][0]["cells"]) == [[0, 0], [0, 1], [1, 0]]
+
+
+SOLVABLE = {
+    "dabuhamienai": PUZZLE_4,
+    "battleship": {"rows": 6, "cols": 6, "fleet": [1], "row_counts": [1, 0, 0, 0, 0, 0], "col_counts": [1, 0, 0, 0, 0, 0],
+                   "revealed": []},
+    "number-sums": {"numbers": [[1, 2], [3, 4]], "row_sums": [1, 4], "col_sums": [1, 4]},
+    "ubongo": {"shape": ["##", "#"], "catalogue": "standard", "mode": "given", "pieces": ["L3"]},
+    "othello": {"board": "-OOOOO-XOOOOOOXXOXOXOOXXOOXOOOXXOOOOOXXXXXXOXXXX-XXXXXXX-OXXXXX-", "to_move": "X", "task": "best"},
+}
+
+
+@pytest.mark.parametrize("name", TYPE_NAMES)
+def test_every_advertised_backend_solves_and_no_other_is_accepted(client, name: str) -> None:
+    listed = {t["name"]: t["backends"] for t in client.get("/types").json()}
+    assert listed[name] == list(TYPES[name].backends) and listed[name]
+    default = client.post(f"/solve/{name}", json={"puzzle": SOLVABLE[name]})
+    assert default.status_code == 200, default.text
+    for backend in listed[name]:
+        response = client.post(f"/solve/{name}", json={"puzzle": SOLVABLE[name], "backend": backend})
+        assert response.status_code == 200, (backend, response.text)
+        same = ("status", "count", "complete") + (("solutions",) if default.json()["status"] == "unique" else ())
+        assert {k: response.json()[k] for k in same} == {k: default.json()[k] for k in same}, backend
+    refused = client.post(f"/solve/{name}", json={"puzzle": SOLVABLE[name], "backend": "magic"})
+    assert refused.status_code == 422
+    assert all(f"'{b}'" in refused.json()["detail"][0]["msg"] for b in listed[name]), refused.text
+
+
+def test_othello_names_its_one_backend_honestly() -> None:
+    assert TYPES["othello"].backends == ("engine",)
+
+
+def test_repeated_query_parameter_is_422(client) -> None:
+    response = client.post("/generate/dabuhamienai?size=6&size=7&seed=1")
+    assert response.status_code == 422
+    assert response.json()["detail"][0]["loc"] == ["query", "size"] and "once" in response.json()["detail"][0]["msg"]
+    assert client.get("/daily/dabuhamienai?date=2026-01-01&date=2026-01-02").status_code == 422
+
+
+def test_json_sent_as_text_plain_is_told_the_content_type(client) -> None:
+    import json
+
+    body = json.dumps({"puzzle": PUZZLE_4, "answer": {"shaded": [[0] * 4] * 4}})
+    response = client.post("/verify/dabuhamienai", content=body, headers={"Content-Type": "text/plain"})
+    assert response.status_code == 415
+    message = response.json()["detail"][0]["msg"]
+    assert "application/json" in message and "text/plain" in message and "numbers" not in response.text
+
+
+def test_battleship_ids_come_from_normalised_parameters(client) -> None:
+    ids = {client.post("/generate/battleship", params=p | {"seed": 3}).json()["id"]
+           for p in ({"rows": 6, "cols": 7}, {"rows": 6, "cols": 7, "size": 9}, {"rows": 6, "cols": 7, "size": 12})}
+    assert len(ids) == 1
+    square = {client.post("/generate/battleship", params=p | {"seed": 3}).json()["id"]
+              for p in ({"size": 6}, {"rows": 6, "cols": 6}, {"rows": 6, "cols": 6, "size": 8}, {"rows": 6, "size": 6})}
+    assert len(square) == 1
+    fleets = {client.post("/generate/battleship", params={"size": 7, "fleet": f, "seed": 3}).json()["id"]
+              for f in ("3,2,1", "1,2,3", "2,3,1")}
+    assert len(fleets) == 1
+
+
+def test_player_messages_count_rows_and_columns_from_one(client) -> None:
+    puzzle = {"rows": 6, "cols": 6, "fleet": [1], "row_counts": [0, 0, 0, 0, 0, 1], "col_counts": [0, 1, 0, 0, 0, 0],
+              "revealed": []}
+    ships = [[0] * 6 for _ in range(6)]
+    ships[0][0] = 1  # the answer puts the ship in the first row; the counts want it in the sixth
+    body = client.post("/verify/battleship", json={"puzzle": puzzle, "answer": {"ships": ships}}).json()
+    row_sixth = next(v for v in body["violations"] if v["rule"] == "row-count-mismatch" and [5, 0] in v["cells"])
+    assert row_sixth["message"].startswith("Row 6 ")
+    touching = client.post("/verify/dabuhamienai", json={"puzzle": PUZZLE_4, "answer": {
+        "shaded": [[1, 1, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]}}).json()
+    adjacent = next(v for v in touching["violations"] if v["rule"] == "shaded-adjacent")
+    assert adjacent["cells"] == [[0, 0], [0, 1]] and "row 1, column 1" in adjacent["message"]
+    assert "row 1, column 2" in adjacent["message"]
+
+
+def test_oversized_fleet_message_makes_sense(client) -> None:
+    response = client.post("/generate/battleship", params={"size": 6, "fleet": "5,5,5,5,5,5,5,5,5"})
+    assert response.status_code == 422
+    message = response.json()["detail"][0]["msg"]
+    assert "cannot fit a 6×6 grid" in message and "of 49" not in message
+
+
+def test_docs_are_served_without_any_other_host(client) -> None:
+    import re
+
+    page = client.get("/docs")
+    assert page.status_code == 200
+    urls = re.findall(r"""(?:src|href|url)\s*[:=]\s*['"]([^'"]+)['"]""", page.text)
+    assert urls and all(url.startswith("/") for url in urls), urls
+    assert "cdn" not in page.text.lower() and "https://" not in page.text.replace("https://fastapi.tiangolo.com", "")
+    for url in urls:
+        assert client.get(url).status_code == 200, url
+
+
+def test_counting_past_the_time_budget_is_503(make_client) -> None:
+    import time
+
+    client = make_client(solve_budget_seconds=0.5)
+    small = {"puzzle": SOLVABLE["ubongo"]}
+    for _ in range(60):  # until the worker has started and imported the solvers, so the budget is the count's
+        if client.post("/solve/ubongo", json=small).status_code == 200:
+            break
+        time.sleep(0.5)
+    big = {"shape": ["#" * 8] * 6, "catalogue": "standard", "mode": "hidden", "piece_count": 12}  # all 12 pieces, 48 cells
+    response = client.post("/solve/ubongo", json={"puzzle": big, "max_solutions": 1, "count_limit": 100_000})
+    assert response.status_code == 503 and "Retry-After" in response.headers, response.text

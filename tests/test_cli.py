@@ -11,7 +11,7 @@ from app.store import PuzzleStore
 def test_pregenerate_resumes_and_round_trips_through_export(tmp_path, capsys) -> None:
     url = f"sqlite:///{tmp_path / 'a.db'}"
     args = ["--database-url", url, "pregenerate", "--type", "dabuhamienai", "--days", "3", "--pool", "2",
-            "--start", "2026-05-01", "--jobs", "2"]
+            "--start", "2026-05-01", "--jobs", "2", "--difficulty", "medium"]
     assert main(args) == 0
     assert "5 to generate" in capsys.readouterr().err
     assert main(args) == 0  # a rerun finds everything done
@@ -20,8 +20,8 @@ def test_pregenerate_resumes_and_round_trips_through_export(tmp_path, capsys) ->
     assert "1 to generate" in capsys.readouterr().err
 
     store = PuzzleStore(url)
-    assert store.pool_sizes() == {'dabuhamienai|{"size":8}': 2}
-    assert store.get_daily('dabuhamienai|2026-05-04|{"size":8}') is not None
+    assert store.pool_sizes() == {'dabuhamienai|{"difficulty":"medium","size":8}': 2}
+    assert store.get_daily('dabuhamienai|2026-05-04|{"difficulty":"medium","size":8}') is not None
 
     exported = tmp_path / "all.jsonl"
     assert main(["--database-url", url, "export", str(exported)]) == 0
@@ -36,6 +36,40 @@ def test_pregenerate_resumes_and_round_trips_through_export(tmp_path, capsys) ->
     assert copy.pool_sizes() == store.pool_sizes()
 
 
+def test_pregenerate_makes_every_level_and_refuses_an_unknown_one(tmp_path, capsys) -> None:
+    url = f"sqlite:///{tmp_path / 'levels.db'}"
+    base = ["--database-url", url, "pregenerate", "--type", "dabuhamienai", "--days", "1", "--start", "2026-05-01",
+            "--jobs", "2"]
+    assert main([*base, "--difficulty", "impossible"]) == 2
+    assert "known: all, easy, hard, medium" in capsys.readouterr().err
+    assert main(base) == 0
+    store = PuzzleStore(url)
+    for level in ("easy", "medium", "hard"):
+        row = store.get_daily(f'dabuhamienai|2026-05-01|{{"difficulty":"{level}","size":8}}')
+        assert row is not None and row.difficulty["level"] == level
+
+
+def test_grade_backfills_puzzles_stored_before_grading(tmp_path, capsys) -> None:
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    assert main(["--database-url", url, "pregenerate", "--type", "dabuhamienai", "--days", "2", "--start",
+                 "2026-05-01", "--jobs", "1", "--difficulty", "easy"]) == 0
+    store = PuzzleStore(url)
+    from sqlalchemy import update
+    from sqlalchemy.orm import Session
+
+    from app.store import PuzzleRow
+
+    with Session(store.engine) as session:  # as rows stored before migration 0002 look
+        session.execute(update(PuzzleRow).values(difficulty=None))
+        session.commit()
+    assert len(store.ungraded(["dabuhamienai"], 10)) == 2
+    assert main(["--database-url", url, "grade", "--jobs", "1"]) == 0
+    assert "graded 2 puzzles, 0 failed" in capsys.readouterr().err
+    assert store.ungraded(["dabuhamienai"], 10) == []
+    assert {store.get_daily(f'dabuhamienai|2026-05-0{d}|{{"difficulty":"easy","size":8}}').difficulty["level"]
+            for d in (1, 2)} == {"easy"}
+
+
 def test_import_refuses_a_malformed_line(tmp_path, capsys) -> None:
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"id": "x"}\n')
@@ -46,7 +80,7 @@ def test_import_refuses_a_malformed_line(tmp_path, capsys) -> None:
 def test_generate_without_seed_serves_the_pool_first(tmp_path, make_client) -> None:
     db = tmp_path / "pool.db"
     assert main(["--database-url", f"sqlite:///{db}", "pregenerate", "--type", "dabuhamienai", "--days", "0",
-                 "--pool", "2", "--jobs", "1"]) == 0
+                 "--pool", "2", "--jobs", "1", "--difficulty", "medium"]) == 0
     pooled_ids = _pool_ids(db)
     assert len(pooled_ids) == 2
     client = make_client(db=db)
@@ -65,3 +99,29 @@ def _pool_ids(db) -> set[str]:
     store = PuzzleStore(f"sqlite:///{db}")
     with Session(store.engine) as session:
         return set(session.scalars(select(PuzzleRow.id).where(PuzzleRow.pool_key.is_not(None))))
+
+
+def test_export_from_elsewhere_names_the_store_and_creates_none(tmp_path, monkeypatch, capsys) -> None:
+    monkeypatch.chdir(tmp_path)  # no data/puzzles.db here: the default store does not exist
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    assert main(["export", "out.jsonl"]) == 2
+    err = capsys.readouterr().err
+    assert str(tmp_path / "data" / "puzzles.db") in err and "--database-url" in err
+    assert not (tmp_path / "data").exists() and not (tmp_path / "out.jsonl").exists()
+
+
+def test_export_dash_writes_standard_output(tmp_path, capsys) -> None:
+    url = f"sqlite:///{tmp_path / 'd.db'}"
+    assert main(["--database-url", url, "pregenerate", "--type", "dabuhamienai", "--days", "1", "--start",
+                 "2026-05-01", "--jobs", "1", "--difficulty", "easy"]) == 0
+    capsys.readouterr()
+    assert main(["--database-url", url, "export", "-"]) == 0
+    out, err = capsys.readouterr()
+    assert [json.loads(line)["type"] for line in out.splitlines()] == ["dabuhamienai"]
+    assert str(tmp_path / "d.db") in err and "exported 1 puzzles to standard output" in err
+
+
+def test_import_of_a_missing_file_is_a_clear_error(tmp_path, capsys) -> None:
+    assert main(["--database-url", f"sqlite:///{tmp_path / 'e.db'}", "import", str(tmp_path / "missing.jsonl")]) == 2
+    err = capsys.readouterr().err
+    assert "missing.jsonl" in err and "no such file" in err and "Traceback" not in err

@@ -8,6 +8,7 @@ the no-5xx check counts the documented budget 503 as a failure.
 from __future__ import annotations
 
 import json
+import math
 import shutil
 import tempfile
 from pathlib import Path
@@ -15,7 +16,8 @@ from pathlib import Path
 import pytest
 import schemathesis
 from fastapi.testclient import TestClient
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
@@ -32,7 +34,7 @@ pytestmark = pytest.mark.slow
 
 def build_app(db: Path):
     return create_app(Settings(database_url=f"sqlite:///{db}", work_processes=2, verify_processes=1, warm_up_workers=False,
-                               generate_budget_seconds=10, solve_budget_seconds=2, verify_budget_seconds=2))
+                               generate_budget_seconds=10, solve_budget_seconds=2, verify_budget_seconds=2, rate_limits=False))
 
 
 FUZZ_DB = Path(tempfile.mkdtemp(prefix="puzzlegen-fuzz-")) / "fuzz.db"
@@ -54,3 +56,94 @@ def test_api_matches_its_documentation(case) -> None:
     case.call_and_validate(
         checks=[not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
     )
+
+
+# What schemathesis cannot send (its bodies are valid JSON): non-finite numbers, integers past any
+# parser's size, nesting past the interpreter's recursion limit, bodies labelled with any content type,
+# and chunked bodies over the size limit. Every operation in the document gets them; none may be a 5xx.
+DOCUMENTED = json.loads(OPENAPI_PATH.read_text())["paths"]
+OPERATIONS = [(method.upper(), path) for path, item in DOCUMENTED.items() for method in item if method in {"post", "put"}]
+WITH_BODY = [(method, path) for method, path in OPERATIONS if "requestBody" in DOCUMENTED[path][method.lower()]]
+HUGE = "<a 5000-digit integer>"  # written into the JSON text by raw_json (Python will not print such an int)
+SCALARS = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True), st.integers(min_value=-(10**40), max_value=10**40),
+    st.just(HUGE), st.booleans(), st.none(), st.text(max_size=8),
+)
+VALUES = st.recursive(
+    SCALARS, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4), max_leaves=20
+)
+KEYS = st.sampled_from(["puzzle", "answer", "csv", "max_solutions", "backend", "size", "numbers", "shaded", "move", "board"])
+
+
+def raw_json(value) -> bytes:
+    text = json.dumps(value, allow_nan=True)  # NaN, Infinity as Python writes them
+    return text.replace(json.dumps(HUGE), "-" + "9" * 5000).encode()
+
+
+def nested(depth: int) -> bytes:
+    """Valid JSON nested ``depth`` deep, in lists and in objects, where puzzles and answers go."""
+    lists, objects = b"[" * depth + b"]" * depth, b'{"a":' * depth + b"1" + b"}" * depth
+    return b'{"puzzle": {"size": 4, "numbers": ' + lists + b'}, "answer": {"shaded": ' + objects + b"}}"
+
+
+BODIES = st.one_of(
+    st.dictionaries(KEYS, VALUES, max_size=4).map(raw_json),
+    st.fixed_dictionaries({"puzzle": st.dictionaries(KEYS, VALUES, max_size=3),
+                           "answer": st.dictionaries(KEYS, VALUES, max_size=3)}).map(raw_json),
+    st.sampled_from([600, 900, 3000, 100_000]).map(nested),  # around and past the interpreter's recursion limit
+    st.binary(max_size=64),
+)
+CONTENT_TYPES = st.just("application/json") | st.sampled_from([  # JSON half the time: most bodies are meant as JSON
+    "application/json", "text/plain", "text/csv", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x",
+    "application/xml", "application/json; charset=utf-16", "", "image/png",
+])
+QUERY_VALUES = st.one_of(st.integers(-(10**30), 10**30).map(str), st.sampled_from(["NaN", "Infinity", "-1e309", "9" * 5000]))
+QUERIES = st.dictionaries(st.sampled_from(["size", "seed", "rows", "cols", "empties", "pieces", "date", "fleet", "x"]),
+                          QUERY_VALUES, max_size=3)
+
+
+def concrete(path: str, puzzle_id: str) -> str:
+    return path.replace("{puzzle_id}", puzzle_id).replace("{type_name}", "dabuhamienai")
+
+
+@pytest.fixture(scope="module")
+def stored_id(running_app) -> str:
+    response = TestClient(APP).post("/generate/dabuhamienai", params={"size": 4, "seed": 1})  # the running app's lifespan
+    assert response.status_code in (200, 201), response.text
+    return response.json()["id"]
+
+
+@pytest.mark.parametrize(("method", "path"), OPERATIONS)
+def test_hostile_bodies_never_get_a_5xx(method: str, path: str, stored_id: str) -> None:
+    client = TestClient(APP, raise_server_exceptions=False)
+
+    @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+    @given(body=BODIES, content_type=CONTENT_TYPES, query=QUERIES)
+    @example(body=nested(600), content_type="application/json", query={})  # each class at least once, whatever the draw
+    @example(body=nested(100_000), content_type="application/json", query={})
+    @example(body=raw_json({"puzzle": {"size": math.nan, "numbers": [[-math.inf]]}, "answer": {"move": math.inf}}),
+             content_type="application/x-www-form-urlencoded", query={})
+    @example(body=raw_json({"puzzle": {"size": HUGE}, "answer": {"move": HUGE}, "max_solutions": 10**30}),
+             content_type="application/json", query={"size": "9" * 5000})
+    @example(body=b'{"puzzle": {}}', content_type="text/plain", query={})
+    def check(body: bytes, content_type: str, query: dict) -> None:
+        headers = {"Content-Type": content_type} if content_type else {}
+        response = client.request(method, concrete(path, stored_id), content=body, headers=headers, params=query)
+        assert response.status_code < 500, (body[:200], content_type, query, response.text[:300])
+        assert response.status_code >= 400 or response.status_code in (200, 201)
+
+    check()
+
+
+@pytest.mark.parametrize(("method", "path"), WITH_BODY)  # a route that reads no body answers without reading it
+def test_chunked_bodies_over_the_limit_are_413(method: str, path: str, stored_id: str) -> None:
+    client = TestClient(APP, raise_server_exceptions=False)
+    size = APP.state.settings.max_body_bytes
+
+    def chunks():
+        yield b'{"puzzle": "'
+        for _ in range(size // 65536 + 2):
+            yield b"x" * 65536
+
+    response = client.request(method, concrete(path, stored_id), content=chunks(), headers={"Content-Type": "application/json"})
+    assert response.status_code == 413, response.text[:300]

@@ -51,7 +51,7 @@ def test_simultaneous_first_daily_requests_make_one_puzzle(make_client, database
 
     def fetch(client):
         barrier.wait()
-        return client.get("/daily/dabuhamienai", params={"date": "2026-03-01", "size": 10})
+        return client.get("/daily/dabuhamienai", params={"date": "2026-03-01", "size": 6})
 
     with ThreadPoolExecutor(len(clients)) as pool:
         responses = list(pool.map(fetch, clients))
@@ -173,7 +173,8 @@ def test_a_check_in_the_server_answers_as_a_check_in_a_worker(client, answer) ->
     def verify(in_process: bool) -> object:
         puzzle_type = dataclasses.replace(TYPES["dabuhamienai"], check_in_process=in_process)
         try:
-            return client.portal.call(service.verify, puzzle_type, puzzle, answer)
+            models = puzzle_type.puzzle_model(**puzzle), puzzle_type.answer_model(**answer)
+            return client.portal.call(service.verify, puzzle_type, *models)
         except WorkFailed as exc:
             return (exc.kind, exc.message, exc.violations)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from app.service import ServiceDep
 from generators.registry import TYPES
@@ -24,11 +24,25 @@ class ParamInfo(BaseModel):
     description: str | None = None
 
 
+class TechniqueInfo(BaseModel):
+    name: str
+    description: str
+
+
+class LevelInfo(BaseModel):
+    name: str
+    techniques: list[TechniqueInfo] = Field(description="What this level adds to the easier levels' techniques.")
+
+
 class TypeInfo(BaseModel):
     name: str
     summary: str
     params: list[ParamInfo]
+    backends: list[str] = Field(description="What `backend` of a solve request may name; the first is the default.")
     catalogue: dict[str, Any] = {}
+    difficulties: list[str] = Field(default_factory=list, description="Difficulty levels, easiest first (`difficulty`).")
+    default_difficulty: str | None = None
+    levels: list[LevelInfo] = Field(default_factory=list, description="Each level's techniques, easiest first.")
 
 
 def describe_params(puzzle_type: PuzzleType) -> list[ParamInfo]:
@@ -56,7 +70,10 @@ def describe_params(puzzle_type: PuzzleType) -> list[ParamInfo]:
 @router.get("/types", response_model=list[TypeInfo], summary="Every puzzle type with its parameters")
 def list_types() -> list[TypeInfo]:
     return [
-        TypeInfo(name=t.name, summary=t.summary, params=describe_params(t), catalogue=t.catalogue)
+        TypeInfo(name=t.name, summary=t.summary, params=describe_params(t), backends=list(t.backends),
+                 catalogue=t.catalogue, difficulties=t.difficulty.names if t.difficulty else [],
+                 default_difficulty=t.difficulty.default if t.difficulty else None,
+                 levels=[LevelInfo.model_validate(level) for level in t.difficulty.levels] if t.difficulty else [])
         for t in TYPES.values()
     ]
 

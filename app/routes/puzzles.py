@@ -13,17 +13,20 @@ from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
+from starlette.concurrency import run_in_threadpool
 
 from app.replay import allow_replay, max_age_until
 from app.service import ServiceDep
-from app.store import PuzzleRow
+from app.store import PuzzleRecord, PuzzleRow
 from app.work import WorkFailed
 from generators.registry import TYPES
 from generators.spec import PuzzleType
 from solvers.common import InvalidInput, Violation
-from solvers.sat import BACKENDS
 
 MAX_SEED = 2**63 - 1
+MAX_SOLUTIONS = 100
+DEFAULT_COUNT_LIMIT = 1_000
+MAX_COUNT_LIMIT = 100_000
 DAILY_HORIZON_DAYS = 366
 
 
@@ -32,7 +35,9 @@ class ErrorDetail(BaseModel):
 
 
 ERRORS = {
+    401: {"model": ErrorDetail, "description": "Unknown X-API-Key."},
     413: {"model": ErrorDetail, "description": "The request body is too large."},
+    429: {"model": ErrorDetail, "description": "Past this client's budget; see Retry-After and the RateLimit-* headers."},
     503: {"model": ErrorDetail, "description": "Over the time budget or too busy; see the Retry-After header."},
 }
 NOT_FOUND = {404: {"model": ErrorDetail, "description": "No stored puzzle with that id."}}
@@ -44,6 +49,18 @@ class StrictQuery(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+def single_query_values(request: Request) -> None:
+    """A repeated query parameter (`?size=6&size=7`) is a 422: taking either value silently would hide a mistake."""
+    names = [name for name, _ in request.query_params.multi_items()]
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise RequestValidationError([
+            {"type": "repeated_parameter", "loc": ("query", name), "input": request.query_params.getlist(name),
+             "msg": f"give `{name}` once (it was given {names.count(name)} times)"}
+            for name in repeated
+        ])
+
+
 class VerifyResult(BaseModel):
     model_config = ConfigDict(extra="allow")
     solved: bool = Field(description="True exactly when `violations` is empty.")
@@ -52,16 +69,48 @@ class VerifyResult(BaseModel):
 
 class StoredVerifyRequest(BaseModel):
     answer: dict[str, Any] = Field(description="The answer in the stored puzzle's type's answer shape.")
+    first_try: bool = Field(False, description="This player's first check of this puzzle (the client counts; no "
+                                               "identity is kept): feeds the puzzle's first-try solve rate.")
 
 
-class PuzzleRecord(BaseModel):
-    id: str
-    type: str
-    params: dict[str, Any]
-    puzzle: dict[str, Any]
-    solution: dict[str, Any] | None = None
-    stats: dict[str, Any] = Field(default_factory=dict, description="Generation work: repair rounds, restarts, time.")
-    created_at: str
+class StoredHintRequest(BaseModel):
+    state: dict[str, Any] = Field(description="The player's partial answer: the type's answer shape with null for "
+                                              "undecided cells (see the type's hint route for its exact shape).")
+
+
+class DifficultyGrade(BaseModel):
+    level: str | None = Field(description="The simplest level whose techniques solve it; null: none does "
+                                          "without guessing (or it is not unique).")
+    score: float = Field(description="Effort over the whole solution path; orders puzzles within a level.")
+    steps: int = Field(description="Deduction steps on the solution path.")
+    hardest: str | None = Field(description="The hardest technique the path needs.")
+
+
+class GradeResult(DifficultyGrade):
+    status: Literal["none", "unique", "multiple"]
+
+
+class HintDecision(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    cell: list[int] | None = Field(None, description="[row, col] of a decided cell (grid types).")
+    value: int | None = Field(None, description="Its value: 1 filled (shaded / ship / selected), 0 empty.")
+
+
+class HintResult(BaseModel):
+    technique: str = Field(description="The technique of this step, `mistakes` when the state has wrong cells, "
+                                       "`solved`, or `reveal` where no technique finds the next step.")
+    message: str = Field(description="A sentence for the player; rows and columns counted from 1.")
+    decide: list[HintDecision] = Field(description="What follows (cells and values; an Ubongo placement).")
+    because: list[list[int]] = Field(description="[row, col] cells that justify it.")
+    mistakes: list[list[int]] = Field(description="[row, col] cells of the state that disagree with the solution.")
+
+
+class Plays(BaseModel):
+    attempts: int = Field(description="Answers players checked through POST /puzzles/{id}/verify.")
+    solves: int
+    first_tries: int = Field(description="Checks the client marked as the player's first (`first_try`).")
+    first_try_solves: int
+    first_try_solve_rate: float | None = Field(description="first_try_solves / first_tries; null before any.")
 
 
 def camel(name: str) -> str:
@@ -69,7 +118,8 @@ def camel(name: str) -> str:
 
 
 def immutable_response(
-    request: Request, etag: str, render: Callable[[], bytes], status: int = 200, until: float = math.inf
+    request: Request, etag: str, render: Callable[[], bytes], status: int = 200, until: float = math.inf,
+    media_type: str = "application/json",
 ) -> Response:
     """Stored puzzles never change, so their id makes a strong ETag and caches may keep them (until the
     Unix time ``until`` where the same request means another puzzle later, as today's daily does), and
@@ -79,7 +129,7 @@ def immutable_response(
     headers = {"ETag": f'"{etag}"', "Cache-Control": f"public, max-age={max_age_until(until)}"}
     if status == 200 and headers["ETag"] in request.headers.get("if-none-match", ""):
         return Response(status_code=304, headers=headers)
-    return Response(render(), status_code=status, headers=headers, media_type="application/json")
+    return Response(render(), status_code=status, headers=headers, media_type=media_type)
 
 
 def record_response(
@@ -105,7 +155,11 @@ def invalid_answer(exc: ValidationError | InvalidInput, where: tuple[str, ...]) 
 def type_router(puzzle_type: PuzzleType) -> APIRouter:
     name, title = puzzle_type.name, camel(puzzle_type.name)
     router = APIRouter(tags=[name], responses=ERRORS)
-    params_fields = list(puzzle_type.params_model.model_fields)
+    params_fields = set(puzzle_type.params_model.model_fields)
+
+    def params_of(query: BaseModel) -> BaseModel:
+        """The type's own params model from a validated query (which subclasses it): nothing to validate again."""
+        return puzzle_type.params_model.model_construct(**{f: getattr(query, f) for f in params_fields})
 
     GenerateQuery = create_model(  # noqa: N806 - a class
         f"{title}GenerateQuery",
@@ -123,41 +177,45 @@ def type_router(puzzle_type: PuzzleType) -> APIRouter:
         __base__=PuzzleRecord,
         puzzle=(puzzle_type.puzzle_model, ...),
         solution=(puzzle_type.answer_model | None, None),
+        difficulty=(DifficultyGrade | None, Field(None, description="How hard it is for a person (types with levels).")),
     )
     VerifyRequest = create_model(  # noqa: N806
         f"{title}VerifyRequest", puzzle=(puzzle_type.puzzle_model, ...), answer=(puzzle_type.answer_model, ...)
     )
+    backends = puzzle_type.backends
     solve_fields: dict[str, Any] = {
-        "puzzle": (puzzle_type.puzzle_model, ...),
-        "max_solutions": (int, Field(2, ge=1, le=100, description="Return at most this many solutions.")),
-        "backend": (Literal[BACKENDS] | None, Field(None, description="SAT backend; the type's fastest by default.")),
+        **puzzle_input_fields(puzzle_type),
+        "max_solutions": (int, Field(2, ge=1, le=MAX_SOLUTIONS, description="Return at most this many solutions.")),
+        "count_limit": (int, Field(DEFAULT_COUNT_LIMIT, ge=1, le=MAX_COUNT_LIMIT, description=(
+            "Count solutions up to this many (at least `max_solutions`); `complete` says the count is exact."))),
+        "backend": (Literal[backends] | None, Field(None, description=(  # type: ignore[valid-type]
+            f"How to solve: {', '.join(backends)}; `{backends[0]}` when omitted."))),
     }
     solve_extra: dict[str, Any] | None = None
-    if puzzle_type.parse_text is not None:  # the puzzle may come as text instead (JSON `csv` or a text/csv body)
-        solve_fields["puzzle"] = (puzzle_type.puzzle_model | None, Field(None, description="The puzzle as JSON, or give `csv`."))
-        solve_fields["csv"] = (str | None, Field(None, description="The puzzle as CSV text, instead of `puzzle`."))
-        solve_extra = {"requestBody": {"content": {"text/csv": {"schema": {"type": "string"}}}}}
+    if puzzle_type.parse_text is not None:  # a text body is read as the text field (app.main.TextPuzzleBodies)
+        solve_extra = {"requestBody": {"content": {f"text/{puzzle_type.text_format}": {"schema": {"type": "string"}}}}}
     SolveRequest = create_model(f"{title}SolveRequest", **solve_fields)  # noqa: N806
     SolveResult = create_model(  # noqa: N806
         f"{title}SolveResult",
         __config__=ConfigDict(extra="allow"),
         status=(Literal["none", "unique", "multiple"], ...),
         solutions=(list[puzzle_type.answer_model], ...),
-        count=(int, Field(description="How many solutions the search found (it looks for at least two).")),
-        complete=(bool, Field(description="True when the search proved there are no more solutions.")),
+        count=(int, Field(description="How many solutions the search counted (up to `count_limit`, at least two).")),
+        complete=(bool, Field(description="True when the search proved there are no more: `count` is exact.")),
     )
 
-    @router.post(f"/generate/{name}", status_code=201, response_model=Record, summary=f"Generate a {name} puzzle")
+    @router.post(f"/generate/{name}", status_code=201, response_model=Record, summary=f"Generate a {name} puzzle",
+                 responses={200: {"model": Record, "description": "Stored already (same parameters and seed), or a "
+                                  "ready pre-generated puzzle."}})
     async def generate(query: Annotated[GenerateQuery, Query()], service: ServiceDep, request: Request) -> Response:
-        params = query.model_dump(include=set(params_fields), exclude_none=True)
         try:
-            row = await service.generate(puzzle_type, params, query.seed)
+            row, created = await service.generate(puzzle_type, params_of(query), query.seed)
         except WorkFailed as exc:
             if exc.kind != "invalid":
                 raise
-            problem = {"type": "value_error", "loc": ("query",), "msg": exc.message, "input": params}
+            problem = {"type": "value_error", "loc": ("query",), "msg": exc.message, "input": None}
             raise RequestValidationError([problem]) from None
-        return record_response(request, row, query.include_solution, status=201)
+        return record_response(request, row, query.include_solution, status=201 if created else 200)
 
     @router.get(f"/daily/{name}", response_model=Record, summary=f"The {name} puzzle of the day")
     async def daily(query: Annotated[DailyQuery, Query()], service: ServiceDep, request: Request) -> Response:
@@ -167,7 +225,7 @@ def type_router(puzzle_type: PuzzleType) -> APIRouter:
             latest = today + timedelta(days=DAILY_HORIZON_DAYS)
             message = f"date must be between 2000-01-01 and {latest} (got {day})"
             raise RequestValidationError([{"type": "value_error", "loc": ("query", "date"), "msg": message, "input": str(day)}])
-        row = await service.daily(puzzle_type, query.model_dump(include=set(params_fields), exclude_none=True), day)
+        row = await service.daily(puzzle_type, params_of(query), day)
         if query.date is None:  # "today" moves on at midnight UTC: no cache may keep it past then
             midnight = datetime.combine(today + timedelta(days=1), datetime.min.time(), tzinfo=UTC)
             return record_response(request, row, until=midnight.timestamp())
@@ -175,32 +233,73 @@ def type_router(puzzle_type: PuzzleType) -> APIRouter:
 
     @router.post(f"/verify/{name}", response_model=VerifyResult, summary=f"Check an answer to a {name} puzzle")
     async def verify(body: VerifyRequest, service: ServiceDep) -> dict[str, Any]:
-        return await service.verify(puzzle_type, body.puzzle.model_dump(mode="json"), body.answer.model_dump(mode="json"))
+        return await service.verify(puzzle_type, body.puzzle, body.answer)
+
+    if puzzle_type.difficulty is not None:
+        add_difficulty_routes(router, puzzle_type, title)
 
     @router.post(f"/solve/{name}", response_model=SolveResult, summary=f"Solve a {name} puzzle", openapi_extra=solve_extra)
     async def solve(body: SolveRequest, service: ServiceDep) -> JSONResponse:
         puzzle = text_or_json_puzzle(puzzle_type, body)
-        result = await service.solve(puzzle_type, puzzle.model_dump(mode="json"), body.max_solutions, body.backend)
+        result = await service.solve(puzzle_type, puzzle, body.max_solutions, body.count_limit, body.backend)
         return JSONResponse(result)
 
+    for route in router.routes:  # error handlers find the type here, not in the URL
+        route.puzzle_type = puzzle_type  # type: ignore[attr-defined]
     return router
 
 
+def add_difficulty_routes(router: APIRouter, puzzle_type: PuzzleType, title: str) -> None:
+    name, difficulty = puzzle_type.name, puzzle_type.difficulty
+    assert difficulty is not None
+    GradeRequest = create_model(f"{title}GradeRequest", **puzzle_input_fields(puzzle_type))  # noqa: N806
+    HintRequest = create_model(  # noqa: N806
+        f"{title}HintRequest", puzzle=(puzzle_type.puzzle_model, ...),
+        state=(difficulty.state_model, Field(description="The player's partial answer (null: undecided).")),
+    )
+
+    @router.post(f"/grade/{name}", response_model=GradeResult, summary=f"How hard a {name} puzzle is for a person")
+    async def grade(body: GradeRequest, service: ServiceDep) -> dict[str, Any]:  # type: ignore[valid-type]
+        puzzle = text_or_json_puzzle(puzzle_type, body)  # JSON, or the type's text / puzz.link form
+        return await service.grade(puzzle_type, puzzle)
+
+    @router.post(f"/hint/{name}", response_model=HintResult, summary=f"The next step in a {name} puzzle")
+    async def hint(body: HintRequest, service: ServiceDep) -> dict[str, Any]:  # type: ignore[valid-type]
+        return await service.hint(puzzle_type, body.puzzle, body.state)  # type: ignore[attr-defined]
+
+
+def puzzle_input_fields(puzzle_type: PuzzleType) -> dict[str, Any]:
+    """The request fields that carry a puzzle: JSON `puzzle`, or instead the type's text format (e.g.
+    `csv`) or a puzz.link `url` where the type reads those. ``text_or_json_puzzle`` reads them back."""
+    text = puzzle_type.text_format
+    others = [name for name, parse in ((text, puzzle_type.parse_text), ("url", puzzle_type.parse_url)) if parse]
+    if not others:
+        return {"puzzle": (puzzle_type.puzzle_model, ...)}
+    alternatives = " or ".join(f"`{name}`" for name in others)
+    fields: dict[str, Any] = {
+        "puzzle": (puzzle_type.puzzle_model | None, Field(None, description=f"JSON, or give {alternatives}."))
+    }
+    if puzzle_type.parse_text is not None:
+        fields[text] = (str | None, Field(None, description=f"The puzzle as {text} text, not `puzzle`."))
+    if puzzle_type.parse_url is not None:
+        fields["url"] = (str | None, Field(None, max_length=4000, description="A puzz.link URL, not `puzzle`."))
+    return fields
+
+
 def text_or_json_puzzle(puzzle_type: PuzzleType, body: BaseModel) -> BaseModel:
-    """The puzzle of a solve request: JSON `puzzle`, or text in the type's own format (`csv`)."""
-    text = getattr(body, "csv", None)
-    given = [field for field in ("puzzle", "csv") if getattr(body, field, None) is not None]
+    """The puzzle of a request: JSON `puzzle`, or the type's text format, or a puzz.link `url`."""
+    parsers = {puzzle_type.text_format: puzzle_type.parse_text, "url": puzzle_type.parse_url}
+    forms = ["puzzle", *(name for name, parse in parsers.items() if parse is not None)]
+    given = [field for field in forms if getattr(body, field, None) is not None]
     if len(given) != 1:
-        message = "give the puzzle either as `puzzle` (JSON) or as `csv` (text), exactly one of them"
+        message = f"give the puzzle as exactly one of {', '.join(f'`{name}`' for name in forms)}"
         raise RequestValidationError([{"type": "value_error", "loc": ("body",), "msg": message, "input": None}])
-    if text is None:
+    if given[0] == "puzzle":
         return body.puzzle  # type: ignore[attr-defined]
     try:
-        return puzzle_type.parse_text(text)  # type: ignore[misc]
-    except InvalidInput as exc:
-        raise invalid_answer(exc, ("body", "csv")) from None
-    except ValidationError as exc:
-        raise invalid_answer(exc, ("body", "csv")) from None
+        return parsers[given[0]](getattr(body, given[0]))  # type: ignore[misc]
+    except (InvalidInput, ValidationError) as exc:
+        raise invalid_answer(exc, ("body", given[0])) from None
 
 
 stored_router = APIRouter(tags=["stored puzzles"], responses={**ERRORS, **NOT_FOUND})
@@ -213,9 +312,31 @@ async def _stored_row(service: ServiceDep, puzzle_id: str) -> PuzzleRow:
     return row
 
 
-@stored_router.get("/puzzles/{puzzle_id}", response_model=PuzzleRecord, summary="A stored puzzle (no solution)")
-async def get_puzzle(puzzle_id: str, service: ServiceDep, request: Request) -> Response:
-    return record_response(request, await _stored_row(service, puzzle_id))
+class StoredRecord(PuzzleRecord):
+    difficulty: DifficultyGrade | None = Field(None, description="How hard it is for a person (types with levels).")
+
+
+class PuzzlinkLink(BaseModel):
+    url: str = Field(description="The puzzle on puzz.link (pzprjs), where people play and share it.")
+
+
+@stored_router.get("/puzzles/{puzzle_id}", response_model=StoredRecord | PuzzlinkLink, summary="A stored puzzle (no solution)")
+async def get_puzzle(
+    puzzle_id: str, service: ServiceDep, request: Request,
+    output: Annotated[
+        Literal["json", "puzzlink"], Query(alias="format", description="`puzzlink`: `{\"url\": ...}` (battleship)")
+    ] = "json",
+) -> Response:
+    row = await _stored_row(service, puzzle_id)
+    if output == "json":
+        return record_response(request, row)
+    to_url = TYPES[row.type].to_url
+    if to_url is None:
+        known = [t.name for t in TYPES.values() if t.to_url is not None]
+        message = f"format=puzzlink is available for {', '.join(known)} puzzles, not {row.type}"
+        raise RequestValidationError([{"type": "value_error", "loc": ("query", "format"), "msg": message, "input": output}])
+    puzzle = TYPES[row.type].puzzle_model.model_validate(row.puzzle)
+    return immutable_response(request, f"{row.id}-puzzlink", lambda: json.dumps({"url": to_url(puzzle)}).encode())
 
 
 @stored_router.get("/puzzles/{puzzle_id}/solution", summary="The solution of a stored puzzle")
@@ -236,7 +357,36 @@ async def verify_stored(puzzle_id: str, body: StoredVerifyRequest, service: Serv
         answer = puzzle_type.answer_model.model_validate(body.answer)
     except ValidationError as exc:
         raise invalid_answer(exc, ("body", "answer")) from None
-    return await service.verify(puzzle_type, row.puzzle, answer.model_dump(mode="json"))
+    result = await service.verify(puzzle_type, puzzle_type.puzzle_model.model_validate(row.puzzle), answer)
+    await service.record_attempt(row.id, result["solved"], body.first_try)
+    return result
+
+
+@stored_router.post("/puzzles/{puzzle_id}/hint", response_model=HintResult, summary="The next step in a stored puzzle")
+async def hint_stored(puzzle_id: str, body: StoredHintRequest, service: ServiceDep) -> dict[str, Any]:
+    row = await _stored_row(service, puzzle_id)
+    puzzle_type = TYPES[row.type]
+    if puzzle_type.difficulty is None:
+        raise HTTPException(404, f"{row.type} puzzles have no hints yet.")
+    try:
+        state = puzzle_type.difficulty.state_model.model_validate(body.state)
+    except ValidationError as exc:
+        raise invalid_answer(exc, ("body", "state")) from None
+    puzzle, solution = puzzle_type.puzzle_model.model_validate(row.puzzle), puzzle_type.answer_model.model_validate(row.solution)
+    return await service.hint(puzzle_type, puzzle, state, solution)
+
+
+@stored_router.get("/puzzles/{puzzle_id}/plays", response_model=Plays, summary="Players' checks of a stored puzzle")
+async def plays(puzzle_id: str, service: ServiceDep) -> dict[str, Any]:
+    await _stored_row(service, puzzle_id)
+    counts = await run_in_threadpool(service.store.plays, puzzle_id)
+    tries = counts["first_tries"]
+    return {**counts, "first_try_solve_rate": counts["first_try_solves"] / tries if tries else None}
+
+
+@stored_router.get("/plays", summary="Players' checks per type and difficulty level")
+async def plays_by_level(service: ServiceDep) -> list[dict[str, Any]]:
+    return await run_in_threadpool(service.store.plays_by_level)
 
 
 unknown_router = APIRouter(include_in_schema=False)
@@ -246,6 +396,8 @@ unknown_router = APIRouter(include_in_schema=False)
 @unknown_router.api_route("/verify/{type_name}", methods=["POST"])
 @unknown_router.api_route("/solve/{type_name}", methods=["POST"])
 @unknown_router.api_route("/daily/{type_name}", methods=["GET"])
+@unknown_router.api_route("/grade/{type_name}", methods=["POST"])
+@unknown_router.api_route("/hint/{type_name}", methods=["POST"])
 async def unknown(type_name: str) -> None:
     raise unknown_type(type_name)
 
