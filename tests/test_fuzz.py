@@ -7,6 +7,7 @@ the no-5xx check counts the documented budget 503 as a failure.
 
 from __future__ import annotations
 
+import atexit
 import json
 import math
 import shutil
@@ -37,17 +38,17 @@ def build_app(db: Path):
                                generate_budget_seconds=10, solve_budget_seconds=2, verify_budget_seconds=2, rate_limits=False))
 
 
-FUZZ_DB = Path(tempfile.mkdtemp(prefix="puzzlegen-fuzz-")) / "fuzz.db"
-APP = build_app(FUZZ_DB)
+SCHEMA_DB_DIR = Path(tempfile.mkdtemp(prefix="puzzlegen-fuzz-"))
+atexit.register(shutil.rmtree, SCHEMA_DB_DIR, True)
 schema = schemathesis.openapi.from_dict(json.loads(OPENAPI_PATH.read_text()))
-schema.app = APP  # requests go straight to the ASGI app
+schema.app = build_app(SCHEMA_DB_DIR / "schema.db")  # its own app: schemathesis starts and ends its lifespan per test
 
 
-@pytest.fixture(scope="module", autouse=True)
-def running_app():
-    with TestClient(APP):  # the lifespan: store and worker pools live until the module ends
-        yield
-    shutil.rmtree(FUZZ_DB.parent, ignore_errors=True)
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory):
+    """An app of this module's own, running (store and worker pools) until the module's last test on this worker."""
+    with TestClient(build_app(tmp_path_factory.mktemp("fuzz") / "fuzz.db"), raise_server_exceptions=False) as client:
+        yield client
 
 
 @schema.parametrize()
@@ -107,15 +108,14 @@ def concrete(path: str, puzzle_id: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def stored_id(running_app) -> str:
-    response = TestClient(APP).post("/generate/dabuhamienai", params={"size": 4, "seed": 1})  # the running app's lifespan
+def stored_id(client: TestClient) -> str:
+    response = client.post("/generate/dabuhamienai", params={"size": 4, "seed": 1})
     assert response.status_code in (200, 201), response.text
     return response.json()["id"]
 
 
 @pytest.mark.parametrize(("method", "path"), OPERATIONS)
-def test_hostile_bodies_never_get_a_5xx(method: str, path: str, stored_id: str) -> None:
-    client = TestClient(APP, raise_server_exceptions=False)
+def test_hostile_bodies_never_get_a_5xx(method: str, path: str, client: TestClient, stored_id: str) -> None:
 
     @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
     @given(body=BODIES, content_type=CONTENT_TYPES, query=QUERIES)
@@ -136,9 +136,8 @@ def test_hostile_bodies_never_get_a_5xx(method: str, path: str, stored_id: str) 
 
 
 @pytest.mark.parametrize(("method", "path"), WITH_BODY)  # a route that reads no body answers without reading it
-def test_chunked_bodies_over_the_limit_are_413(method: str, path: str, stored_id: str) -> None:
-    client = TestClient(APP, raise_server_exceptions=False)
-    size = APP.state.settings.max_body_bytes
+def test_chunked_bodies_over_the_limit_are_413(method: str, path: str, client: TestClient, stored_id: str) -> None:
+    size = client.app.state.settings.max_body_bytes
 
     def chunks():
         yield b'{"puzzle": "'
