@@ -6,7 +6,7 @@ PORT ?= 8000
 HOST ?= 127.0.0.1
 STAMP := $(VENV)/.installed
 
-.PHONY: serve test test-fast lint openapi bench bench-load clean
+.PHONY: serve test test-fast test-whole lint openapi bench bench-load clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -29,6 +29,12 @@ test-fast: $(STAMP)
 	bash scripts/ensure-postgres.sh
 	bash scripts/ensure-redis.sh
 	$(BIN)/python -m pytest -n 2 --dist loadgroup -q -m "not slow"
+
+test-whole: $(STAMP)  # every published puzzle and every large sample, not CI's share (about 25 minutes)
+	bash scripts/ensure-postgres.sh
+	bash scripts/ensure-redis.sh
+	bash scripts/ensure-chromium.sh
+	PUZZLEGEN_WHOLE_SETS=1 $(BIN)/python -m pytest -n 2 --dist loadgroup -q
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

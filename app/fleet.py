@@ -72,6 +72,13 @@ def fleet_settings() -> FleetSettings:
     return FleetSettings()
 
 
+def redis_redelivery(visibility_timeout: int) -> dict[str, int]:
+    """Kombu sweeps Redis for a dead worker's tasks only every 10 × 10 s by default, which adds up to
+    100 s to any visibility timeout; sweep every tenth of it instead (1-10 s, one cheap range query)."""
+    return {"visibility_timeout": visibility_timeout, "unacked_restore_interval": max(1, min(10, visibility_timeout // 10)),
+            "unacked_restore_throttle": 1}
+
+
 def make_celery(settings: FleetSettings) -> Celery:
     engine = Celery("puzzlegen", broker=settings.broker_url or "memory://", set_as_current=False)
     engine.conf.update(
@@ -82,7 +89,7 @@ def make_celery(settings: FleetSettings) -> Celery:
         task_ignore_result=True,  # results live in the database
         task_default_queue=settings.fleet_queue,
         task_default_delivery_mode="persistent",
-        broker_transport_options={"visibility_timeout": settings.fleet_visibility_timeout},
+        broker_transport_options=redis_redelivery(settings.fleet_visibility_timeout),
         broker_connection_retry_on_startup=True,
         worker_send_task_events=False,
         worker_hijack_root_logger=False,

@@ -3,13 +3,25 @@
 from __future__ import annotations
 
 import json
+import os
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
+
+T = TypeVar("T")
 
 REPO = Path(__file__).resolve().parent.parent
 REFERENCE = REPO / "tests" / "data"  # copies of the team's shared reference/ (see its README)
 SHARED_REFERENCE = REPO.parent / "shared" / "reference"  # where new data arrives, when it sits beside the repo
+WHOLE_SETS = os.environ.get("PUZZLEGEN_WHOLE_SETS") == "1"  # `make test-whole`
+
+
+def share(items: Sequence[T], every: int) -> list[T]:
+    """Every ``every``-th item, spread over the whole set, so CI's run stays within its time; the same
+    items every run. ``make test-whole`` (PUZZLEGEN_WHOLE_SETS=1) takes them all."""
+    return list(items) if WHOLE_SETS else list(items)[::every]
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

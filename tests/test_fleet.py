@@ -41,7 +41,7 @@ from tests.conftest import fresh_postgres_database
 BROKERS = {"redis": "redis://127.0.0.1:6379/0", "rabbitmq": "amqp://guest:guest@127.0.0.1:5672//"}
 PUZZLEGEN = str(Path(sys.executable).parent / "puzzlegen")
 ON_RABBITMQ = pytest.mark.xdist_group("rabbitmq")  # one test process at a time: one test restarts the broker
-SMALL = PoolTarget.of("dabuhamienai", 200, difficulty="easy", size=5)  # ~0.3 s of CPU each
+SMALL = PoolTarget.of("dabuhamienai", 60, difficulty="easy", size=5)  # ~0.3 s of CPU each
 
 
 def require_broker(url: str) -> None:
@@ -115,24 +115,19 @@ def wait_for(condition, seconds: float, what: str, logs: list[Path]) -> None:  #
         time.sleep(0.5)
 
 
-RABBITMQ_KILL_FLAKE = pytest.mark.skip(
-    reason="known flaky: in the last full run the 200 puzzles were not all stored within 300 s after worker a was "
-           "killed (41 were stored at the kill); it passed in earlier runs. Redis's variant covers redelivery meanwhile.")
-
-
 @pytest.mark.slow
-@pytest.mark.parametrize("fleet_env", ["redis", pytest.param("rabbitmq", marks=[ON_RABBITMQ, RABBITMQ_KILL_FLAKE])],
+@pytest.mark.parametrize("fleet_env", ["redis", pytest.param("rabbitmq", marks=[ON_RABBITMQ])],
                          indirect=True)
 def test_a_worker_killed_mid_way_loses_and_repeats_nothing(fleet_env, tmp_path, make_client) -> None:
     store = PuzzleStore(fleet_env["DATABASE_URL"])
     items = pool_slots(SMALL, 0, SMALL.target)
     chunks = [(SMALL.type_name, items[i:i + 5]) for i in range(0, len(items), 5)]
-    assert enqueue(chunks, 20.0, make_celery(settings_of(fleet_env))) == 40
+    assert enqueue(chunks, 20.0, make_celery(settings_of(fleet_env))) == len(chunks) == 12
     logs = [tmp_path / "a.log", tmp_path / "b.log"]
     port = free_port()
     doomed, survivor = start_worker(fleet_env, "a", logs[0]), start_worker(fleet_env, "b", logs[1], "--metrics-port", str(port))
     try:
-        wait_for(lambda: stored(store) >= 40, 240, "the first 40 puzzles", logs)
+        wait_for(lambda: stored(store) >= 10, 240, "the first 10 puzzles", logs)
         stop(doomed, signal.SIGKILL)  # the worker and its child, mid-chunk: nothing acknowledged that
         at_kill = stored(store)
         assert at_kill < SMALL.target
@@ -141,7 +136,8 @@ def test_a_worker_killed_mid_way_loses_and_repeats_nothing(fleet_env, tmp_path, 
         time.sleep(2)  # a late duplicate would show up now
         metrics = scrape(port)  # the survivor's exporter: what it did, and the queue it drained
         assert metrics["fleet_queue_depth"] == 0
-        assert 0 < metrics['fleet_tasks_total{outcome="done"}'] <= 40 and 'fleet_tasks_total{outcome="failed"}' not in metrics
+        assert 0 < metrics['fleet_tasks_total{outcome="done"}'] <= len(chunks)
+        assert 'fleet_tasks_total{outcome="failed"}' not in metrics
         if fleet_env["BROKER_URL"].startswith("amqp"):  # RabbitMQ marks a message it hands out again
             assert metrics['fleet_tasks_total{outcome="redelivered"}'] >= 1
     finally:

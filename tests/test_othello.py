@@ -15,6 +15,7 @@ from generators import othello as gen
 from solvers import othello as rules
 from solvers import othello_engine as engine
 from solvers.common import Deadline, InvalidInput
+from tests.conftest import WHOLE_SETS
 
 START = "-" * 27 + "OX" + "-" * 6 + "XO" + "-" * 27  # D4 O, E4 X, D5 X, E5 O; black (X) moves first
 
@@ -293,7 +294,7 @@ def assert_ffo_by_windows(reference_dir: Path, number: int) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("number", range(20, 40))  # #38 (24 empties) ~80 s, #39 (26 empties) ~130 s
+@pytest.mark.parametrize("number", range(20, 40 if WHOLE_SETS else 38))  # #38 and #39 take minutes: `make test-whole`
 def test_ffo_20_to_39_every_move(reference_dir: Path, number: int) -> None:
     assert_ffo_by_windows(reference_dir, number)
 
