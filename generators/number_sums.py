@@ -43,8 +43,10 @@ LEVEL_REGION_SIZE = {"easy": CELLS_PER_REGION, "medium": 12, "hard": 18, "expert
 
 
 # Below these sizes unique puzzles that need the level's techniques are too rare to draw
-# (bench/bench_number_sums.py --levels: 6×6 found no medium in 1000 draws, 7×7 no expert).
+# (bench/bench_number_sums.py --levels: 6×6 found no medium in 1000 draws, 7×7 no expert, and
+# 7×7 with regions a hard one only after hundreds of draws, sometimes none in 1000).
 MIN_CELLS = {"easy": 0, "medium": 49, "hard": 49, "expert": 64}
+MIN_CELLS_WITH_REGIONS = MIN_CELLS | {"hard": 64}
 
 
 class NumberSumsParams(BaseModel):
@@ -67,9 +69,10 @@ class NumberSumsParams(BaseModel):
     @model_validator(mode="after")
     def _big_enough_for_level(self) -> NumberSumsParams:
         rows, cols = self.shape
-        needed = MIN_CELLS[self.difficulty]
+        needed = (MIN_CELLS_WITH_REGIONS if self.regions else MIN_CELLS)[self.difficulty]
         if rows * cols < needed:
-            raise ValueError(f"difficulty {self.difficulty!r} needs a grid of at least {needed} cells (e.g. "
+            with_regions = " with regions" if self.regions else ""
+            raise ValueError(f"difficulty {self.difficulty!r}{with_regions} needs a grid of at least {needed} cells (e.g. "
                              f"{math.isqrt(needed - 1) + 1}×{math.isqrt(needed - 1) + 1}); {rows}×{cols} has "
                              f"{rows * cols}: smaller grids almost never need this level's techniques")
         return self

@@ -237,7 +237,17 @@ def test_same_seed_same_puzzle_at_a_level() -> None:
 def test_small_grids_refuse_levels_they_cannot_reach() -> None:
     with pytest.raises(ValueError, match="difficulty 'expert' needs a grid of at least 64 cells"):
         NumberSumsParams(size=7, difficulty="expert")
+    with pytest.raises(ValueError, match="difficulty 'hard' with regions needs a grid of at least 64 cells"):
+        NumberSumsParams(size=7, regions=True, difficulty="hard")
+    assert NumberSumsParams(size=7, difficulty="hard").difficulty == "hard"  # without regions 7×7 is enough
     assert NumberSumsParams(size=3).difficulty == DIFFICULTY.default == "easy"
+
+
+def test_a_refused_level_is_a_422_that_says_what_size_works(client) -> None:
+    response = client.post("/generate/number-sums", params={"size": 7, "regions": "true", "difficulty": "hard"})
+    assert response.status_code == 422 and "at least 64 cells (e.g. 8×8)" in response.text
+    response = client.post("/generate/number-sums", params={"size": 8, "regions": "true", "difficulty": "hard", "seed": 1})
+    assert response.status_code == 201 and response.json()["difficulty"]["level"] == "hard"
 
 
 def test_the_type_offers_its_levels() -> None:
