@@ -74,9 +74,11 @@ def fleet_settings() -> FleetSettings:
 
 def redis_redelivery(visibility_timeout: int) -> dict[str, int]:
     """Kombu sweeps Redis for a dead worker's tasks only every 10 × 10 s by default, which adds up to
-    100 s to any visibility timeout; sweep every tenth of it instead (1-10 s, one cheap range query)."""
+    100 s to any visibility timeout; sweep every tenth of it instead (1-10 s, one cheap range query).
+    A worker killed mid-sweep leaves the sweep's lock behind; 30 s, not kombu's 300, frees it
+    (sweeps restore each task in a watched transaction, so two at once repeat nothing)."""
     return {"visibility_timeout": visibility_timeout, "unacked_restore_interval": max(1, min(10, visibility_timeout // 10)),
-            "unacked_restore_throttle": 1}
+            "unacked_restore_throttle": 1, "unacked_mutex_expire": 30}
 
 
 def make_celery(settings: FleetSettings) -> Celery:
