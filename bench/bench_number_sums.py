@@ -22,6 +22,8 @@ import statistics
 import time
 from collections.abc import Callable
 
+from pydantic import ValidationError
+
 from generators.number_sums import NumberSumsParams, generate_puzzle, unique, with_targets, without_regions
 from solvers import number_sums_techniques as human
 from solvers.common import Deadline
@@ -78,6 +80,11 @@ def bench_levels(sizes: list[int], seeds: int) -> None:
         for regions in (False, True):
             for level in human.SOLVER.level_names:
                 label = f"{size}x{size}{' regions' if regions else ''} {level}"
+                try:
+                    NumberSumsParams(size=size, regions=regions, difficulty=level)
+                except ValidationError as refused:
+                    print(f"{label}: refused ({refused.errors()[0]['msg']})")
+                    continue
                 walls, cpus, grades, draws, adjustments, scores, ways = [], [], [], [], [], [], []
                 line_rule = ambiguous = 0
                 for seed in range(seeds):

@@ -12,6 +12,8 @@ import pytest
 
 from generators.number_sums import (
     LEVEL_REGION_SIZE,
+    MIN_CELLS,
+    MIN_CELLS_WITH_REGIONS,
     NumberSumsParams,
     generate_puzzle,
     generate_unique,
@@ -180,8 +182,9 @@ def test_solution_paths_agree_with_generated_solutions(size: int, regions: bool)
 @pytest.mark.slow
 def test_solution_paths_agree_on_many_puzzles() -> None:
     for seed in range(300):
-        size = 4 + seed % 5
-        params = NumberSumsParams(size=size, regions=bool(seed % 2), difficulty="hard" if size >= 7 else "easy")
+        size, regions = 4 + seed % 5, bool(seed % 2)
+        hard_enough = size * size >= (MIN_CELLS_WITH_REGIONS if regions else MIN_CELLS)["hard"]
+        params = NumberSumsParams(size=size, regions=regions, difficulty="hard" if hard_enough else "easy")
         generated = generate_unique(params, seed, Deadline.after(30))
         assert_path_agrees(generated.puzzle, generated.solution)
 
