@@ -5,13 +5,14 @@ ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1 \
     DATABASE_URL=sqlite:////data/puzzles.db NUMBA_CACHE_DIR=/srv/numba-cache
 WORKDIR /srv
 
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md constraints.txt ./
 COPY app ./app
 COPY generators ./generators
 COPY solvers ./solvers
+COPY pictures ./pictures
 # Compile the Othello engine into numba's cache at build time, so no container compiles it at start-up
 # (the cache stays writable: numba recompiles if the host's CPU differs from the build machine's).
-RUN pip install . && python -c "from solvers.othello_engine import warm_up; warm_up()" \
+RUN pip install -c constraints.txt . && python -c "from solvers.othello_engine import warm_up; warm_up()" \
     && useradd --system --uid 10001 puzzles && mkdir /data && chown -R puzzles /data /srv/numba-cache
 
 USER puzzles

@@ -8,10 +8,10 @@ STAMP := $(VENV)/.installed
 
 .PHONY: serve test test-fast test-whole lint openapi bench bench-load clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev]' -c constraints.txt
 	$(BIN)/python -c "from solvers.othello_engine import warm_up; warm_up()"  # numba's cache: no request compiles
 	touch $(STAMP)
 

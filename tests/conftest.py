@@ -34,9 +34,16 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         othello_engine.warm_up()
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Slow tests first (in their own order), so no worker is left running one long test at the end."""
+@pytest.hookimpl(trylast=True)  # after pytest-xdist has tagged the grouped tests
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Slow tests first (in their own order), so no worker is left running one long test at the end.
+    Tests of one xdist_group must run in one process (one restarts RabbitMQ, one shares a browser):
+    stop at once if this pytest and pytest-xdist no longer make that so."""
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    if getattr(config.option, "loadgroup", False):
+        ungrouped = [item.nodeid for item in items if item.get_closest_marker("xdist_group") and "@" not in item.nodeid]
+        if ungrouped:
+            raise pytest.UsageError(f"--dist loadgroup did not group {ungrouped[:3]}...: see constraints.txt")
 
 
 def read_jsonl(path: Path) -> list[dict]:

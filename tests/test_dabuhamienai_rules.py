@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 
 import pytest
@@ -99,8 +100,9 @@ def brute_force_solutions(numbers) -> list[list[list[int]]]:
     return [s for s in legal_shadings(len(numbers)) if not rules.check(p, rules.DabuhamienaiAnswer(shaded=s))]
 
 
-@pytest.fixture(scope="module")
+@functools.cache
 def small_grids_with_all_solutions() -> list[tuple[list[list[int]], list[list[list[int]]]]]:
+    """Computed once per test process (both backends' tests run in one: see the xdist group)."""
     rng = random.Random(2026)
     grids = []
     for n in [3] * 8 + [4] * 15 + [5] * 2:  # 5×5 has ~10^5 legal shadings to check one by one
@@ -109,10 +111,11 @@ def small_grids_with_all_solutions() -> list[tuple[list[list[int]], list[list[li
     return grids
 
 
+@pytest.mark.xdist_group("dabuhamienai-brute-force")
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_solver_matches_brute_force_on_small_grids(backend: str, small_grids_with_all_solutions) -> None:
+def test_solver_matches_brute_force_on_small_grids(backend: str) -> None:
     statuses = set()
-    for numbers, expected in small_grids_with_all_solutions:
+    for numbers, expected in small_grids_with_all_solutions():
         outcome = rules.solve(puzzle(numbers), 1000, Deadline.never(), backend)
         assert outcome.complete
         assert sorted(map(str, (s["shaded"] for s in outcome.solutions))) == sorted(map(str, expected))
