@@ -51,6 +51,9 @@ class OthelloParams(BaseModel):
             raise ValueError(f"a difficulty level is generated with at most {LEVEL_MAX_EMPTIES} empty squares (it "
                              f"draws puzzles until one grades at the level); got {self.empties} — ask fewer empties "
                              "or no difficulty")
+        if self.difficulty is not None and self.empties < (least := human.min_empties(self.difficulty)):
+            raise ValueError(f"difficulty {self.difficulty!r} needs at least {least} empty squares: with fewer, a shorter "
+                             f"reading sees the game to its end; got {self.empties}")
         return self
 
 

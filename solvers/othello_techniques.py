@@ -56,6 +56,13 @@ READINGS = (
                       "reading prefers another move.", TO_THE_END),
 )
 LEVELS = [r.level for r in READINGS]
+
+
+def min_empties(level: str) -> int:
+    """A level's answer must stay hidden from every reading of the level below, so the game must last
+    longer than that reading: hard needs 7 empty squares, expert MAX_READ + 1."""
+    index = LEVELS.index(level)
+    return READINGS[index - 1].max_sight + 1 if index else 1
 CORNER_NEIGHBOURS = {0: (1, 8, 9), 7: (6, 14, 15), 56: (48, 57, 49), 63: (62, 55, 54)}
 X_SQUARES = {9: 0, 14: 7, 49: 56, 54: 63}
 CORNER_BITS = int(engine.CORNERS)

@@ -1,7 +1,8 @@
 """Schemathesis against the committed OpenAPI document: no 5xx, and every response as documented.
 
-Bounded so CI stays fast: a few examples per operation, small time budgets. Generation gets 10 s:
-some valid requests need seconds (a 19-empty Othello `win` daily for 2000-01-01 takes ~3 s here), and
+Bounded so CI stays fast: a few examples per operation, small time budgets. Generation gets 30 s, and
+schemathesis waits 60 s for an answer: some valid requests need seconds (a 19-empty Othello `win`
+daily for 2000-01-01 takes ~3 s alone, several times that while the other test process works), and
 the no-5xx check counts the documented budget 503 as a failure.
 """
 
@@ -35,27 +36,47 @@ pytestmark = pytest.mark.slow
 
 def build_app(db: Path):
     return create_app(Settings(database_url=f"sqlite:///{db}", work_processes=2, verify_processes=1, warm_up_workers=False,
-                               generate_budget_seconds=10, solve_budget_seconds=2, verify_budget_seconds=2, rate_limits=False))
+                               generate_budget_seconds=30, solve_budget_seconds=2, verify_budget_seconds=2, rate_limits=False))
 
 
-SCHEMA_DB_DIR = Path(tempfile.mkdtemp(prefix="puzzlegen-fuzz-"))
-atexit.register(shutil.rmtree, SCHEMA_DB_DIR, True)
+FUZZ_DIR = Path(tempfile.mkdtemp(prefix="puzzlegen-fuzz-"))
+atexit.register(shutil.rmtree, FUZZ_DIR, True)
+APP = build_app(FUZZ_DIR / "fuzz.db")
+
+
+class LifespanRunElsewhere:
+    """The app as schemathesis sees it: schemathesis starts and ends an app's lifespan around every
+    test (a store and three worker processes each time, most of a cheap test's cost); this app's
+    lifespan runs once per test process instead, in the ``client`` fixture."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "lifespan":
+            return await self.app(scope, receive, send)
+        for answer in ("lifespan.startup.complete", "lifespan.shutdown.complete"):
+            await receive()
+            await send({"type": answer})
+
+
 schema = schemathesis.openapi.from_dict(json.loads(OPENAPI_PATH.read_text()))
-schema.app = build_app(SCHEMA_DB_DIR / "schema.db")  # its own app: schemathesis starts and ends its lifespan per test
+schema.app = LifespanRunElsewhere(APP)
 
 
 @pytest.fixture(scope="module")
-def client(tmp_path_factory: pytest.TempPathFactory):
-    """An app of this module's own, running (store and worker pools) until the module's last test on this worker."""
-    with TestClient(build_app(tmp_path_factory.mktemp("fuzz") / "fuzz.db"), raise_server_exceptions=False) as client:
+def client():
+    """The app running (store and worker pools) until the module's last test in this process; set up
+    again if other modules' tests come between."""
+    with TestClient(APP, raise_server_exceptions=False) as client:
         yield client
 
 
 @schema.parametrize()
 @settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
-def test_api_matches_its_documentation(case) -> None:
+def test_api_matches_its_documentation(case, client: TestClient) -> None:
     case.call_and_validate(
-        checks=[not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
+        timeout=60, checks=[not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
     )
 
 

@@ -236,3 +236,13 @@ def test_levels_are_offered_up_to_16_empties() -> None:
     with pytest.raises(ValueError, match="at most 16 empty squares"):
         gen.OthelloParams(empties=20, difficulty="easy")
     assert gen.OthelloParams(empties=20).difficulty is None
+
+
+@pytest.mark.parametrize(("level", "least"), [("hard", 7), ("expert", 11)])
+def test_a_level_needs_a_game_longer_than_the_reading_below_it(level: str, least: int, client) -> None:
+    """With fewer empties the reading of the level below reaches the end of the game and sees the answer,
+    so no puzzle of the level exists: a clear 422, not a generation that runs out of time."""
+    response = client.post("/generate/othello", params={"empties": least - 1, "difficulty": level, "seed": 1})
+    assert response.status_code == 422 and f"needs at least {least} empty squares" in response.text
+    made = gen.generate_puzzle(gen.OthelloParams(empties=least, difficulty=level), 1, Deadline.after(60))
+    assert made.difficulty.level == level
