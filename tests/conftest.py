@@ -80,16 +80,18 @@ def make_client(tmp_path: Path):
 
 
 @pytest.fixture(scope="module")
-def client(tmp_path_factory: pytest.TempPathFactory):
-    """One app (with its worker processes) shared by a test module."""
+def client(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory):
+    """One app (with its worker processes) shared by a test module. A module that generates at hard
+    levels sets GENERATE_BUDGET_SECONDS: draws and adjustments take longer on a loaded CI machine."""
     from fastapi.testclient import TestClient
 
     from app.main import create_app
     from app.settings import Settings
 
     db = tmp_path_factory.mktemp("db") / "puzzles.db"
+    budget = getattr(request.module, "GENERATE_BUDGET_SECONDS", Settings.model_fields["generate_budget_seconds"].default)
     settings = Settings(database_url=f"sqlite:///{db}", work_processes=2, verify_processes=1, warm_up_workers=False,
-                        rate_limits=False)  # a module's many requests come from one client
+                        rate_limits=False, generate_budget_seconds=budget)  # a module's many requests come from one client
     with TestClient(create_app(settings)) as test_client:
         yield test_client
 

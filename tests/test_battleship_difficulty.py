@@ -264,18 +264,7 @@ def test_a_wrong_cell_is_a_mistake_and_a_misshapen_state_is_invalid() -> None:
 # ---------------------------------------------------------------- through the service
 
 
-@pytest.fixture(scope="module")
-def client(tmp_path_factory: pytest.TempPathFactory):
-    from fastapi.testclient import TestClient
-
-    from app.main import create_app
-    from app.settings import Settings
-
-    db = tmp_path_factory.mktemp("db") / "puzzles.db"
-    settings = Settings(database_url=f"sqlite:///{db}", work_processes=1, verify_processes=1, warm_up_workers=False,
-                        generate_budget_seconds=120)
-    with TestClient(create_app(settings)) as test_client:
-        yield test_client
+GENERATE_BUDGET_SECONDS = 120  # the `client` fixture's (conftest): levels take draws and adjustments
 
 
 def test_service_lists_levels_generates_grades_and_hints_to_the_end(client) -> None:

@@ -6,20 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-
-@pytest.fixture(scope="module")
-def client(tmp_path_factory: pytest.TempPathFactory):
-    """Hard puzzles take draws and adjustments; a loaded CI machine gets a longer budget than the default."""
-    from fastapi.testclient import TestClient
-
-    from app.main import create_app
-    from app.settings import Settings
-
-    db = tmp_path_factory.mktemp("db") / "puzzles.db"
-    settings = Settings(database_url=f"sqlite:///{db}", work_processes=2, verify_processes=1, warm_up_workers=False,
-                        generate_budget_seconds=120)
-    with TestClient(create_app(settings)) as test_client:
-        yield test_client
+GENERATE_BUDGET_SECONDS = 120  # the `client` fixture's (conftest): levels take draws and adjustments
 
 
 @pytest.fixture(scope="module")

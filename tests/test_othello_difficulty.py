@@ -200,18 +200,7 @@ def test_hint_rejects_a_solution_that_is_not_a_legal_move() -> None:
 # --- through the service ----------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def client(tmp_path_factory: pytest.TempPathFactory):
-    from fastapi.testclient import TestClient
-
-    from app.main import create_app
-    from app.settings import Settings
-
-    db = tmp_path_factory.mktemp("db") / "puzzles.db"
-    settings = Settings(database_url=f"sqlite:///{db}", work_processes=1, verify_processes=1, warm_up_workers=False,
-                        generate_budget_seconds=120)
-    with TestClient(create_app(settings)) as test_client:
-        yield test_client
+GENERATE_BUDGET_SECONDS = 120  # the `client` fixture's (conftest): levels take draws and adjustments
 
 
 def test_levels_grades_and_hints_through_the_service(client) -> None:

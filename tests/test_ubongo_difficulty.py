@@ -288,18 +288,7 @@ def test_a_misplaced_piece_is_a_mistake_and_a_malformed_one_is_refused() -> None
 # --- through the service ------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def client(tmp_path_factory: pytest.TempPathFactory):
-    from fastapi.testclient import TestClient
-
-    from app.main import create_app
-    from app.settings import Settings
-
-    db = tmp_path_factory.mktemp("db") / "puzzles.db"
-    settings = Settings(database_url=f"sqlite:///{db}", work_processes=1, verify_processes=1, warm_up_workers=False,
-                        generate_budget_seconds=120)
-    with TestClient(create_app(settings)) as test_client:
-        yield test_client
+GENERATE_BUDGET_SECONDS = 120  # the `client` fixture's (conftest): levels take draws and adjustments
 
 
 def test_types_list_ubongo_levels_and_the_difficulty_parameter(client) -> None:
