@@ -30,7 +30,7 @@ test-fast: $(STAMP)
 	bash scripts/ensure-redis.sh
 	$(BIN)/python -m pytest -n 2 --dist loadgroup -q -m "not slow"
 
-test-whole: $(STAMP)  # every published puzzle and every large sample, not CI's share (about 25 minutes)
+test-whole: $(STAMP)  # every published puzzle and every large sample, not CI's share
 	bash scripts/ensure-postgres.sh
 	bash scripts/ensure-redis.sh
 	bash scripts/ensure-chromium.sh
