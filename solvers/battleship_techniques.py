@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
@@ -276,6 +276,15 @@ def _line_tally(board: Board, values: Sequence[int | None], line: int) -> tuple[
     return ships, open_cells
 
 
+def _counted_lines(board: Board, values: Sequence[int | None], lines: Iterable[int]
+                   ) -> Iterator[tuple[int, int, int, list[int]]]:
+    """Each of ``lines`` that has a count: the line, its count, its ship cells and its undecided cells."""
+    for line in lines:
+        want = board.counts[line]
+        if want is not None:
+            yield line, want, *_line_tally(board, values, line)
+
+
 def _lines_near(board: Board, near: Iterable[int] | None) -> Iterable[int]:
     if near is None:
         return range(len(board.lines))
@@ -285,11 +294,7 @@ def _lines_near(board: Board, near: Iterable[int] | None) -> Iterable[int]:
 def full_line(board: Board, state: GridState, near: Iterable[int] | None = None) -> list[Step]:
     """A line holding all its ship cells: the rest is water."""
     steps = []
-    for line in _lines_near(board, near):
-        want = board.counts[line]
-        if want is None:
-            continue
-        ships, open_cells = _line_tally(board, state.values, line)
+    for line, want, ships, open_cells in _counted_lines(board, state.values, _lines_near(board, near)):
         name = board.line_name(line)
         if ships > want:
             raise Contradiction(f"{name} has {ships} ship cells, more than its count {want}",
@@ -306,11 +311,7 @@ def full_line(board: Board, state: GridState, near: Iterable[int] | None = None)
 def fill_line(board: Board, state: GridState, near: Iterable[int] | None = None) -> list[Step]:
     """A line needing as many ship cells as it has undecided cells: they are all ship."""
     steps = []
-    for line in _lines_near(board, near):
-        want = board.counts[line]
-        if want is None:
-            continue
-        ships, open_cells = _line_tally(board, state.values, line)
+    for line, want, ships, open_cells in _counted_lines(board, state.values, _lines_near(board, near)):
         need, name = want - ships, board.line_name(line)
         if need > len(open_cells):
             raise Contradiction(f"{name} needs {need} more ship cells but has only {len(open_cells)} undecided",
@@ -559,11 +560,7 @@ def biggest_ship(board: Board, state: GridState) -> list[Step]:
 
 def needy_lines(board: Board, state: GridState) -> Iterable[tuple[str, Sequence[Cell]]]:
     """Lines that need a ship cell among two or three undecided cells: one of them is ship."""
-    values = state.values
-    for line, want in enumerate(board.counts):
-        if want is None:
-            continue
-        ships, open_cells = _line_tally(board, values, line)
+    for line, want, ships, open_cells in _counted_lines(board, state.values, range(len(board.lines))):
         if want - ships == 1 and 2 <= len(open_cells) <= 3:
             cells = _cells(board, open_cells)
             yield f"{board.line_name(line).capitalize()} needs one more ship cell, at {cells_named(cells)}", cells
