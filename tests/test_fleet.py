@@ -79,6 +79,16 @@ def start_worker(env: dict[str, str], name: str, log: Path, *extra: str) -> subp
                             stdout=log.open("w"), stderr=subprocess.STDOUT, start_new_session=True)
 
 
+def store_with_one_worker(env: dict[str, str], tmp_path: Path, store: PuzzleStore, count: int) -> None:
+    """One worker runs until ``count`` puzzles are stored (what was queued), then stops."""
+    log = tmp_path / "w.log"
+    worker = start_worker(env, "w", log)
+    try:
+        wait_for(lambda: stored(store) == count, 120, f"the {count} queued puzzles", [log])
+    finally:
+        stop(worker)
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -188,12 +198,7 @@ def test_queued_work_survives_a_rabbitmq_restart(fleet_env, tmp_path) -> None:
     require_broker(fleet_env["BROKER_URL"])
     assert queue_depth(engine) == 6
     store = PuzzleStore(fleet_env["DATABASE_URL"])
-    log = tmp_path / "w.log"
-    worker = start_worker(fleet_env, "w", log)
-    try:
-        wait_for(lambda: stored(store) == 6, 120, "the 6 queued puzzles", [log])
-    finally:
-        stop(worker)
+    store_with_one_worker(fleet_env, tmp_path, store, 6)
 
 
 @pytest.mark.parametrize("fleet_env", ["redis"], indirect=True)
@@ -303,12 +308,7 @@ def test_pregenerate_queue_fills_dailies_and_pools_through_a_worker(fleet_env, t
     assert main(args) == 0
     assert "5 enqueued in 3 tasks" in capsys.readouterr().err  # 2 dailies, then 3 pool slots in chunks of 2
     store = PuzzleStore(fleet_env["DATABASE_URL"])
-    log = tmp_path / "w.log"
-    worker = start_worker(fleet_env, "w", log)
-    try:
-        wait_for(lambda: stored(store) == 5, 120, "5 puzzles", [log])
-    finally:
-        stop(worker)
+    store_with_one_worker(fleet_env, tmp_path, store, 5)
     key = PoolTarget.of("number-sums", 3).key
     assert store.get_daily(key.replace("|", "|2026-05-02|", 1)) is not None
     assert store.pool_sizes() == {key: 3}
