@@ -34,7 +34,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -84,7 +86,7 @@ def _line_masks() -> np.ndarray:
 LINES = _line_masks()
 
 SHALLOW = 5  # at or below this many empties: parity ordering instead of fastest-first (costly per node)
-TT_MIN_EMPTIES = 6  # the table is probed and written at nodes with at least this many empties
+TT_MIN_EMPTIES = 8  # the table is probed and written at nodes with at least this many empties
 ETC_MIN_EMPTIES = 12  # enhanced transposition cutoffs from this many empties
 EVAL_ORDER_MIN_EMPTIES = 12  # from here on, moves ordered by fastest-first plus the evaluation: fewer nodes (bench_othello)
 STABILITY_MIN_EMPTIES = 8  # the stability cutoff is tried from this many empties...
@@ -113,74 +115,92 @@ def popcount(x: np.uint64) -> int:
     return np.int64((x * np.uint64(0x0101010101010101)) >> U56)
 
 
-@njit(cache=True)
-def _moves_dir_left(p: np.uint64, o: np.uint64, empty: np.uint64, s: np.uint64) -> np.uint64:
-    x = (p << s) & o
-    x |= (x << s) & o
-    x |= (x << s) & o
-    x |= (x << s) & o
-    x |= (x << s) & o
-    x |= (x << s) & o
-    return (x << s) & empty
+@intrinsic
+def _leading_zeros(typingctx, x):  # noqa: ANN001, ANN202
+    """LLVM's count-leading-zeros (one instruction); undefined for 0, which callers avoid."""
+    def codegen(context, builder, signature, args):  # noqa: ANN001, ANN202
+        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
+    return types.uint64(types.uint64), codegen
 
 
-@njit(cache=True)
-def _moves_dir_right(p: np.uint64, o: np.uint64, empty: np.uint64, s: np.uint64) -> np.uint64:
-    x = (p >> s) & o
-    x |= (x >> s) & o
-    x |= (x >> s) & o
-    x |= (x >> s) & o
-    x |= (x >> s) & o
-    x |= (x >> s) & o
-    return (x >> s) & empty
+@intrinsic
+def _trailing_zeros(typingctx, x):  # noqa: ANN001, ANN202
+    """LLVM's count-trailing-zeros: the square of a single bit."""
+    def codegen(context, builder, signature, args):  # noqa: ANN001, ANN202
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+    return types.uint64(types.uint64), codegen
+
+
+@njit(cache=True, inline="always")
+def _moves_along(p: np.uint64, o: np.uint64, s: np.uint64) -> np.uint64:
+    """Squares (empty or not) that end a run of ``o`` discs capped by ``p``, along one line both ways;
+    the runs grow by doubling steps (Edax's method), three steps where a one-square walk takes six."""
+    s2 = s + s
+    left = o & (p << s)
+    right = o & (p >> s)
+    left |= o & (left << s)
+    right |= o & (right >> s)
+    pairs_left = o & (o << s)
+    pairs_right = pairs_left >> s
+    left |= pairs_left & (left << s2)
+    right |= pairs_right & (right >> s2)
+    left |= pairs_left & (left << s2)
+    right |= pairs_right & (right >> s2)
+    return (left << s) | (right >> s)
 
 
 @njit(cache=True)
 def get_moves(p: np.uint64, o: np.uint64) -> np.uint64:
     """Bitboard of the squares where the side owning ``p`` may play."""
-    empty = ~(p | o)
     oi = o & INNER_COLS  # a line through column A or H cannot continue sideways
-    m = _moves_dir_left(p, oi, empty, U1) | _moves_dir_right(p, oi, empty, U1)
-    m |= _moves_dir_left(p, o, empty, U8) | _moves_dir_right(p, o, empty, U8)
-    m |= _moves_dir_left(p, oi, empty, U7) | _moves_dir_right(p, oi, empty, U7)
-    m |= _moves_dir_left(p, oi, empty, U9) | _moves_dir_right(p, oi, empty, U9)
-    return m
+    m = _moves_along(p, oi, U1) | _moves_along(p, o, U8) | _moves_along(p, oi, U7) | _moves_along(p, oi, U9)
+    return m & ~(p | o)
+
+
+def _rays() -> np.ndarray:
+    """For each square, the squares along each direction to the edge: four towards higher bits
+    (east, north, north-east, north-west), then four towards lower bits."""
+    rays = np.zeros((64, 8), dtype=np.uint64)
+    steps = [(0, 1), (1, 0), (1, 1), (1, -1), (0, -1), (-1, 0), (-1, -1), (-1, 1)]
+    for sq in range(64):
+        for k, (dr, dc) in enumerate(steps):
+            r, c, ray = sq // 8 + dr, sq % 8 + dc, 0
+            while 0 <= r < 8 and 0 <= c < 8:
+                ray |= 1 << (r * 8 + c)
+                r, c = r + dr, c + dc
+            rays[sq, k] = ray
+    return rays
+
+
+RAYS = _rays()
+TOP_BIT = np.uint64(1 << 63)
 
 
 @njit(cache=True, inline="always")
-def _flips_left(p: np.uint64, o: np.uint64, b: np.uint64, s: np.uint64) -> np.uint64:
-    """Discs of ``o`` between ``b`` and a disc of ``p`` towards higher bits: a fixed number of shifts
-    (a line holds at most six discs to turn) instead of a loop whose exit the processor cannot predict."""
-    x = (b << s) & o
-    x |= (x << s) & o
-    x |= (x << s) & o
-    x |= (x << s) & o
-    x |= (x << s) & o
-    x |= (x << s) & o
-    return x if (x << s) & p else U0
+def _flips_up(p: np.uint64, o: np.uint64, ray: np.uint64) -> np.uint64:
+    """The discs turned along a ray towards higher bits: those before its first square that is not
+    ``o``, if that square is ``p``'s. Without branches: their outcome is a coin toss the processor
+    cannot predict."""
+    blockers = ray & ~o
+    first = blockers & (~blockers + U1)
+    return (first - U1) & ray & (U0 - np.uint64((first & p) != U0))
 
 
 @njit(cache=True, inline="always")
-def _flips_right(p: np.uint64, o: np.uint64, b: np.uint64, s: np.uint64) -> np.uint64:
-    x = (b >> s) & o
-    x |= (x >> s) & o
-    x |= (x >> s) & o
-    x |= (x >> s) & o
-    x |= (x >> s) & o
-    x |= (x >> s) & o
-    return x if (x >> s) & p else U0
+def _flips_down(p: np.uint64, o: np.uint64, ray: np.uint64) -> np.uint64:
+    """As ``_flips_up`` towards lower bits, where the first blocker is the highest bit."""
+    blockers = ray & ~o
+    first = TOP_BIT >> _leading_zeros(blockers | U1)
+    return ray & ~((first << U1) - U1) & (U0 - np.uint64((first & p & blockers) != U0))
 
 
 @njit(cache=True)
 def flips(p: np.uint64, o: np.uint64, b: np.uint64) -> np.uint64:
-    """Discs of ``o`` turned by the side owning ``p`` playing the single bit ``b`` (0: not a legal move).
-    Sideways and diagonal lines use only the inner columns of ``o``: a run cannot wrap past A or H."""
-    oi = o & INNER_COLS
-    f = _flips_left(p, oi, b, U1) | _flips_right(p, oi, b, U1)
-    f |= _flips_left(p, o, b, U8) | _flips_right(p, o, b, U8)
-    f |= _flips_left(p, oi, b, U9) | _flips_right(p, oi, b, U9)
-    f |= _flips_left(p, oi, b, U7) | _flips_right(p, oi, b, U7)
-    return f
+    """Discs of ``o`` turned by the side owning ``p`` playing the single bit ``b`` (0: not a legal move)."""
+    rays = RAYS[_trailing_zeros(b)]
+    return (_flips_up(p, o, rays[0]) | _flips_up(p, o, rays[1]) | _flips_up(p, o, rays[2])
+            | _flips_up(p, o, rays[3]) | _flips_down(p, o, rays[4]) | _flips_down(p, o, rays[5])
+            | _flips_down(p, o, rays[6]) | _flips_down(p, o, rays[7]))
 
 
 @njit(cache=True)
@@ -205,50 +225,50 @@ def _lowest_bit(x: np.uint64) -> np.uint64:
 # --- exact search: the last squares, stability, ordering, the table ---------------------------------
 
 
+# The solvers of the last five squares return (score, nodes) and take no array: a numba call that
+# passes an array counts references to it atomically, which cost more than the search itself here.
+
+
 @njit(cache=True)
-def _last_empty(p: np.uint64, o: np.uint64, b: np.uint64, counters: np.ndarray) -> int:
-    """Exact score with one empty square ``b`` left."""
-    counters[0] += 1
+def _last_empty(p: np.uint64, o: np.uint64, b: np.uint64) -> int:
+    """Exact score with one empty square ``b`` left (one node)."""
     f = flips(p, o, b)
     if f:
-        n = popcount(p) + popcount(f) + 1
-        return 2 * n - 64
+        return 2 * (popcount(p) + popcount(f) + 1) - 64
     f = flips(o, p, b)
     if f:
-        n = popcount(o) + popcount(f) + 1
-        return 64 - 2 * n
+        return 64 - 2 * (popcount(o) + popcount(f) + 1)
     return final_score(p, o)
 
 
 @njit(cache=True)
-def _best_of_two(p: np.uint64, o: np.uint64, beta: int, b1: np.uint64, b2: np.uint64, counters: np.ndarray) -> int:
-    """The best score for ``p`` playing one of the last two empty squares; -INF if it has no move."""
-    best = -INF
+def _best_of_two(p: np.uint64, o: np.uint64, beta: int, b1: np.uint64, b2: np.uint64) -> tuple[int, int]:
+    """The best score for ``p`` playing one of the last two empty squares (-INF if it has no move), and the nodes."""
+    best, nodes = -INF, 0
     f = flips(p, o, b1)
     if f:
-        best = -_last_empty(o ^ f, p | f | b1, b2, counters)
+        best, nodes = -_last_empty(o ^ f, p | f | b1, b2), 1
         if best >= beta:
-            return best
+            return best, nodes
     f = flips(p, o, b2)
     if f:
-        best = max(best, -_last_empty(o ^ f, p | f | b2, b1, counters))
-    return best
+        best, nodes = max(best, -_last_empty(o ^ f, p | f | b2, b1)), nodes + 1
+    return best, nodes
 
 
 @njit(cache=True)
-def _two_empties(p: np.uint64, o: np.uint64, alpha: int, beta: int, counters: np.ndarray) -> int:
-    """Exact score with two empty squares left (either side may have to pass)."""
-    counters[0] += 1
+def _two_empties(p: np.uint64, o: np.uint64, alpha: int, beta: int) -> tuple[int, int]:
+    """Exact score with two empty squares left (either side may have to pass), and the nodes."""
     empty = ~(p | o)
     b1 = _lowest_bit(empty)
     b2 = empty ^ b1
-    v = _best_of_two(p, o, beta, b1, b2, counters)
+    v, nodes = _best_of_two(p, o, beta, b1, b2)
     if v > -INF:
-        return v
-    v = _best_of_two(o, p, -alpha, b1, b2, counters)
+        return v, nodes + 1
+    v, nodes = _best_of_two(o, p, -alpha, b1, b2)
     if v > -INF:
-        return -v
-    return final_score(p, o)
+        return -v, nodes + 1
+    return final_score(p, o), 1
 
 
 @njit(cache=True)
@@ -262,108 +282,124 @@ def _odd_quadrants(empty: np.uint64) -> np.uint64:
 
 
 @njit(cache=True)
-def _best_of_three(p: np.uint64, o: np.uint64, alpha: int, beta: int, counters: np.ndarray) -> int:
-    """The best score for ``p`` playing one of the last three empty squares; -INF if it has no move."""
+def _best_of_three(p: np.uint64, o: np.uint64, alpha: int, beta: int) -> tuple[int, int]:
+    """The best score for ``p`` playing one of the last three empty squares (-INF if it has no move), and the nodes."""
     empty = ~(p | o)
     odd = _odd_quadrants(empty)
-    best = -INF
+    best, nodes = -INF, 0
     for group in (empty & odd, empty & ~odd):
         while group:
             b = _lowest_bit(group)
             group ^= b
             f = flips(p, o, b)
             if f:
-                v = -_two_empties(o ^ f, p | f | b, -beta, -alpha, counters)
-                if v > best:
-                    best = v
-                    if v > alpha:
-                        alpha = v
+                v, n = _two_empties(o ^ f, p | f | b, -beta, -alpha)
+                nodes += n
+                if -v > best:
+                    best = -v
+                    if best > alpha:
+                        alpha = best
                         if alpha >= beta:
-                            return best
-    return best
+                            return best, nodes
+    return best, nodes
 
 
 @njit(cache=True)
-def _three_empties(p: np.uint64, o: np.uint64, alpha: int, beta: int, counters: np.ndarray) -> int:
-    """Exact score with three empty squares left (either side may have to pass)."""
-    counters[0] += 1
-    v = _best_of_three(p, o, alpha, beta, counters)
+def _three_empties(p: np.uint64, o: np.uint64, alpha: int, beta: int) -> tuple[int, int]:
+    """Exact score with three empty squares left (either side may have to pass), and the nodes."""
+    v, nodes = _best_of_three(p, o, alpha, beta)
     if v > -INF:
-        return v
-    v = _best_of_three(o, p, -beta, -alpha, counters)
+        return v, nodes + 1
+    v, nodes = _best_of_three(o, p, -beta, -alpha)
     if v > -INF:
-        return -v
-    return final_score(p, o)
+        return -v, nodes + 1
+    return final_score(p, o), 1
 
 
 @njit(cache=True)
-def _best_of_four(p: np.uint64, o: np.uint64, alpha: int, beta: int, counters: np.ndarray) -> int:
+def _best_of_four(p: np.uint64, o: np.uint64, alpha: int, beta: int) -> tuple[int, int]:
     """As ``_best_of_three`` one square earlier (unrolled by hand: a cached numba function may not recurse)."""
     empty = ~(p | o)
     odd = _odd_quadrants(empty)
-    best = -INF
+    best, nodes = -INF, 0
     for group in (empty & odd, empty & ~odd):
         while group:
             b = _lowest_bit(group)
             group ^= b
             f = flips(p, o, b)
             if f:
-                v = -_three_empties(o ^ f, p | f | b, -beta, -alpha, counters)
-                if v > best:
-                    best = v
-                    if v > alpha:
-                        alpha = v
+                v, n = _three_empties(o ^ f, p | f | b, -beta, -alpha)
+                nodes += n
+                if -v > best:
+                    best = -v
+                    if best > alpha:
+                        alpha = best
                         if alpha >= beta:
-                            return best
-    return best
+                            return best, nodes
+    return best, nodes
 
 
 @njit(cache=True)
-def _four_empties(p: np.uint64, o: np.uint64, alpha: int, beta: int, counters: np.ndarray) -> int:
-    """Exact score with four empty squares left."""
-    counters[0] += 1
-    v = _best_of_four(p, o, alpha, beta, counters)
+def _four_empties(p: np.uint64, o: np.uint64, alpha: int, beta: int) -> tuple[int, int]:
+    """Exact score with four empty squares left, and the nodes."""
+    v, nodes = _best_of_four(p, o, alpha, beta)
     if v > -INF:
-        return v
-    v = _best_of_four(o, p, -beta, -alpha, counters)
+        return v, nodes + 1
+    v, nodes = _best_of_four(o, p, -beta, -alpha)
     if v > -INF:
-        return -v
-    return final_score(p, o)
+        return -v, nodes + 1
+    return final_score(p, o), 1
 
 
 @njit(cache=True)
-def _best_of_five(p: np.uint64, o: np.uint64, alpha: int, beta: int, counters: np.ndarray) -> int:
+def _best_of_five(p: np.uint64, o: np.uint64, alpha: int, beta: int) -> tuple[int, int]:
     """As ``_best_of_four`` one square earlier: the many nodes with five empties skip the stack."""
     empty = ~(p | o)
     odd = _odd_quadrants(empty)
-    best = -INF
+    best, nodes = -INF, 0
     for group in (empty & odd, empty & ~odd):
         while group:
             b = _lowest_bit(group)
             group ^= b
             f = flips(p, o, b)
             if f:
-                v = -_four_empties(o ^ f, p | f | b, -beta, -alpha, counters)
-                if v > best:
-                    best = v
-                    if v > alpha:
-                        alpha = v
+                v, n = _four_empties(o ^ f, p | f | b, -beta, -alpha)
+                nodes += n
+                if -v > best:
+                    best = -v
+                    if best > alpha:
+                        alpha = best
                         if alpha >= beta:
-                            return best
-    return best
+                            return best, nodes
+    return best, nodes
 
 
 @njit(cache=True)
-def _five_empties(p: np.uint64, o: np.uint64, alpha: int, beta: int, counters: np.ndarray) -> int:
-    """Exact score with five empty squares left."""
-    counters[0] += 1
-    v = _best_of_five(p, o, alpha, beta, counters)
+def _five_empties(p: np.uint64, o: np.uint64, alpha: int, beta: int) -> tuple[int, int]:
+    """Exact score with five empty squares left, and the nodes."""
+    v, nodes = _best_of_five(p, o, alpha, beta)
     if v > -INF:
-        return v
-    v = _best_of_five(o, p, -beta, -alpha, counters)
+        return v, nodes + 1
+    v, nodes = _best_of_five(o, p, -beta, -alpha)
     if v > -INF:
-        return -v
-    return final_score(p, o)
+        return -v, nodes + 1
+    return final_score(p, o), 1
+
+
+@njit(cache=True)
+def _solve_few(p: np.uint64, o: np.uint64, alpha: int, beta: int, n_empty: int) -> tuple[int, int]:
+    """Exact score of a position with at most five empty squares, and the nodes."""
+    if n_empty == 5:
+        return _five_empties(p, o, alpha, beta)
+    if n_empty == 4:
+        return _four_empties(p, o, alpha, beta)
+    if n_empty == 3:
+        return _three_empties(p, o, alpha, beta)
+    if n_empty == 2:
+        return _two_empties(p, o, alpha, beta)
+    if n_empty == 1:
+        return _last_empty(p, o, ~(p | o)), 1
+    return final_score(p, o), 1
 
 
 @njit(cache=True)
@@ -415,7 +451,7 @@ def _tt_bucket(p: np.uint64, o: np.uint64) -> int:
     return np.int64((h ^ (h >> H30)) & np.uint64((1 << TT_BITS) - 2))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _tt_find(p: np.uint64, o: np.uint64, tt: np.ndarray) -> int:
     """The slot holding (p, o), or -1."""
     h = _tt_bucket(p, o)
@@ -426,7 +462,7 @@ def _tt_find(p: np.uint64, o: np.uint64, tt: np.ndarray) -> int:
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _tt_store(p: np.uint64, o: np.uint64, lo: int, hi: int, move: np.uint64, tt: np.ndarray) -> None:
     """Keep the bounds (joined with any already known). Of a bucket's two slots the first holds the
     search with the most empty squares (the costliest to redo), the second the latest one."""
@@ -525,17 +561,9 @@ def _open_node(d: int, counters: np.ndarray, tt: np.ndarray, boards: np.ndarray,
     tt_best = U0
     if exact:
         if n_empty <= 5:
-            if n_empty == 5:
-                return _five_empties(p, o, alpha, beta, counters)
-            if n_empty == 4:
-                return _four_empties(p, o, alpha, beta, counters)
-            if n_empty == 3:
-                return _three_empties(p, o, alpha, beta, counters)
-            if n_empty == 2:
-                return _two_empties(p, o, alpha, beta, counters)
-            if n_empty == 1:
-                return _last_empty(p, o, ~(p | o), counters)
-            return final_score(p, o)
+            value, nodes = _solve_few(p, o, alpha, beta, n_empty)
+            counters[C_NODES] += nodes - 1
+            return value
         if n_empty >= STABILITY_MIN_EMPTIES and alpha >= STABILITY_MIN_ALPHA:
             upper = SCORE_MAX - 2 * popcount(stable_discs(o, p))
             if upper <= alpha:
@@ -614,7 +642,10 @@ def _close_node(d: int, tt: np.ndarray, boards: np.ndarray, frames: np.ndarray) 
     return best
 
 
-@njit(cache=True)
+# Without numba's reference counting (``_nrt=False``): every inlined helper that takes the arrays would
+# otherwise count references to each of them atomically at every node, the biggest cost of the search.
+# The search allocates nothing, so it needs none.
+@njit(cache=True, _nrt=False)
 def _search(p: np.uint64, o: np.uint64, alpha: int, beta: int, depth: int, resume: bool, counters: np.ndarray,
             tt: np.ndarray, boards: np.ndarray, frames: np.ndarray, move_bits: np.ndarray, move_flips: np.ndarray,
             move_keys: np.ndarray) -> int:
