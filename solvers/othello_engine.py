@@ -173,6 +173,8 @@ def _rays() -> np.ndarray:
 
 
 RAYS = _rays()
+NEIGHBOURS = np.array([sum(1 << (r * 8 + c) for r in range(sq // 8 - 1, sq // 8 + 2) for c in range(sq % 8 - 1, sq % 8 + 2)
+                                if 0 <= r < 8 and 0 <= c < 8 and r * 8 + c != sq) for sq in range(64)], dtype=np.uint64)
 TOP_BIT = np.uint64(1 << 63)
 
 
@@ -232,12 +234,15 @@ def _lowest_bit(x: np.uint64) -> np.uint64:
 @njit(cache=True)
 def _last_empty(p: np.uint64, o: np.uint64, b: np.uint64) -> int:
     """Exact score with one empty square ``b`` left (one node)."""
-    f = flips(p, o, b)
-    if f:
-        return 2 * (popcount(p) + popcount(f) + 1) - 64
-    f = flips(o, p, b)
-    if f:
-        return 64 - 2 * (popcount(o) + popcount(f) + 1)
+    near = NEIGHBOURS[_trailing_zeros(b)]
+    if near & o:
+        f = flips(p, o, b)
+        if f:
+            return 2 * (popcount(p) + popcount(f) + 1) - 64
+    if near & p:
+        f = flips(o, p, b)
+        if f:
+            return 64 - 2 * (popcount(o) + popcount(f) + 1)
     return final_score(p, o)
 
 
@@ -291,6 +296,8 @@ def _best_of_three(p: np.uint64, o: np.uint64, alpha: int, beta: int) -> tuple[i
         while group:
             b = _lowest_bit(group)
             group ^= b
+            if not NEIGHBOURS[_trailing_zeros(b)] & o:
+                continue
             f = flips(p, o, b)
             if f:
                 v, n = _two_empties(o ^ f, p | f | b, -beta, -alpha)
@@ -326,6 +333,8 @@ def _best_of_four(p: np.uint64, o: np.uint64, alpha: int, beta: int) -> tuple[in
         while group:
             b = _lowest_bit(group)
             group ^= b
+            if not NEIGHBOURS[_trailing_zeros(b)] & o:
+                continue
             f = flips(p, o, b)
             if f:
                 v, n = _three_empties(o ^ f, p | f | b, -beta, -alpha)
@@ -361,6 +370,8 @@ def _best_of_five(p: np.uint64, o: np.uint64, alpha: int, beta: int) -> tuple[in
         while group:
             b = _lowest_bit(group)
             group ^= b
+            if not NEIGHBOURS[_trailing_zeros(b)] & o:
+                continue
             f = flips(p, o, b)
             if f:
                 v, n = _four_empties(o ^ f, p | f | b, -beta, -alpha)
