@@ -147,29 +147,67 @@ def _bounds(cells: set[Cell] | frozenset[Cell]) -> tuple[int, int, int, int]:
     return min(rows), max(rows), min(cols), max(cols)
 
 
+@cache
+def _orientation_masks(catalogue: str, piece: str, width: int
+                       ) -> tuple[tuple[int, tuple[int, ...], int, int, rules.Shape], ...]:
+    """Each orientation of ``piece`` in rows ``width`` bits wide, top-left at bit 0, as (mask, bit
+    offsets of its cells, last row, last column, cells): computed once per row width."""
+    out = []
+    for orient in rules.piece_orientations(catalogue, piece):
+        offsets = tuple(r * width + c for r, c in orient)
+        out.append((sum(1 << o for o in offsets), offsets, max(r for r, _ in orient), max(c for _, c in orient), orient))
+    return tuple(out)
+
+
 def _placements(catalogue: str, piece: str, rest: set[Cell], box: tuple[int, int]
                 ) -> list[tuple[int, frozenset[Cell]]]:
     """Every placement of ``piece`` touching ``rest`` that keeps the union inside ``box``, connected
-    and without a hole, with its number of edges shared with ``rest``; in a fixed order."""
-    border = sorted({(r + dr, c + dc) for r, c in rest for dr, dc in NEIGHBOURS} - rest)
-    # A piece touching a connected ``rest`` always leaves it connected: only a split rest needs the check.
-    rest_connected = _connected(rest)
+    and without a hole, with its number of edges shared with ``rest``; in a fixed order.
+
+    Over bitmasks of the window where such a union can lie, plus a one-cell empty frame (as in
+    ``_framed``); a placement is the orientation shifted by some bit ``at``. Whatever lies outside
+    the union's own box reaches the frame in a straight line, so the hole test on the window is the
+    hole test on the union's box."""
     rr0, rr1, rc0, rc1 = _bounds(rest)
+    top, left = min(rr0, rr1 - box[0] + 1) - 1, min(rc0, rc1 - box[1] + 1) - 1  # the window's frame corner
+    width = max(rc1, rc0 + box[1] - 1) - left + 2
+    rows = max(rr1, rr0 + box[0] - 1) - top + 2
+    mask = 0
+    for r, c in rest:
+        mask |= 1 << ((r - top) * width + c - left)
+    window = (1 << rows * width) - 1
+    beside = (mask << 1, mask >> 1, mask << width, mask >> width)
+    touching = (beside[0] | beside[1] | beside[2] | beside[3]) & ~mask
+    # A piece touching a connected ``rest`` always leaves it connected: only a split rest needs the check.
+    rest_connected = _flood(mask & -mask, mask, width) == mask
     options: list[tuple[int, frozenset[Cell]]] = []
-    for orient in rules.piece_orientations(catalogue, piece):
-        # Each cell of the piece on each border cell; distinct orientations never coincide, so
-        # deduplicating the shifts deduplicates the placements.
-        height, wide = max(r for r, _ in orient), max(c for _, c in orient)
-        for dr, dc in sorted({(br - ar, bc - ac) for br, bc in border for ar, ac in orient}):
-            if max(dr + height, rr1) - min(dr, rr0) >= box[0] or max(dc + wide, rc1) - min(dc, rc0) >= box[1]:
-                continue  # orientations are normalised: the piece spans rows dr..dr+height, cols dc..dc+wide
-            cells = frozenset((r + dr, c + dc) for r, c in orient)
-            if cells & rest:
+    for shape, offsets, height, wide, orient in _orientation_masks(catalogue, piece, width):
+        # The piece spans rows dr..dr+height and cols dc..dc+wide; the union's span must stay inside the box.
+        dr0, dr1 = rr1 - box[0] + 1, rr0 + box[0] - 1 - height
+        dc0, dc1 = rc1 - box[1] + 1, rc0 + box[1] - 1 - wide
+        if height >= box[0] or wide >= box[1] or dr0 > dr1 or dc0 > dc1:
+            continue
+        run = ((1 << (dc1 - dc0 + 1)) - 1) << (dc0 - left)
+        inside = sum(run << ((dr - top) * width) for dr in range(dr0, dr1 + 1))
+        # Every shift at once: inside the box, onto no cell of the rest, onto some cell beside it.
+        overlaps = touches = 0
+        for offset in offsets:
+            overlaps |= mask >> offset
+            touches |= touching >> offset
+        shifts = inside & touches & ~overlaps
+        while shifts:
+            at = (shifts & -shifts).bit_length() - 1
+            shifts &= shifts - 1
+            cells_mask = shape << at
+            union = mask | cells_mask
+            if not rest_connected and _flood(cells_mask, union, width) != union:
                 continue
-            union = rest | cells
-            if (rest_connected or _connected(union)) and not _has_hole(union):
-                contacts = sum((r + rr, c + cc) in rest for r, c in cells for rr, cc in NEIGHBOURS)
-                options.append((contacts, cells))
+            empty = window & ~union
+            if _flood(1, empty, width) != empty:
+                continue  # bit 0 is the frame's corner, outside the union
+            contacts = sum((cells_mask & side).bit_count() for side in beside)
+            dr, dc = divmod(at, width)
+            options.append((contacts, frozenset((r + dr + top, c + dc + left) for r, c in orient)))
     options.sort(key=lambda o: (-o[0], sorted(o[1])))
     return options
 
@@ -284,18 +322,22 @@ class UbongoSteps:
         that takes the first good move keeps the card compact), in random order among equals."""
         used = dict(arrangement)
         swaps = [n for n in self.names if n not in used] if self.params.mode == "hidden" and swap else []
-        moves: list[tuple[int, float, Arrangement]] = []
+        moves: list[tuple[int, float, dict[str, frozenset[Cell]], str, frozenset[Cell]]] = []
         for name in names:
             rest = {cell for n, cells in arrangement if n != name for cell in cells}
             others = {n: c for n, c in arrangement if n != name}
+            rest_edges = _perimeter(rest)
             for piece in [name, *swaps]:
+                shape = set(rules.catalogue_pieces(self.params.catalogue)[piece])
+                area, piece_edges = len(rest) + len(shape), _perimeter(shape)
                 for contacts, cells in _placements(self.params.catalogue, piece, rest, self.box):
-                    union = rest | cells
-                    if _perimeter(union) > MAX_PERIMETER * len(union):
+                    # An edge the piece shares with the rest is inside the union; every other edge is outline.
+                    if rest_edges + piece_edges - 2 * contacts > MAX_PERIMETER * area:
                         continue  # uniqueness comes easily to a comb of slots; keep the card a blob
-                    moves.append((-contacts, rng.random(), self._ordered({**others, piece: cells})))
+                    moves.append((-contacts, rng.random(), others, piece, cells))
         moves.sort(key=lambda m: m[:2])
-        yield from (m[2] for m in moves)
+        # Built as they are asked for: a descent usually takes one of the first few.
+        yield from (self._ordered({**others, piece: cells}) for _, _, others, piece, cells in moves)
 
     def repair(self, arrangement: Arrangement, solution: Arrangement, other: Arrangement, rng: random.Random
                ) -> Arrangement | None:

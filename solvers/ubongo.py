@@ -233,14 +233,14 @@ GRID = MAX_COLS + 8  # bits per row of the placement grid: wider than any shape 
 
 
 @cache
-def _orientation_grids(catalogue: str, piece: str) -> tuple[tuple[int, int], ...]:
-    """Each orientation as (grid mask with its first cell at bit 0, that cell's column): computed once
-    per piece, so building a problem is one shift and one AND per (orientation, cell)."""
+def _orientation_grids(catalogue: str, piece: str) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """Each orientation as (grid mask with its first cell at bit 0, the bit offsets of its cells):
+    computed once per piece, so a problem finds every fitting shift with one AND per cell of it."""
     out = []
     for orient in piece_orientations(catalogue, piece):
         dr, dc = orient[0]
-        rel = sum(1 << ((r - dr) * GRID + c - dc) for r, c in orient)  # the first cell is bit 0, the lowest
-        out.append((rel, dc))
+        offsets = tuple((r - dr) * GRID + c - dc for r, c in orient)  # the first cell is bit 0, the lowest
+        out.append((sum(1 << o for o in offsets), offsets))
     return tuple(out)
 
 
@@ -275,17 +275,18 @@ class PackingProblem:
         # by_first[bit]: (piece index, mask) of every placement whose first (row-major) cell is that bit
         self.by_first: dict[int, list[tuple[int, int]]] = {r * GRID + c: [] for r, c in self.cells}
         self.placements = 0
-        outside = ~self.full
         for k, piece in enumerate(pieces):
-            for rel, dc in _orientation_grids(catalogue, piece):
-                for r, c in self.cells:
-                    if c < dc:
-                        continue  # the piece would poke out left of column 0
-                    at = r * GRID + c
-                    mask = rel << at
-                    if not mask & outside:
-                        self.by_first[at].append((k, mask))
-                        self.placements += 1
+            for rel, offsets in _orientation_grids(catalogue, piece):
+                # The first cells where every cell of the orientation lies in the shape, all at once. A
+                # piece poking out left of column 0 wraps to the end of the row before, past MAX_COLS: outside.
+                fits = self.full
+                for offset in offsets:
+                    fits &= self.full >> offset
+                while fits:
+                    at = (fits & -fits).bit_length() - 1
+                    fits &= fits - 1
+                    self.by_first[at].append((k, rel << at))
+                    self.placements += 1
 
     @classmethod
     def of(cls, puzzle: UbongoPuzzle) -> PackingProblem:

@@ -432,6 +432,31 @@ def test_outline_checks_agree_with_a_plain_flood_fill() -> None:
         assert gen._perimeter(cells) == edges, cells
 
 
+def test_placements_are_every_fitting_shift_of_every_orientation() -> None:
+    """The bitmask search against its definition, on random rests (split ones and ones with holes too)."""
+    rng = random.Random(5)
+    for _ in range(25):
+        catalogue, box = rng.choice(["standard", "article"]), rng.choice([(4, 5), (5, 6)])
+        rest = {(r - 2, c + 1) for r in range(rng.randint(1, box[0])) for c in range(rng.randint(1, box[1]))
+                if rng.random() < 0.6}
+        if not rest:
+            continue
+        r0, r1, c0, c1 = gen._bounds(rest)
+        for piece in rules.CATALOGUES[catalogue]:
+            expected = set()
+            for orient in rules.piece_orientations(catalogue, piece):
+                for dr, dc in itertools.product(range(r1 - box[0], r0 + box[0]), range(c1 - box[1], c0 + box[1])):
+                    cells = frozenset((r + dr, c + dc) for r, c in orient)
+                    union = rest | cells
+                    u0, u1, v0, v1 = gen._bounds(union)
+                    contacts = sum((r + a, c + b) in rest for r, c in cells for a, b in gen.NEIGHBOURS)
+                    if (contacts and not cells & rest and u1 - u0 < box[0] and v1 - v0 < box[1]
+                            and gen._connected(union) and not gen._has_hole(union)):
+                        expected.add((contacts, cells))
+            found = gen._placements(catalogue, piece, rest, box)
+            assert len(found) == len(expected) and set(found) == expected, (catalogue, box, sorted(rest), piece)
+
+
 def test_generation_params_have_ranges() -> None:
     with pytest.raises(ValidationError):
         gen.UbongoParams(pieces=6)
