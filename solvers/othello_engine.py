@@ -125,7 +125,7 @@ def _leading_zeros(typingctx, x):  # noqa: ANN001, ANN202
 
 @intrinsic
 def _trailing_zeros(typingctx, x):  # noqa: ANN001, ANN202
-    """LLVM's count-trailing-zeros: the square of a single bit."""
+    """LLVM's count-trailing-zeros: the square of a single bit (undefined for 0, which callers avoid)."""
     def codegen(context, builder, signature, args):  # noqa: ANN001, ANN202
         return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
     return types.uint64(types.uint64), codegen
@@ -173,8 +173,10 @@ def _rays() -> np.ndarray:
 
 
 RAYS = _rays()
-NEIGHBOURS = np.array([sum(1 << (r * 8 + c) for r in range(sq // 8 - 1, sq // 8 + 2) for c in range(sq % 8 - 1, sq % 8 + 2)
-                                if 0 <= r < 8 and 0 <= c < 8 and r * 8 + c != sq) for sq in range(64)], dtype=np.uint64)
+# The squares next to each square: a move there must turn a disc on one of them.
+NEIGHBOURS = np.array([sum(1 << (rr * 8 + cc) for rr in range(r - 1, r + 2) for cc in range(c - 1, c + 2)
+                           if 0 <= rr < 8 and 0 <= cc < 8 and (rr, cc) != (r, c))
+                       for r, c in (divmod(sq, 8) for sq in range(64))], dtype=np.uint64)
 TOP_BIT = np.uint64(1 << 63)
 
 
@@ -198,7 +200,8 @@ def _flips_down(p: np.uint64, o: np.uint64, ray: np.uint64) -> np.uint64:
 
 @njit(cache=True)
 def flips(p: np.uint64, o: np.uint64, b: np.uint64) -> np.uint64:
-    """Discs of ``o`` turned by the side owning ``p`` playing the single bit ``b`` (0: not a legal move)."""
+    """Discs of ``o`` turned by the side owning ``p`` playing the single bit ``b`` (never 0) on an
+    empty square; 0 if the move is not legal."""
     rays = RAYS[_trailing_zeros(b)]
     return (_flips_up(p, o, rays[0]) | _flips_up(p, o, rays[1]) | _flips_up(p, o, rays[2])
             | _flips_up(p, o, rays[3]) | _flips_down(p, o, rays[4]) | _flips_down(p, o, rays[5])
