@@ -46,7 +46,6 @@ U7 = np.uint64(7)
 U8 = np.uint64(8)
 U9 = np.uint64(9)
 U56 = np.uint64(56)
-FULL = np.uint64(0xFFFFFFFFFFFFFFFF)
 NOT_A = np.uint64(0xFEFEFEFEFEFEFEFE)  # every column but A: where an eastward shift may land
 NOT_H = np.uint64(0x7F7F7F7F7F7F7F7F)  # every column but H: where a westward shift may land
 INNER_COLS = np.uint64(0x7E7E7E7E7E7E7E7E)
@@ -201,8 +200,12 @@ def _flips_down(p: np.uint64, o: np.uint64, ray: np.uint64) -> np.uint64:
 @njit(cache=True)
 def flips(p: np.uint64, o: np.uint64, b: np.uint64) -> np.uint64:
     """Discs of ``o`` turned by the side owning ``p`` playing the single bit ``b`` (never 0) on an
-    empty square; 0 if the move is not legal."""
-    rays = RAYS[_trailing_zeros(b)]
+    empty square; 0 if the move is not legal. A square with no disc of ``o`` beside it is answered
+    at once: near the end most squares tried are such, and the rays cost ten times more."""
+    sq = _trailing_zeros(b)
+    if not NEIGHBOURS[sq] & o:
+        return U0
+    rays = RAYS[sq]
     return (_flips_up(p, o, rays[0]) | _flips_up(p, o, rays[1]) | _flips_up(p, o, rays[2])
             | _flips_up(p, o, rays[3]) | _flips_down(p, o, rays[4]) | _flips_down(p, o, rays[5])
             | _flips_down(p, o, rays[6]) | _flips_down(p, o, rays[7]))
@@ -237,15 +240,12 @@ def _lowest_bit(x: np.uint64) -> np.uint64:
 @njit(cache=True)
 def _last_empty(p: np.uint64, o: np.uint64, b: np.uint64) -> int:
     """Exact score with one empty square ``b`` left (one node)."""
-    near = NEIGHBOURS[_trailing_zeros(b)]
-    if near & o:
-        f = flips(p, o, b)
-        if f:
-            return 2 * (popcount(p) + popcount(f) + 1) - 64
-    if near & p:
-        f = flips(o, p, b)
-        if f:
-            return 64 - 2 * (popcount(o) + popcount(f) + 1)
+    f = flips(p, o, b)
+    if f:
+        return 2 * (popcount(p) + popcount(f) + 1) - 64
+    f = flips(o, p, b)
+    if f:
+        return 64 - 2 * (popcount(o) + popcount(f) + 1)
     return final_score(p, o)
 
 
@@ -299,8 +299,6 @@ def _best_of_three(p: np.uint64, o: np.uint64, alpha: int, beta: int) -> tuple[i
         while group:
             b = _lowest_bit(group)
             group ^= b
-            if not NEIGHBOURS[_trailing_zeros(b)] & o:
-                continue
             f = flips(p, o, b)
             if f:
                 v, n = _two_empties(o ^ f, p | f | b, -beta, -alpha)
@@ -336,8 +334,6 @@ def _best_of_four(p: np.uint64, o: np.uint64, alpha: int, beta: int) -> tuple[in
         while group:
             b = _lowest_bit(group)
             group ^= b
-            if not NEIGHBOURS[_trailing_zeros(b)] & o:
-                continue
             f = flips(p, o, b)
             if f:
                 v, n = _three_empties(o ^ f, p | f | b, -beta, -alpha)
@@ -373,8 +369,6 @@ def _best_of_five(p: np.uint64, o: np.uint64, alpha: int, beta: int) -> tuple[in
         while group:
             b = _lowest_bit(group)
             group ^= b
-            if not NEIGHBOURS[_trailing_zeros(b)] & o:
-                continue
             f = flips(p, o, b)
             if f:
                 v, n = _four_empties(o ^ f, p | f | b, -beta, -alpha)
