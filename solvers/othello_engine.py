@@ -84,7 +84,7 @@ def _line_masks() -> np.ndarray:
 
 LINES = _line_masks()
 
-SHALLOW = 5  # at or below this many empties: parity ordering instead of fastest-first (costly per node)
+LOOPS_MAX_EMPTIES = 5  # at or below this many empties the exact search hands over to the unrolled loops (parity order)
 TT_MIN_EMPTIES = 8  # the table is probed and written at nodes with at least this many empties
 ETC_MIN_EMPTIES = 12  # enhanced transposition cutoffs from this many empties
 EVAL_ORDER_MIN_EMPTIES = 12  # from here on, moves ordered by fastest-first plus the evaluation: fewer nodes (bench_othello)
@@ -511,23 +511,11 @@ def _order_key(p: np.uint64, o: np.uint64, b: np.uint64, f: np.uint64) -> int:
 
 
 @njit(cache=True, inline="always")
-def _list_moves(d: int, p: np.uint64, o: np.uint64, moves: np.uint64, exact: bool, tt_best: np.uint64,
+def _list_moves(d: int, p: np.uint64, o: np.uint64, moves: np.uint64, tt_best: np.uint64,
                 move_bits: np.ndarray, move_flips: np.ndarray, move_keys: np.ndarray) -> int:
-    """Frame ``d``'s moves, most promising first; returns how many. Near the end of an exact search
-    the order is parity alone and flips are left for ``_push_child`` (most of those moves are cut off)."""
-    empty = ~(p | o)
+    """Frame ``d``'s moves with their flips, most promising first; returns how many."""
     n = 0
-    deep = popcount(empty) >= EVAL_ORDER_MIN_EMPTIES
-    if exact and popcount(empty) <= SHALLOW:
-        odd = _odd_quadrants(empty)
-        for group in (moves & odd, moves & ~odd):
-            while group:
-                b = _lowest_bit(group)
-                group ^= b
-                move_bits[d, n] = b
-                move_flips[d, n] = U0
-                n += 1
-        return n
+    deep = 64 - popcount(p | o) >= EVAL_ORDER_MIN_EMPTIES
     while moves:
         b = _lowest_bit(moves)
         moves ^= b
@@ -568,7 +556,7 @@ def _open_node(d: int, counters: np.ndarray, tt: np.ndarray, boards: np.ndarray,
     frames[d, F_STORE] = 0
     tt_best = U0
     if exact:
-        if n_empty <= 5:
+        if n_empty <= LOOPS_MAX_EMPTIES:
             value, nodes = _solve_few(p, o, alpha, beta, n_empty)
             counters[C_NODES] += nodes - 1
             return value
@@ -599,7 +587,7 @@ def _open_node(d: int, counters: np.ndarray, tt: np.ndarray, boards: np.ndarray,
     elif depth == 0:
         return evaluate(p, o)
     else:
-        n = _list_moves(d, p, o, moves, exact, tt_best, move_bits, move_flips, move_keys)
+        n = _list_moves(d, p, o, moves, tt_best, move_bits, move_flips, move_keys)
         if exact and n_empty >= ETC_MIN_EMPTIES:
             for i in range(n):  # a child whose stored upper bound already refutes beta ends this node
                 f, b = move_flips[d, i], move_bits[d, i]
@@ -623,8 +611,6 @@ def _push_child(d: int, alpha: int, beta: int, boards: np.ndarray, frames: np.nd
     i = frames[d, F_NEXT]
     b, f = move_bits[d, i], move_flips[d, i]
     p, o = boards[d, 0], boards[d, 1]
-    if f == U0 and b != U0:
-        f = flips(p, o, b)
     boards[d + 1, 0] = o ^ f
     boards[d + 1, 1] = p | f | b
     frames[d + 1, F_ALPHA] = alpha
