@@ -5,7 +5,9 @@ path to it) Edax solving the same positions side by side in the same run.
 
 Times are CPU seconds of the process doing the search (the machine is shared, so wall time is noisy);
 each position starts from an empty transposition table, as a fresh Edax process does. Edax is run
-single-threaded (``-n 1``) with ``-solve`` on a one-line problem file; it reads its evaluation weights
+single-threaded (``-n 1``) with ``-solve`` on a one-line problem file at level 60 (``-l 60``), which
+solves exactly: at its default level 21 it searches positions of 24 empties and more selectively, stops
+short of an exact solve and can miss (it gives FFO #48 as +10, not +28). It reads its evaluation weights
 from ``--edax-eval`` (default: ``data/eval.dat`` beside its ``bin/``). This script never builds or
 fetches Edax. To build it: the source of abulmo/edax-reversi, ``make build CC=gcc ARCH=x86-64-v3`` in
 ``src/``. Without its weights (a release download), give it ``data/eval.dat`` of 13,952,436 bytes:
@@ -62,11 +64,13 @@ def edax_solve(edax: Path, eval_file: Path, line: str) -> tuple[float, int]:
     with tempfile.NamedTemporaryFile("w", suffix=".obf") as problem:
         problem.write(line + "\n")
         problem.flush()
-        out = subprocess.run([str(edax), "-solve", problem.name, "-n", "1", "-eval-file", str(eval_file)],
+        out = subprocess.run([str(edax), "-solve", problem.name, "-n", "1", "-l", "60", "-eval-file", str(eval_file)],
                              cwd=edax.parent, capture_output=True, text=True, check=True).stdout
     found = EDAX_CPU.search(out)
     if found is None:
         raise RuntimeError(f"unexpected Edax output:\n{out}")
+    if "erroneous score" in out:
+        raise RuntimeError(f"Edax's score differs from the published one:\n{out}")
     nodes, hours, minutes, seconds = found.groups()
     return 3600 * int(hours or 0) + 60 * int(minutes) + float(seconds), int(nodes)
 
