@@ -90,8 +90,12 @@ TT_MIN_EMPTIES = 8  # the table is probed and written at nodes with at least thi
 ETC_MIN_EMPTIES = 12  # enhanced transposition cutoffs from this many empties
 EVAL_ORDER_MIN_EMPTIES = 12  # from here on, moves ordered by fastest-first plus the evaluation: fewer nodes (bench_othello)
 REPLY_ORDER_MIN_EMPTIES = 14  # from here on, by fastest-first plus the evaluation of the best reply (bench_othello_ffo)
-STABILITY_MIN_EMPTIES = 8  # the stability cutoff is tried from this many empties...
-STABILITY_MIN_ALPHA = 8  # ...when the window asks for at least this score (it rarely pays below)
+# The stability cutoff is tried when the window asks for at least this score, by empty squares (Edax's
+# thresholds): with many empties few discs are stable, so only a high alpha can be refuted by them, while
+# near the end it pays even at small alphas (and in won positions, where every line is near 64, a lot).
+STABILITY_MIN_ALPHA = np.array([99, 99, 99, 99, 6, 8, 10, 12, 14, 16, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42,
+                                44, 46, 48, 48, 50, 50, 52, 52, 54, 54, 56, 56, 58, 58, 60, 60, 62, 62] + [99] * 25,
+                               dtype=np.int64)
 SCORE_MAX = 64
 INF = 1000  # beyond any exact or heuristic score
 OPEN = 1_000_000  # returned by _open_node: the node has moves to search
@@ -352,6 +356,9 @@ def _best_of_four(p: np.uint64, o: np.uint64, alpha: int, beta: int) -> tuple[in
 @njit(cache=True)
 def _four_empties(p: np.uint64, o: np.uint64, alpha: int, beta: int) -> tuple[int, int]:
     """Exact score with four empty squares left, and the nodes."""
+    upper = _stability_bound(p, o, alpha, 4)
+    if upper <= alpha:
+        return upper, 1
     v, nodes = _best_of_four(p, o, alpha, beta)
     if v > -INF:
         return v, nodes + 1
@@ -387,6 +394,9 @@ def _best_of_five(p: np.uint64, o: np.uint64, alpha: int, beta: int) -> tuple[in
 @njit(cache=True)
 def _five_empties(p: np.uint64, o: np.uint64, alpha: int, beta: int) -> tuple[int, int]:
     """Exact score with five empty squares left, and the nodes."""
+    upper = _stability_bound(p, o, alpha, 5)
+    if upper <= alpha:
+        return upper, 1
     v, nodes = _best_of_five(p, o, alpha, beta)
     if v > -INF:
         return v, nodes + 1
@@ -452,6 +462,15 @@ def stable_discs(p: np.uint64, o: np.uint64) -> np.uint64:
         if grown == stable:
             return stable
         stable = grown
+
+
+@njit(cache=True, inline="always")
+def _stability_bound(p: np.uint64, o: np.uint64, alpha: int, n_empty: int) -> int:
+    """An upper bound on the score: the opponent keeps its stable discs. Computed only where it may
+    refute alpha (``STABILITY_MIN_ALPHA``); elsewhere SCORE_MAX, which bounds nothing."""
+    if alpha < STABILITY_MIN_ALPHA[n_empty]:
+        return SCORE_MAX
+    return SCORE_MAX - 2 * popcount(stable_discs(o, p))
 
 
 @njit(cache=True)
@@ -564,11 +583,10 @@ def _open_node(d: int, counters: np.ndarray, tt: np.ndarray, boards: np.ndarray,
             value, nodes = _solve_few(p, o, alpha, beta, n_empty)
             counters[C_NODES] += nodes - 1
             return value
-        if n_empty >= STABILITY_MIN_EMPTIES and alpha >= STABILITY_MIN_ALPHA:
-            upper = SCORE_MAX - 2 * popcount(stable_discs(o, p))
-            if upper <= alpha:
-                return upper
-            beta = min(beta, upper)
+        upper = _stability_bound(p, o, alpha, n_empty)
+        if upper <= alpha:
+            return upper
+        beta = min(beta, upper)
         if n_empty >= TT_MIN_EMPTIES:
             frames[d, F_STORE] = 1
             slot = _tt_find(p, o, tt)
