@@ -543,12 +543,12 @@ def _list_moves(d: int, p: np.uint64, o: np.uint64, moves: np.uint64, tt_best: n
         f = flips(p, o, b)
         if b == tt_best:
             key = -10_000
-        elif n_empty >= REPLY_ORDER_MIN_EMPTIES:  # fewer still, and each worth a look at the replies
-            key = _order_key(p, o, b, f) + 4 * best_reply_value(o ^ f, p | f | b)
-        elif n_empty >= EVAL_ORDER_MIN_EMPTIES:  # few such nodes, each worth ordering well
-            key = _order_key(p, o, b, f) + 4 * evaluate(o ^ f, p | f | b)
         else:
             key = _order_key(p, o, b, f)
+            if n_empty >= REPLY_ORDER_MIN_EMPTIES:  # fewer still, and each worth a look at the replies
+                key += 4 * _best_reply_value(o ^ f, p | f | b)
+            elif n_empty >= EVAL_ORDER_MIN_EMPTIES:  # few such nodes, each worth ordering well
+                key += 4 * evaluate(o ^ f, p | f | b)
         j = n  # insertion sort, stable: equal keys keep square order
         while j > 0 and move_keys[d, j - 1] > key:
             move_bits[d, j] = move_bits[d, j - 1]
@@ -758,7 +758,7 @@ def evaluate(p: np.uint64, o: np.uint64) -> int:
 
 
 @njit(cache=True)
-def best_reply_value(p: np.uint64, o: np.uint64) -> int:
+def _best_reply_value(p: np.uint64, o: np.uint64) -> int:
     """A one-ply look ahead: ``evaluate`` of the best move for the side to move (of the position itself
     if it must pass). It orders moves better than ``evaluate`` alone, which misses the reply that takes
     a corner or leaves no move."""
