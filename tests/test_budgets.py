@@ -4,6 +4,7 @@ app instances share one budget."""
 
 from __future__ import annotations
 
+import math
 import time
 import uuid
 from pathlib import Path
@@ -52,15 +53,21 @@ def build(tmp_path: Path):
 
 def test_default_budget_stops_300_rapid_generates_from_one_address(build) -> None:
     client, as_client = build()
-    statuses = [served(client.post(GENERATE)) for _ in range(300)]
-    assert statuses[0] == 200 and 429 in statuses
-    first_refused = statuses.index(429)
-    assert 1 <= first_refused <= 100 and set(statuses[first_refused:]) == {429}
+    assert served(client.post(GENERATE)) == 200  # the one request that does work; the flood reads it back
+    started = time.monotonic()
+    statuses = [served(client.post(GENERATE)) for _ in range(299)]
+    flood_seconds = time.monotonic() - started
+    assert 429 in statuses
+    first_refused = 1 + statuses.index(429)
+    assert set(statuses[first_refused - 1:]) == {429}
     refused = client.post(GENERATE)
     assert refused.status_code == 429
     assert 1 <= int(refused.headers["Retry-After"]) <= 3600
     assert refused.headers["RateLimit-Remaining"] == "0"
-    assert int(refused.headers["RateLimit-Limit"]) == first_refused
+    # The per-minute window may roll over mid-flood: the sliding-window counter then forgives the
+    # previous minute's hits in proportion to the time passed, at most one hit per second of flood.
+    limit = int(refused.headers["RateLimit-Limit"])
+    assert limit <= first_refused <= limit + math.ceil(limit * flood_seconds / 60) + 1
     assert "Retry after" in refused.json()["detail"]
     # another address keeps its own budget; the flooding one still reads stored puzzles
     assert served(as_client("198.51.100.2").post(GENERATE)) == 200
