@@ -19,6 +19,9 @@ empty, helped by the evaluation of the position after the move and, higher up th
 reply to it, quadrant-parity ordering near the end, a two-slot table bucket (the deepest search and the latest),
 and the last five empty squares solved by small loops instead of the stack.
 
+The search runs without Python's global lock: threads search side by side, each on its own stack,
+all on the process's one table (``_tt_read`` says how a slot written by two threads at once stays safe).
+
 numba cannot read the clock, so callers pass a node limit (``Counters``); when it is hit the search
 stops with its stack intact, and ``Table.search`` resumes it slice by slice while the caller's clock
 allows, so a time budget is kept to a fraction of a second whatever the machine's load.
@@ -29,6 +32,7 @@ from __future__ import annotations
 import fcntl
 import os
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -61,9 +65,10 @@ QUADRANTS = np.array(
 HASH_A = np.uint64(0x9E3779B97F4A7C15)
 HASH_B = np.uint64(0xC2B2AE3D27D4EB4F)
 H30 = np.uint64(30)
+_HASH_BITS = np.uint64(0xFFFFFFFF00000000)
 _ROW_STARTS = np.uint64(0x0101010101010101)
 _BYTE = np.uint64(0xFF)
-_S14, _S16, _S18, _S28, _S32, _S36, _S48 = (np.uint64(s) for s in (14, 16, 18, 28, 32, 36, 48))
+_S14, _S16, _S18, _S24, _S28, _S32, _S36, _S48 = (np.uint64(s) for s in (14, 16, 18, 24, 28, 32, 36, 48))
 _L7 = np.array([0xFF01010101010101, 0xFFFF030303030303, 0xFFFFFFFF0F0F0F0F], dtype=np.uint64)
 _R7 = np.array([0x80808080808080FF, 0xC0C0C0C0C0C0FFFF, 0xF0F0F0F0FFFFFFFF], dtype=np.uint64)
 _L9 = np.array([0xFF80808080808080, 0xFFFFC0C0C0C0C0C0], dtype=np.uint64)
@@ -101,6 +106,7 @@ INF = 1000  # beyond any exact or heuristic score
 OPEN = 1_000_000  # returned by _open_node: the node has moves to search
 
 TT_BITS = 20
+TT_SLOTS = np.uint64((1 << TT_BITS) - 2)  # a hash's bucket: its first (even) slot
 STACK_ROWS = 132  # one frame per ply; passes add plies, at most one between two moves
 MOVE_COLS = 34
 
@@ -473,42 +479,89 @@ def _stability_bound(p: np.uint64, o: np.uint64, alpha: int, n_empty: int) -> in
     return SCORE_MAX - 2 * popcount(stable_discs(o, p))
 
 
-@njit(cache=True)
-def _tt_bucket(p: np.uint64, o: np.uint64) -> int:
-    """The first of the two table slots where (p, o) may be kept."""
+@njit(cache=True, inline="always")
+def _tt_hash(p: np.uint64, o: np.uint64) -> np.uint64:
     h = p * HASH_A + ((o ^ (o >> H30)) * HASH_B)
-    return np.int64((h ^ (h >> H30)) & np.uint64((1 << TT_BITS) - 2))
+    return h ^ (h >> H30)
 
 
 @njit(cache=True, inline="always")
-def _tt_find(p: np.uint64, o: np.uint64, tt: np.ndarray) -> int:
-    """The slot holding (p, o), or -1."""
-    h = _tt_bucket(p, o)
-    if tt[h].p == p and tt[h].o == o:
-        return h
-    if tt[h + 1].p == p and tt[h + 1].o == o:
-        return h + 1
-    return -1
+def _tt_read(tt: np.ndarray, slot: int, p: np.uint64, o: np.uint64) -> np.uint64:
+    """The slot's data word if the slot holds (p, o), else 0. A slot keeps p and o each XORed with its
+    data word, so when two threads write one slot at once the words left no longer agree and the slot
+    reads as empty, never as another position's bounds."""
+    data = tt[slot].data
+    if tt[slot].p ^ data == p and tt[slot].o ^ data == o:
+        return data
+    return U0
+
+
+@njit(cache=True, inline="always")
+def _tt_lookup(p: np.uint64, o: np.uint64, h: np.uint64, tt: np.ndarray) -> tuple[int, np.uint64]:
+    """The slot holding (p, o) and its data word; else the bucket's first slot and 0."""
+    slot = np.int64(h & TT_SLOTS)
+    data = _tt_read(tt, slot, p, o)
+    if data == U0:
+        data = _tt_read(tt, slot + 1, p, o)
+        if data != U0:
+            slot += 1
+    return slot, data
+
+
+@njit(cache=True, inline="always")
+def _tt_find(p: np.uint64, o: np.uint64, tt: np.ndarray) -> np.uint64:
+    """The data word stored for (p, o) (see ``_tt_data``), or 0."""
+    return _tt_lookup(p, o, _tt_hash(p, o), tt)[1]
+
+
+@njit(cache=True, inline="always")
+def _tt_data(lo: int, hi: int, n_empty: int, move: np.uint64, h: np.uint64) -> np.uint64:
+    """One word: lo + 64, hi + 64, empties, best move's square + 1 (0: none), and the position's hash
+    above them, so two positions' words differ even when their bounds agree. Never 0 (empties >= 1)."""
+    square = _trailing_zeros(move) + U1 if move != U0 else U0
+    return (np.uint64(lo + SCORE_MAX) | (np.uint64(hi + SCORE_MAX) << U8) | (np.uint64(n_empty) << _S16)
+            | (square << _S24) | (h & _HASH_BITS))
+
+
+@njit(cache=True, inline="always")
+def _tt_lo(data: np.uint64) -> int:
+    return np.int64(data & _BYTE) - SCORE_MAX
+
+
+@njit(cache=True, inline="always")
+def _tt_hi(data: np.uint64) -> int:
+    return np.int64((data >> U8) & _BYTE) - SCORE_MAX
+
+
+@njit(cache=True, inline="always")
+def _tt_empties(data: np.uint64) -> int:
+    return np.int64((data >> _S16) & _BYTE)
+
+
+@njit(cache=True, inline="always")
+def _tt_move(data: np.uint64) -> np.uint64:
+    square = (data >> _S24) & _BYTE
+    return U1 << (square - U1) if square != U0 else U0
 
 
 @njit(cache=True, inline="always")
 def _tt_store(p: np.uint64, o: np.uint64, lo: int, hi: int, move: np.uint64, tt: np.ndarray) -> None:
     """Keep the bounds (joined with any already known). Of a bucket's two slots the first holds the
     search with the most empty squares (the costliest to redo), the second the latest one."""
-    slot = _tt_find(p, o, tt)
+    h = _tt_hash(p, o)
+    slot, old = _tt_lookup(p, o, h, tt)
     n_empty = 64 - popcount(p | o)
-    if slot >= 0:
-        lo = max(lo, int(tt[slot].lo))
-        hi = min(hi, int(tt[slot].hi))
+    if old != U0:
+        lo = max(lo, _tt_lo(old))
+        hi = min(hi, _tt_hi(old))
+    elif n_empty >= _tt_empties(tt[slot].data):
+        tt[slot + 1] = tt[slot]  # the entry it displaces moves to the second slot
     else:
-        slot = _tt_bucket(p, o)
-        if n_empty >= tt[slot].empties:
-            tt[slot + 1] = tt[slot]  # the entry it displaces moves to the second slot
-        else:
-            slot += 1
-    entry = tt[slot]
-    entry.p, entry.o, entry.move = p, o, move
-    entry.lo, entry.hi, entry.empties = lo, hi, n_empty
+        slot += 1
+    data = _tt_data(lo, hi, n_empty, move, h)
+    tt[slot].p = p ^ data
+    tt[slot].o = o ^ data
+    tt[slot].data = data
 
 
 @njit(cache=True)
@@ -589,16 +642,16 @@ def _open_node(d: int, counters: np.ndarray, tt: np.ndarray, boards: np.ndarray,
         beta = min(beta, upper)
         if n_empty >= TT_MIN_EMPTIES:
             frames[d, F_STORE] = 1
-            slot = _tt_find(p, o, tt)
-            if slot >= 0:
-                lo, hi = int(tt[slot].lo), int(tt[slot].hi)
+            data = _tt_find(p, o, tt)
+            if data != U0:
+                lo, hi = _tt_lo(data), _tt_hi(data)
                 if lo >= beta:
                     return lo
                 if hi <= alpha or lo == hi:
                     return hi
                 alpha = max(alpha, lo)
                 beta = min(beta, hi)
-                tt_best = tt[slot].move
+                tt_best = _tt_move(data)
     moves = get_moves(p, o)
     if moves == U0:
         if frames[d, F_PASSED]:
@@ -614,9 +667,9 @@ def _open_node(d: int, counters: np.ndarray, tt: np.ndarray, boards: np.ndarray,
             for i in range(n):  # a child whose stored upper bound already refutes beta ends this node
                 f, b = move_flips[d, i], move_bits[d, i]
                 cp, co = o ^ f, p | f | b
-                slot = _tt_find(cp, co, tt)
-                if slot >= 0 and -int(tt[slot].hi) >= beta:
-                    return -int(tt[slot].hi)
+                data = _tt_find(cp, co, tt)
+                if data != U0 and -_tt_hi(data) >= beta:
+                    return -_tt_hi(data)
     frames[d, F_ALPHA], frames[d, F_BETA] = alpha, beta
     frames[d, F_ALPHA0], frames[d, F_BETA0] = alpha, beta
     frames[d, F_BEST] = -INF
@@ -661,7 +714,7 @@ def _close_node(d: int, tt: np.ndarray, boards: np.ndarray, frames: np.ndarray) 
 # Without numba's reference counting (``_nrt=False``): every inlined helper that takes the arrays would
 # otherwise count references to each of them atomically at every node, the biggest cost of the search.
 # The search allocates nothing, so it needs none.
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, nogil=True)
 def _search(p: np.uint64, o: np.uint64, alpha: int, beta: int, depth: int, resume: bool, counters: np.ndarray,
             tt: np.ndarray, boards: np.ndarray, frames: np.ndarray, move_bits: np.ndarray, move_flips: np.ndarray,
             move_keys: np.ndarray) -> int:
@@ -796,49 +849,66 @@ class Counters:
         return bool(self.array[C_ABORTED])
 
 
-TT_ENTRY = np.dtype([("p", np.uint64), ("o", np.uint64), ("move", np.uint64), ("lo", np.int8), ("hi", np.int8),
-                     ("empties", np.int8)], align=True)
+TT_ENTRY = np.dtype([("p", np.uint64), ("o", np.uint64), ("data", np.uint64)])  # p, o XORed with data
 
 
 class Table:
-    """Transposition table (exact bounds, so it stays valid across searches) and the search stack."""
+    """The transposition table: exact bounds only, so it stays valid across searches, and shared by
+    every thread of the process (see ``_tt_read``), so searches run side by side learn from each other."""
 
     def __init__(self, bits: int = TT_BITS):
         self.entries = np.zeros(1 << bits, dtype=TT_ENTRY)
-        self.boards = np.zeros((STACK_ROWS, 3), dtype=np.uint64)  # p, o, best move so far
-        self.frames = np.zeros((STACK_ROWS, FRAME_FIELDS), dtype=np.int64)
-        self.move_bits = np.zeros((STACK_ROWS, MOVE_COLS), dtype=np.uint64)
-        self.move_flips = np.zeros((STACK_ROWS, MOVE_COLS), dtype=np.uint64)
-        self.move_keys = np.zeros((STACK_ROWS, MOVE_COLS), dtype=np.int64)
 
     def clear(self) -> None:
         self.entries[:] = 0
 
     def search(self, p: int, o: int, alpha: int, beta: int, depth: int, counters: Counters,
                out_of_time: Callable[[], bool] | None = None) -> int:
-        """The search, stopped by the node limit or, between slices of ``SLICE_NODES``, by ``out_of_time``."""
+        """The search, stopped by the node limit or, between slices of ``SLICE_NODES``, by ``out_of_time``.
+        It runs without Python's global lock, on this thread's own stack."""
+        stack = _thread_stack()
         limit = int(counters.array[C_LIMIT])
         resume = False
         while True:
             if out_of_time is not None:
                 counters.array[C_LIMIT] = min(limit, counters.nodes + SLICE_NODES)
             value = int(_search(np.uint64(p), np.uint64(o), alpha, beta, depth, resume, counters.array, self.entries,
-                                self.boards, self.frames, self.move_bits, self.move_flips, self.move_keys))
+                                stack.boards, stack.frames, stack.move_bits, stack.move_flips, stack.move_keys))
             counters.array[C_LIMIT] = limit
             if not counters.aborted or counters.nodes >= limit or out_of_time is None or out_of_time():
                 return value
             resume = True
 
 
+class Stack:
+    """One search's explicit stack: a frame per ply."""
+
+    def __init__(self) -> None:
+        self.boards = np.zeros((STACK_ROWS, 3), dtype=np.uint64)  # p, o, best move so far
+        self.frames = np.zeros((STACK_ROWS, FRAME_FIELDS), dtype=np.int64)
+        self.move_bits = np.zeros((STACK_ROWS, MOVE_COLS), dtype=np.uint64)
+        self.move_flips = np.zeros((STACK_ROWS, MOVE_COLS), dtype=np.uint64)
+        self.move_keys = np.zeros((STACK_ROWS, MOVE_COLS), dtype=np.int64)
+
+
 _TABLE: Table | None = None
+_TABLE_LOCK = threading.Lock()
+_STACKS = threading.local()
 
 
 def table() -> Table:
-    """This process's transposition table (about 32 MB), made on first use."""
+    """This process's transposition table (about 24 MB), made on first use."""
     global _TABLE
-    if _TABLE is None:
-        _TABLE = Table()
+    with _TABLE_LOCK:
+        if _TABLE is None:
+            _TABLE = Table()
     return _TABLE
+
+
+def _thread_stack() -> Stack:
+    if not hasattr(_STACKS, "stack"):
+        _STACKS.stack = Stack()
+    return _STACKS.stack
 
 
 def exact_value(p: int, o: int, alpha: int, beta: int, counters: Counters,

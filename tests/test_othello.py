@@ -4,6 +4,7 @@ and generated puzzles."""
 from __future__ import annotations
 
 import random
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -221,6 +222,46 @@ def test_exact_search_matches_the_reference_on_random_endgames_with_passes() -> 
                 assert exact >= v, (board, alpha, beta, v, exact)  # fail-soft lower bound
             else:
                 assert v == exact, (board, alpha, beta, v, exact)
+
+
+def test_threads_searching_side_by_side_on_one_table_get_the_reference_values() -> None:
+    """Each thread has its own stack and shares the table: values must not depend on what the other
+    thread is doing."""
+    rng = random.Random(77)
+    positions = random_game_positions(rng, 24, (11, 14), pass_roots=4)
+    want = [reference_value(p, o) for p, o in positions]
+    engine.table().clear()
+    got: dict[int, list[int]] = {0: [], 1: []}
+
+    def search(k: int) -> None:
+        counters = engine.Counters.with_limit(1 << 62)
+        for p, o in positions[k::2] + positions[1 - k::2]:
+            got[k].append(engine.exact_value(p, o, -64, 64, counters))
+
+    threads = [threading.Thread(target=search, args=(k,)) for k in (0, 1)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert got[0] == want[0::2] + want[1::2]
+    assert got[1] == want[1::2] + want[0::2]
+
+
+def test_a_table_slot_torn_between_two_writes_reads_as_empty() -> None:
+    """Two threads writing one slot at once can leave one word from each; such a slot must read as
+    holding neither position rather than one position's key with the other's bounds."""
+    tt = np.zeros(1 << engine.TT_BITS, dtype=engine.TT_ENTRY)
+    (pa, oa), (pb, ob) = (np.uint64(p) for p in rules.position(START, "X")), (np.uint64(0xFF), np.uint64(0xFF00))
+    engine._tt_store(pa, oa, -4, 10, np.uint64(1 << 19), tt)
+    data = engine._tt_find(pa, oa, tt)
+    assert (engine._tt_lo(data), engine._tt_hi(data), int(engine._tt_move(data))) == (-4, 10, 1 << 19)
+    slot = int(np.flatnonzero(tt["data"])[0])
+    other = engine._tt_data(-4, 10, 60, np.uint64(1 << 19), engine._tt_hash(pb, ob))
+    assert other != tt[slot]["data"]  # the same bounds for another position still make another word
+    tt[slot]["data"] = other  # B's data word landed, A's key words stayed
+    assert engine._tt_find(pa, oa, tt) == 0
+    tt[slot]["p"] = pb ^ other  # and B's first key word: still neither position
+    assert engine._tt_find(pa, oa, tt) == 0 and engine._tt_find(pb, ob, tt) == 0
 
 
 # Corrections to the published scores, each proved by the reference search (see the test below).
