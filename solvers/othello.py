@@ -8,8 +8,9 @@ squares going to the winner. The bitboard engine and the searches live in ``othe
 
 from __future__ import annotations
 
-import contextlib
+import os
 import re
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -24,6 +25,9 @@ FILES = "ABCDEFGH"
 EXACT_MAX_EMPTIES = 26  # beyond this, solve goes straight to the heuristic search
 CHECK_MAX_EMPTIES = 22  # verify scores every move exactly, which must stay within a request
 HEURISTIC_MAX_DEPTH = 10
+SCORING_THREADS = os.cpu_count() or 1  # searches side by side when a position's moves are scored
+HELPER_TRIAL_SECONDS, HELPER_MIN_CPU_SHARE = 0.5, 0.7  # a helper searching this long with less of a core stops
+THREADS_MIN_EMPTIES = 16  # below, searches take milliseconds: a second thread's full window costs more than it saves
 SQUARE = re.compile(r"^\s*([A-Ha-h])([1-8])\s*$")
 
 
@@ -159,39 +163,103 @@ def promising_first(p: int, o: int, depth: int = 3) -> list[int]:
     return sorted(value, key=lambda sq: (-value[sq], sq))
 
 
+class _Starved(Exception):
+    """A helper thread's search stopped because the thread got too little of a core."""
+
+
+@dataclass
+class _Effort:
+    """One thread's searches for a scorer: their nodes, and the wall and CPU seconds they took."""
+
+    counters: engine.Counters = field(default_factory=lambda: engine.Counters.with_limit(1 << 62))
+    wall: float = 0.0
+    cpu: float = 0.0
+
+
+def _starved(wall: float, cpu: float) -> bool:
+    return wall > HELPER_TRIAL_SECONDS and cpu < HELPER_MIN_CPU_SHARE * wall
+
+
 class MoveScorer:
     """Exact scores of a position's moves, each proved with the narrowest window the question needs.
 
     Every search shares the process's transposition table (exact bounds), so what one move's proof
-    learns about common positions shortens the next. Raises BudgetExceeded when the deadline's node
-    budget runs out; what was proved before stays in ``exact``/``upper``.
+    learns about common positions shortens the next. ``best`` and ``settle`` run ``threads`` searches
+    side by side on that one table (by default one per core from ``THREADS_MIN_EMPTIES`` empties).
+    Raises BudgetExceeded when the deadline's time runs out; what was proved before stays in
+    ``exact``/``upper``.
     """
 
-    def __init__(self, p: int, o: int, deadline: Deadline, share: float = 1.0):
+    def __init__(self, p: int, o: int, deadline: Deadline, share: float = 1.0, threads: int | None = None,
+                 share_once_bounded: float | None = None):
         self.children = {sq: engine.play(p, o, sq) for sq in promising_first(p, o)}
-        self.counters, self._value = _searcher(deadline, share)
+        if threads is None:
+            threads = SCORING_THREADS if 64 - (p | o).bit_count() >= THREADS_MIN_EMPTIES else 1
+        self.threads = max(1, min(threads, len(self.children)))
         self.exact: dict[int, int] = {}
         self.upper: dict[int, int] = {}
+        self._clock = clock(deadline, share)
+        self._clock_once_bounded = clock(deadline, share if share_once_bounded is None else share_once_bounded)
+        self._efforts: dict[int, _Effort] = {}  # by thread
+        self._caller = threading.get_ident()  # the thread that asked; the others are helpers
+        self._changed = threading.Condition()  # guards what follows, and exact and upper
+        self._stopped = False  # a thread ran out of time or failed: the others stop too
+        self._best: int | None = None
+        self._uncompared = list(self.children)  # not yet compared with the best so far
+        self._comparing = 0
+        self._lower: dict[int, int] = {}  # proved lower bounds of the moves in ``upper``
+        self._testing: dict[int, set[int]] = {sq: set() for sq in self.children}  # scores being tested
+
+    @property
+    def nodes(self) -> int:
+        return sum(effort.counters.nodes for effort in list(self._efforts.values()))
+
+    @property
+    def bounded(self) -> bool:
+        """Every move is exact or bounded below the best: the best score and its moves are proved."""
+        return len(self.exact) + len(self.upper) == len(self.children)
 
     def within(self, sq: int, alpha: int, beta: int) -> int:
         """Fail-soft score of move ``sq`` within (alpha, beta)."""
-        return -self._value(*self.children[sq], -beta, -alpha)
+        effort = self._effort()
+        helper = threading.get_ident() != self._caller
+        started, cpu_started = time.perf_counter(), time.thread_time()
+
+        def spent() -> tuple[float, float]:  # this thread's searches so far, this one included
+            return effort.wall + time.perf_counter() - started, effort.cpu + time.thread_time() - cpu_started
+
+        p, o = self.children[sq]
+        counters = effort.counters
+        v = engine.exact_value(p, o, -beta, -alpha, counters,
+                               lambda: self._out_of_time() or (helper and _starved(*spent())))
+        effort.wall, effort.cpu = spent()
+        if counters.aborted and not self._out_of_time():
+            raise _Starved
+        if counters.aborted:
+            raise BudgetExceeded(f"exact search of {64 - (p | o).bit_count()} empties ran out of time")
+        return -v
+
+    def _effort(self) -> _Effort:
+        effort = self._efforts.get(threading.get_ident())
+        if effort is None:
+            effort = self._efforts[threading.get_ident()] = _Effort()
+        return effort
+
+    def _out_of_time(self) -> bool:
+        return self._stopped or (self._clock_once_bounded() if self.bounded else self._clock())
 
     def best(self) -> int:
         """The best score: the likeliest move with a full window, then every other one asked only
         "better than, equal to or worse than the best so far?" (a window of one score around it)."""
-        moves = list(self.children)
-        best = self.exact[moves[0]] = self.within(moves[0], -engine.SCORE_MAX, engine.SCORE_MAX)
-        for sq in moves[1:]:
-            v = self.within(sq, best - 1, best + 1)
-            if v > best:  # a lower bound: search upwards from it
-                v = self.within(sq, v - 1, engine.SCORE_MAX)
-                best = v
-            if v == best:
-                self.exact[sq] = v
-            else:
-                self.upper[sq] = v
-        return best
+        self._side_by_side(settle=False)
+        assert self._best is not None
+        return self._best
+
+    def settle(self) -> None:
+        """Exact scores for every move: those not yet compared with the best are compared first, and
+        those known only by an upper bound are tested "is it that bound?" with a window of one score,
+        fail-soft values moving the bound down until one test holds."""
+        self._side_by_side(settle=True)
 
     def reaching(self, threshold: int, stop_at: int = 64, skip: int | None = None) -> list[int]:
         """Moves scoring at least ``threshold`` (up to ``stop_at``), each by one null-window search."""
@@ -205,24 +273,137 @@ class MoveScorer:
                     break
         return found
 
-    def settle(self) -> None:
-        """Exact scores for the moves known only by an upper bound: test "is it that bound?" with a
-        window of one score, and fail-soft values move the bound down until one test holds."""
-        for sq in sorted(self.upper, key=lambda s: -self.upper[s]):
-            bound = self.upper[sq]
-            while (v := self.within(sq, bound - 1, bound + 1)) < bound:
-                bound = self.upper[sq] = v
-            self.exact[sq] = self.upper.pop(sq)
-
     def scores(self) -> MoveScores:
-        return MoveScores(_ordered(self.exact | self.upper), exact=not self.upper, nodes=self.counters.nodes,
+        return MoveScores(_ordered(self.exact | self.upper), exact=not self.upper, nodes=self.nodes,
                           upper=set(self.upper))
+
+    def _side_by_side(self, settle: bool) -> None:
+        """Run the searches on ``threads`` threads until nothing is left to prove; the first error
+        stops the other threads' searches and is raised here. A helper thread that gets too little of
+        a core (the machine is busy) hands its search back and stops: it would only slow the calling
+        thread's proof of the best score, and other requests' searches."""
+        errors: list[BaseException] = []
+        self._stopped = False
+        self._caller = threading.get_ident()
+        for effort in self._efforts.values():  # thread ids may be reused by new helpers
+            effort.wall = effort.cpu = 0.0
+
+        def run(helper: bool) -> None:
+            try:
+                while not (helper and _starved(self._effort().wall, self._effort().cpu)) and self._step(settle):
+                    pass
+            except _Starved:  # _compare or _test handed its search back; the other threads carry on
+                pass
+            except BaseException as error:  # noqa: BLE001 (handed to the calling thread)
+                with self._changed:
+                    errors.append(error)
+                    self._stopped = True
+                    self._changed.notify_all()
+
+        helpers = [threading.Thread(target=run, args=(True,), name=f"move-scorer-{i}") for i in range(1, self.threads)]
+        for helper in helpers:
+            helper.start()
+        run(False)
+        for helper in helpers:
+            helper.join()
+        if errors:
+            raise errors[0]
+
+    def _step(self, settle: bool) -> bool:
+        """One search, chosen under the lock: comparing a move with the best comes first; then (if
+        ``settle``) testing a bounded move at its highest score not being tested. The move is the one
+        with the fewest tests running, the least promising first: its walk down from the best is
+        likely the longest, so it starts early, and threads with one move left walk it down
+        together, a score apart. False: nothing left to search."""
+        test = None
+        with self._changed:
+            while True:
+                if self._stopped:
+                    return False
+                if self._uncompared:
+                    sq, known = self._uncompared.pop(0), self._best
+                    self._comparing += 1
+                    break
+                test = self._next_test() if settle else None
+                if test is not None:
+                    sq, known = test
+                    self._testing[sq].add(known)
+                    break
+                if not settle or (not self.upper and not self._comparing):
+                    return False
+                if not self._comparing and not any(self._testing.values()):  # nothing could wake this thread
+                    raise RuntimeError(f"no test left for the moves bounded by {self.upper}")
+                self._changed.wait()
+        if test is None:
+            self._compare(sq, known)
+        else:
+            self._test(sq, known)
+        return True
+
+    def _compare(self, sq: int, known: int | None) -> None:
+        try:
+            if known is None:  # no score yet: a full window
+                v = self.within(sq, -engine.SCORE_MAX, engine.SCORE_MAX)
+            else:
+                v = self.within(sq, known - 1, known + 1)
+                if v > known:  # a lower bound: search upwards from it
+                    v = self.within(sq, v - 1, engine.SCORE_MAX)
+        except _Starved:
+            with self._changed:
+                self._uncompared.insert(0, sq)
+            raise
+        finally:
+            with self._changed:
+                self._comparing -= 1
+                self._changed.notify_all()
+        with self._changed:
+            if known is None or v >= known:
+                self.exact[sq] = v
+                self._best = v if self._best is None else max(self._best, v)
+            else:
+                self._bound(sq, -engine.SCORE_MAX, v)
+            self._changed.notify_all()
+
+    def _bound(self, sq: int, lower: int, upper: int) -> None:
+        """Record what is proved of a move's score; bounds that meet make it exact (-64 at once)."""
+        if lower >= upper:
+            self.exact[sq] = upper
+            self.upper.pop(sq, None)
+        else:
+            self.upper[sq], self._lower[sq] = upper, lower
+
+    def _next_test(self) -> tuple[int, int] | None:
+        candidates = []
+        for rank, sq in enumerate(self.children):
+            if sq in self.upper:
+                t = self.upper[sq]
+                while t in self._testing[sq]:
+                    t -= 2
+                if t > self._lower[sq]:
+                    candidates.append((len(self._testing[sq]), -rank, sq, t))
+        return min(candidates)[2:] if candidates else None
+
+    def _test(self, sq: int, t: int) -> None:
+        try:
+            v = self.within(sq, t - 1, t + 1)
+        finally:
+            with self._changed:
+                self._testing[sq].discard(t)
+                self._changed.notify_all()
+        with self._changed:
+            if sq in self.upper:
+                lower, upper = self._lower[sq], self.upper[sq]
+                if v <= t:  # an upper bound (exact if equal)
+                    upper = min(upper, v)
+                if v >= t:
+                    lower = max(lower, v)
+                self._bound(sq, lower, upper)
+            self._changed.notify_all()
 
 
 def exact_scores(p: int, o: int, deadline: Deadline, share: float = 1.0) -> MoveScores:
-    """Exact score of every legal move; raises BudgetExceeded if the deadline's node budget runs out."""
+    """Exact score of every legal move; raises BudgetExceeded if the deadline's time runs out."""
     scorer = MoveScorer(p, o, deadline, share)
-    scorer.best()
     scorer.settle()
     return scorer.scores()
 
@@ -255,15 +436,15 @@ def score_moves(p: int, o: int, deadline: Deadline) -> MoveScores:
     after the best score is proved, the moves not yet settled keep their proved upper bounds (the
     solutions stay exact); only a position whose best score is out of reach gets heuristic scores."""
     if 64 - (p | o).bit_count() <= EXACT_MAX_EMPTIES:
-        scorer = MoveScorer(p, o, deadline, share=0.85)
+        # the heuristic fallback needs the last 15 % of the time, but only until the best is proved
+        scorer = MoveScorer(p, o, deadline, share=0.85, share_once_bounded=0.97)
         try:
-            scorer.best()
-        except BudgetExceeded:
-            if deadline.expired():
-                raise
-            return heuristic_scores(p, o, deadline)
-        with contextlib.suppress(BudgetExceeded):
             scorer.settle()
+        except BudgetExceeded:
+            if not scorer.bounded:
+                if deadline.expired():
+                    raise
+                return heuristic_scores(p, o, deadline)
         return scorer.scores()
     return heuristic_scores(p, o, deadline)
 
@@ -318,7 +499,7 @@ def solving_moves(puzzle: OthelloPuzzle, deadline: Deadline, stop_at: int = 2) -
     if puzzle.task == "win":
         return scorer.reaching(1, stop_at)
     best = scorer.best()
-    return [sq for sq, v in scorer.exact.items() if v == best][:stop_at]
+    return [sq for sq in scorer.children if scorer.exact.get(sq) == best][:stop_at]
 
 
 def threshold(task: str, best: int) -> int:

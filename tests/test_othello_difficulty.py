@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 import statistics
+import threading
+from pathlib import Path
 
 import pytest
 
@@ -59,6 +61,19 @@ def test_settle_makes_every_score_exact(seed: int) -> None:
         assert dict(scores.scores) == want
 
 
+@pytest.mark.parametrize("threads", [1, 3])
+def test_scores_are_the_same_on_one_thread_or_several(threads: int) -> None:
+    """Several threads share one transposition table and walk a move down together; each has its own
+    stack. Any thread count must give the brute-force scores."""
+    for p, o in random_game_positions(random.Random(300 + threads), 6, (9, 12), 0):
+        want = reference_scores(p, o)
+        engine.table().clear()
+        scorer = rules.MoveScorer(p, o, Deadline.never(), threads=threads)
+        assert scorer.best() == max(want.values())
+        scorer.settle()
+        assert scorer.exact == want and not scorer.upper
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_reaching_answers_only_the_threshold_question(seed: int) -> None:
     for p, o in random_game_positions(random.Random(200 + seed), 6, (9, 12), 0):
@@ -66,6 +81,48 @@ def test_reaching_answers_only_the_threshold_question(seed: int) -> None:
         winners = {sq for sq, v in want.items() if v >= 1}
         assert set(rules.MoveScorer(p, o, Deadline.never()).reaching(1)) == winners
         assert len(rules.MoveScorer(p, o, Deadline.never()).reaching(1, stop_at=1)) == min(1, len(winners))
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_move_losing_every_disc_is_exact_without_a_test(threads: int) -> None:
+    """A comparison that proves "at most -64" proves -64: no test is left to run for that move, and
+    scoring must end rather than wait for one."""
+    p, o = rules.position("OOOX---OOOOOOOOOOX-OOOOOOXXOOOOOOXXXOOOO--XOOOOO--XOOOOO-OOOOOOO", "X")
+    scorer = rules.MoveScorer(p, o, Deadline.never(), threads=threads)
+    done = threading.Thread(target=scorer.settle, daemon=True)
+    done.start()
+    done.join(30)
+    assert not done.is_alive(), "settle is waiting for a test that will never come"
+    assert {rules.square_name(sq): v for sq, v in scorer.exact.items()} == {"G1": -58, "F1": -64}
+
+
+def test_once_the_best_is_proved_settling_may_use_the_time_kept_for_the_fallback() -> None:
+    """The service keeps the end of the budget for a heuristic fallback, needed only while the best
+    score is unproved; after that, settling the other moves may go on into that time."""
+    p, o = rules.position("OOOX---OOOOOOOOOOX-OOOOOOXXOOOOOOXXXOOOO--XOOOOO--XOOOOO-OOOOOOO", "X")
+    scorer = rules.MoveScorer(p, o, Deadline.after(60), share=0.0, share_once_bounded=0.9)
+    assert scorer._out_of_time()  # the best's share (none) is spent
+    scorer.exact, scorer.upper = {rules.parse_square("G1"): -58}, {rules.parse_square("F1"): -60}
+    assert scorer.bounded and not scorer._out_of_time()
+
+
+def test_a_starved_helper_hands_its_search_back_and_the_scores_stay_exact(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a busy machine a helper thread gets too little of a core: it stops in the middle of its
+    search, hands the search back and quits, and the calling thread proves every score alone."""
+    monkeypatch.setattr(rules, "HELPER_TRIAL_SECONDS", 0.0)
+    monkeypatch.setattr(rules, "HELPER_MIN_CPU_SHARE", 2.0)  # never enough: every helper is starved
+    ffo = Path(__file__).parent / "data" / "othello" / "ffo.obf"
+    line = [row for row in ffo.read_text().splitlines() if row.strip() and not row.startswith("%")][25 - 1]
+    board, side, *published = line.replace(";", " ").split()  # FFO #25, 19 empties, every move's score
+    p, o = rules.position(board, side)
+    engine.table().clear()
+    scorer = rules.MoveScorer(p, o, Deadline.never(), threads=2)
+    scorer.settle()
+    assert not scorer.upper
+    assert {rules.square_name(sq): v for sq, v in scorer.exact.items()} == {
+        move.split(":")[0]: int(move.split(":")[1]) for move in published}
+    helper_nodes = [e.counters.nodes for ident, e in scorer._efforts.items() if ident != threading.get_ident()]
+    assert helper_nodes and max(helper_nodes) <= engine.SLICE_NODES + 1000  # stopped at its first look at the clock
 
 
 def test_budget_running_out_keeps_the_proved_part() -> None:
@@ -76,10 +133,11 @@ def test_budget_running_out_keeps_the_proved_part() -> None:
         rules.exact_scores(p, o, Deadline.after(0.05))
     engine.table().clear()
     scorer = rules.MoveScorer(p, o, Deadline.never())
-    assert scorer.best() == 0 and [rules.square_name(sq) for sq in scorer.exact] == ["D8"]
+    assert scorer.best() == 0 and scorer.exact[rules.parse_square("D8")] == 0
     partial = scorer.scores()
     assert not partial.exact and rules.solving("best", partial) == [rules.parse_square("D8")]
-    assert all(entry.get("at_most") for entry in partial.as_json()[1:])
+    assert all(entry["score"] < 0 for entry in partial.as_json()[1:])
+    assert sum(1 for entry in partial.as_json() if entry.get("at_most")) >= len(partial.scores) - scorer.threads
     assert rules.proved("best", partial)  # every other move is bounded below the best (0)
     assert rules.proved("win", partial) == all(s < 1 for _, s in partial.scores)
     assert not rules.proved("best", rules.heuristic_scores(p, o, Deadline.after(0.5)))
