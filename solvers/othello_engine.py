@@ -34,7 +34,7 @@ import os
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -142,32 +142,6 @@ def _trailing_zeros(typingctx, x):  # noqa: ANN001, ANN202
     return types.uint64(types.uint64), codegen
 
 
-@njit(cache=True, inline="always")
-def _moves_along(p: np.uint64, o: np.uint64, s: np.uint64) -> np.uint64:
-    """Squares (empty or not) that end a run of ``o`` discs capped by ``p``, along one line both ways;
-    the runs grow by doubling steps (Edax's method), three steps where a one-square walk takes six."""
-    s2 = s + s
-    left = o & (p << s)
-    right = o & (p >> s)
-    left |= o & (left << s)
-    right |= o & (right >> s)
-    pairs_left = o & (o << s)
-    pairs_right = pairs_left >> s
-    left |= pairs_left & (left << s2)
-    right |= pairs_right & (right >> s2)
-    left |= pairs_left & (left << s2)
-    right |= pairs_right & (right >> s2)
-    return (left << s) | (right >> s)
-
-
-@njit(cache=True)
-def get_moves(p: np.uint64, o: np.uint64) -> np.uint64:
-    """Bitboard of the squares where the side owning ``p`` may play."""
-    oi = o & INNER_COLS  # a line through column A or H cannot continue sideways
-    m = _moves_along(p, oi, U1) | _moves_along(p, o, U8) | _moves_along(p, oi, U7) | _moves_along(p, oi, U9)
-    return m & ~(p | o)
-
-
 def _rays() -> np.ndarray:
     """For each square, the squares along each direction to the edge: four towards higher bits
     (east, north, north-east, north-west), then four towards lower bits."""
@@ -188,39 +162,139 @@ RAYS = _rays()
 NEIGHBOURS = np.array([sum(1 << (rr * 8 + cc) for rr in range(r - 1, r + 2) for cc in range(c - 1, c + 2)
                            if 0 <= rr < 8 and 0 <= cc < 8 and (rr, cc) != (r, c))
                        for r, c in (divmod(sq, 8) for sq in range(64))], dtype=np.uint64)
-TOP_BIT = np.uint64(1 << 63)
 
 
-@njit(cache=True, inline="always")
-def _flips_up(p: np.uint64, o: np.uint64, ray: np.uint64) -> np.uint64:
-    """The discs turned along a ray towards higher bits: those before its first square that is not
-    ``o``, if that square is ``p``'s. Without branches: their outcome is a coin toss the processor
-    cannot predict."""
-    blockers = ray & ~o
-    first = blockers & (~blockers + U1)
-    return (first - U1) & ray & (U0 - np.uint64((first & p) != U0))
+def _line_flip_counts() -> np.ndarray:
+    """[square's place on a line of 8, the mover's discs on that line]: the discs a move there turns
+    along the line when every other square of it is full (the last empty square of the board)."""
+    counts = np.zeros((8, 256), dtype=np.int64)
+    for place in range(8):
+        for mine in range(256):
+            for step in (1, -1):
+                run, k = 0, place + step
+                while 0 <= k < 8 and not mine >> k & 1:
+                    run, k = run + 1, k + step
+                counts[place, mine] += run if 0 <= k < 8 else 0
+    return counts
 
 
-@njit(cache=True, inline="always")
-def _flips_down(p: np.uint64, o: np.uint64, ray: np.uint64) -> np.uint64:
-    """As ``_flips_up`` towards lower bits, where the first blocker is the highest bit."""
-    blockers = ray & ~o
-    first = TOP_BIT >> _leading_zeros(blockers | U1)
-    return ray & ~((first << U1) - U1) & (U0 - np.uint64((first & p & blockers) != U0))
+def _diagonal_masks(step: int) -> np.ndarray:
+    """For each square, its diagonal (``step`` 1: towards higher columns as rows rise, -1: lower)."""
+    return np.array([sum(1 << ((r + k) * 8 + c + step * k) for k in range(-7, 8)
+                         if 0 <= r + k < 8 and 0 <= c + step * k < 8)
+                     for r, c in (divmod(sq, 8) for sq in range(64))], dtype=np.uint64)
+
+
+LINE_FLIP_COUNTS = _line_flip_counts()
+DIAGONALS, ANTI_DIAGONALS = _diagonal_masks(1), _diagonal_masks(-1)
+COLUMN_A = np.uint64(0x0101010101010101)
+COLUMN_TO_BYTE = np.uint64(0x0102040810204080)  # column A's square of row k to bit k of the top byte
+
+
+# Flips and move generation run each direction of a square's eight in a lane of one SIMD vector,
+# written as LLVM IR, which numba cannot emit from Python code (its loops stay scalar here).
+_I1, _I32, _I64 = ir.IntType(1), ir.IntType(32), ir.IntType(64)
+
+
+def _vector(values: Iterable[int], width: int) -> ir.Constant:
+    return ir.Constant(ir.VectorType(_I64, width), [ir.Constant(_I64, int(v)) for v in values])
+
+
+def _splat(builder: ir.IRBuilder, x: ir.Value, width: int) -> ir.Value:
+    kind = ir.VectorType(_I64, width)
+    one = builder.insert_element(ir.Constant(kind, ir.Undefined), x, ir.Constant(_I32, 0))
+    return builder.shuffle_vector(one, ir.Constant(kind, ir.Undefined), ir.Constant(ir.VectorType(_I32, width), [0] * width))
+
+
+def _or_of_lanes(builder: ir.IRBuilder, lanes: ir.Value, width: int) -> ir.Value:
+    while width > 1:  # OR the halves together until one lane is left
+        width //= 2
+        low = builder.shuffle_vector(lanes, lanes, ir.Constant(ir.VectorType(_I32, width), list(range(width))))
+        high = builder.shuffle_vector(lanes, lanes, ir.Constant(ir.VectorType(_I32, width), list(range(width, 2 * width))))
+        lanes = builder.or_(low, high)
+    return builder.extract_element(lanes, ir.Constant(_I32, 0))
+
+
+def _module_constant(module: ir.Module, name: str, value: ir.Constant) -> ir.GlobalVariable:
+    """A constant in the compiled module itself, so numba's on-disk cache keeps it (an address of a
+    Python-side array would not survive into another process)."""
+    found = module.globals.get(name)
+    if found is None:
+        found = ir.GlobalVariable(module, value.type, name=name)
+        found.initializer, found.global_constant, found.linkage, found.align = value, True, "internal", 64
+    return found
+
+
+@intrinsic
+def _flips_on_rays(typingctx, p, o, sq):  # noqa: ANN001, ANN202
+    """The discs of ``o`` turned by ``p`` playing ``sq``, the eight rays from it side by side in one
+    vector of eight lanes. Along each ray the turned discs are those before its first square that is
+    not ``o``, if that square is ``p``'s: towards higher bits that square is the lowest bit of the
+    ray's non-``o`` squares, towards lower bits the highest one. Without branches: their outcome is a
+    coin toss the processor cannot predict."""
+    def codegen(context, builder, signature, args):  # noqa: ANN001, ANN202
+        p, o, sq = args
+        table = _module_constant(builder.module, "othello_rays",
+                                 ir.Constant(ir.ArrayType(ir.VectorType(_I64, 8), 64),
+                                             [_vector(row, 8) for row in RAYS.view(np.int64)]))
+        rays = builder.load(builder.gep(table, [ir.Constant(_I64, 0), sq]), align=64)
+        towards_higher = ir.Constant(ir.VectorType(_I1, 8), [1, 1, 1, 1, 0, 0, 0, 0])  # RAYS' order
+        all_ones, zero = _vector([-1] * 8, 8), _vector([0] * 8, 8)
+        ctlz = builder.module.globals.get("llvm.ctlz.v8i64") or ir.Function(
+            builder.module, ir.FunctionType(rays.type, [rays.type, _I1]), name="llvm.ctlz.v8i64")
+        blockers = builder.and_(rays, builder.xor(_splat(builder, o, 8), all_ones))
+        lowest = builder.and_(blockers, builder.sub(zero, blockers))
+        highest = builder.lshr(_vector([1 << 63] * 8, 8),
+                               builder.call(ctlz, [builder.or_(blockers, _vector([1] * 8, 8)), ir.Constant(_I1, 1)]))
+        first = builder.select(towards_higher, lowest, highest)
+        below = builder.add(first, all_ones)
+        above = builder.xor(builder.add(builder.add(first, first), all_ones), all_ones)
+        run = builder.and_(builder.select(towards_higher, below, above), rays)
+        capped = builder.icmp_unsigned("!=", builder.and_(builder.and_(first, _splat(builder, p, 8)), blockers), zero)
+        return _or_of_lanes(builder, builder.and_(run, builder.sext(capped, rays.type)), 8)
+    return types.uint64(types.uint64, types.uint64, types.int64), codegen
+
+
+@intrinsic
+def _moves_on_lines(typingctx, p, o):  # noqa: ANN001, ANN202
+    """Squares (empty or not) that end a run of ``o`` discs capped by ``p``, the four line directions
+    side by side in one vector, each lane both ways. The runs grow by doubling steps (Edax's method),
+    three steps where a one-square walk takes six."""
+    def codegen(context, builder, signature, args):  # noqa: ANN001, ANN202
+        p, o = args
+        step = _vector([1, 8, 7, 9], 4)  # along rows, columns and the two diagonals
+        double_step = builder.add(step, step)
+        inner = int(INNER_COLS.view(np.int64))  # a line through column A or H cannot continue sideways
+        oo = builder.and_(_splat(builder, o, 4), _vector([inner, -1, inner, inner], 4))
+        pp = _splat(builder, p, 4)
+        left = builder.and_(oo, builder.shl(pp, step))
+        right = builder.and_(oo, builder.lshr(pp, step))
+        left = builder.or_(left, builder.and_(oo, builder.shl(left, step)))
+        right = builder.or_(right, builder.and_(oo, builder.lshr(right, step)))
+        pairs_left = builder.and_(oo, builder.shl(oo, step))
+        pairs_right = builder.lshr(pairs_left, step)
+        for _ in range(2):
+            left = builder.or_(left, builder.and_(pairs_left, builder.shl(left, double_step)))
+            right = builder.or_(right, builder.and_(pairs_right, builder.lshr(right, double_step)))
+        return _or_of_lanes(builder, builder.or_(builder.shl(left, step), builder.lshr(right, step)), 4)
+    return types.uint64(types.uint64, types.uint64), codegen
 
 
 @njit(cache=True)
+def get_moves(p: np.uint64, o: np.uint64) -> np.uint64:
+    """Bitboard of the squares where the side owning ``p`` may play."""
+    return _moves_on_lines(p, o) & ~(p | o)
+
+
+@njit(cache=True, inline="always")
 def flips(p: np.uint64, o: np.uint64, b: np.uint64) -> np.uint64:
     """Discs of ``o`` turned by the side owning ``p`` playing the single bit ``b`` (never 0) on an
     empty square; 0 if the move is not legal. A square with no disc of ``o`` beside it is answered
     at once: near the end most squares tried are such, and the rays cost ten times more."""
-    sq = _trailing_zeros(b)
+    sq = np.int64(_trailing_zeros(b))
     if not NEIGHBOURS[sq] & o:
         return U0
-    rays = RAYS[sq]
-    return (_flips_up(p, o, rays[0]) | _flips_up(p, o, rays[1]) | _flips_up(p, o, rays[2])
-            | _flips_up(p, o, rays[3]) | _flips_down(p, o, rays[4]) | _flips_down(p, o, rays[5])
-            | _flips_down(p, o, rays[6]) | _flips_down(p, o, rays[7]))
+    return _flips_on_rays(p, o, sq)
 
 
 @njit(cache=True)
@@ -249,15 +323,30 @@ def _lowest_bit(x: np.uint64) -> np.uint64:
 # passes an array counts references to it atomically, which cost more than the search itself here.
 
 
+@njit(cache=True, inline="always")
+def _last_flip_count(p: np.uint64, sq: int) -> int:
+    """How many discs ``p`` turns by playing the board's last empty square: each of the square's four
+    lines read as a byte of ``p``'s discs (the others being the opponent's), then looked up (Edax's
+    method), far cheaper than finding the turned discs."""
+    row, col = sq >> 3, sq & 7
+    on_row = (p >> np.uint64(8 * row)) & _BYTE
+    on_column = (((p >> np.uint64(col)) & COLUMN_A) * COLUMN_TO_BYTE) >> U56
+    on_diagonal = ((p & DIAGONALS[sq]) * COLUMN_A) >> U56  # a diagonal's squares sum into their columns
+    on_anti_diagonal = ((p & ANTI_DIAGONALS[sq]) * COLUMN_A) >> U56
+    return (LINE_FLIP_COUNTS[col, np.int64(on_row)] + LINE_FLIP_COUNTS[row, np.int64(on_column)]
+            + LINE_FLIP_COUNTS[col, np.int64(on_diagonal)] + LINE_FLIP_COUNTS[col, np.int64(on_anti_diagonal)])
+
+
 @njit(cache=True)
 def _last_empty(p: np.uint64, o: np.uint64, b: np.uint64) -> int:
     """Exact score with one empty square ``b`` left (one node)."""
-    f = flips(p, o, b)
-    if f:
-        return 2 * (popcount(p) + popcount(f) + 1) - 64
-    f = flips(o, p, b)
-    if f:
-        return 64 - 2 * (popcount(o) + popcount(f) + 1)
+    sq = np.int64(_trailing_zeros(b))
+    n = _last_flip_count(p, sq)
+    if n:
+        return 2 * (popcount(p) + n + 1) - 64
+    n = _last_flip_count(o, sq)
+    if n:
+        return 64 - 2 * (popcount(o) + n + 1)
     return final_score(p, o)
 
 
