@@ -66,7 +66,7 @@ HASH_A = np.uint64(0x9E3779B97F4A7C15)
 HASH_B = np.uint64(0xC2B2AE3D27D4EB4F)
 H30 = np.uint64(30)
 _HASH_BITS = np.uint64(0xFFFFFFFF00000000)
-_ROW_STARTS = np.uint64(0x0101010101010101)
+COLUMN_A = np.uint64(0x0101010101010101)  # also: the first square of each row
 _BYTE = np.uint64(0xFF)
 _S14, _S16, _S18, _S24, _S28, _S32, _S36, _S48 = (np.uint64(s) for s in (14, 16, 18, 24, 28, 32, 36, 48))
 _L7 = np.array([0xFF01010101010101, 0xFFFF030303030303, 0xFFFFFFFF0F0F0F0F], dtype=np.uint64)
@@ -127,14 +127,6 @@ def popcount(x: np.uint64) -> int:
 
 
 @intrinsic
-def _leading_zeros(typingctx, x):  # noqa: ANN001, ANN202
-    """LLVM's count-leading-zeros (one instruction); undefined for 0, which callers avoid."""
-    def codegen(context, builder, signature, args):  # noqa: ANN001, ANN202
-        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
-    return types.uint64(types.uint64), codegen
-
-
-@intrinsic
 def _trailing_zeros(typingctx, x):  # noqa: ANN001, ANN202
     """LLVM's count-trailing-zeros: the square of a single bit (undefined for 0, which callers avoid)."""
     def codegen(context, builder, signature, args):  # noqa: ANN001, ANN202
@@ -178,16 +170,20 @@ def _line_flip_counts() -> np.ndarray:
     return counts
 
 
-def _diagonal_masks(step: int) -> np.ndarray:
-    """For each square, its diagonal (``step`` 1: towards higher columns as rows rise, -1: lower)."""
-    return np.array([sum(1 << ((r + k) * 8 + c + step * k) for k in range(-7, 8)
-                         if 0 <= r + k < 8 and 0 <= c + step * k < 8)
-                     for r, c in (divmod(sq, 8) for sq in range(64))], dtype=np.uint64)
+def _line_through(direction: int) -> np.ndarray:
+    """For each square, its line of ``LINES`` in ``direction`` (0 for a corner's one-square diagonal,
+    which turns nothing either way)."""
+    through = np.zeros(64, dtype=np.uint64)
+    for line_direction, mask in LINES:
+        if line_direction == direction:
+            for sq in range(64):
+                if int(mask) >> sq & 1:
+                    through[sq] = mask
+    return through
 
 
 LINE_FLIP_COUNTS = _line_flip_counts()
-DIAGONALS, ANTI_DIAGONALS = _diagonal_masks(1), _diagonal_masks(-1)
-COLUMN_A = np.uint64(0x0101010101010101)
+DIAGONALS, ANTI_DIAGONALS = _line_through(2), _line_through(3)
 COLUMN_TO_BYTE = np.uint64(0x0102040810204080)  # column A's square of row k to bit k of the top byte
 
 
@@ -525,7 +521,7 @@ def full_lines(filled: np.uint64) -> tuple[np.uint64, np.uint64, np.uint64, np.u
     h = filled & (filled >> U1)
     h &= h >> U2
     h &= h >> U4
-    h = (h & _ROW_STARTS) * _BYTE
+    h = (h & COLUMN_A) * _BYTE
     v = filled & ((filled >> U8) | (filled << U56))
     v &= (v >> _S16) | (v << _S48)
     v &= (v >> _S32) | (v << _S32)

@@ -15,7 +15,7 @@ from solvers import othello_engine as engine
 from solvers import othello_techniques as human
 from solvers.common import BudgetExceeded, Deadline, InvalidInput
 from tests.conftest import share
-from tests.test_othello import random_game_positions, reference_value
+from tests.test_othello import ffo_positions, random_game_positions, reference_value
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -106,21 +106,19 @@ def test_once_the_best_is_proved_settling_may_use_the_time_kept_for_the_fallback
     assert scorer.bounded and not scorer._out_of_time()
 
 
-def test_a_starved_helper_hands_its_search_back_and_the_scores_stay_exact(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_starved_helper_hands_its_search_back_and_the_scores_stay_exact(monkeypatch: pytest.MonkeyPatch,
+                                                                          reference_dir: Path) -> None:
     """On a busy machine a helper thread gets too little of a core: it stops in the middle of its
     search, hands the search back and quits, and the calling thread proves every score alone."""
     monkeypatch.setattr(rules, "HELPER_TRIAL_SECONDS", 0.0)
     monkeypatch.setattr(rules, "HELPER_MIN_CPU_SHARE", 2.0)  # never enough: every helper is starved
-    ffo = Path(__file__).parent / "data" / "othello" / "ffo.obf"
-    line = [row for row in ffo.read_text().splitlines() if row.strip() and not row.startswith("%")][25 - 1]
-    board, side, *published = line.replace(";", " ").split()  # FFO #25, 19 empties, every move's score
+    _, board, side, published = ffo_positions(reference_dir)[25 - 1]  # FFO #25, 19 empties
     p, o = rules.position(board, side)
     engine.table().clear()
     scorer = rules.MoveScorer(p, o, Deadline.never(), threads=2)
     scorer.settle()
     assert not scorer.upper
-    assert {rules.square_name(sq): v for sq, v in scorer.exact.items()} == {
-        move.split(":")[0]: int(move.split(":")[1]) for move in published}
+    assert {rules.square_name(sq): v for sq, v in scorer.exact.items()} == published
     helper_nodes = [e.counters.nodes for ident, e in scorer._efforts.items() if ident != threading.get_ident()]
     assert helper_nodes and max(helper_nodes) <= engine.SLICE_NODES + 1000  # stopped at its first look at the clock
 
