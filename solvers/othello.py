@@ -289,8 +289,9 @@ class MoveScorer:
             effort.wall = effort.cpu = 0.0
 
         def run(helper: bool) -> None:
+            effort = self._effort()
             try:
-                while not (helper and _starved(self._effort().wall, self._effort().cpu)) and self._step(settle):
+                while not (helper and _starved(effort.wall, effort.cpu)) and self._step(settle):
                     pass
             except _Starved:  # _compare or _test handed its search back; the other threads carry on
                 pass
