@@ -29,7 +29,7 @@ from sqlalchemy.engine import make_url
 from tqdm import tqdm
 
 from app import book, upkeep
-from app.cli_fleet import add_fleet_commands
+from app.fleet.cli import add_fleet_commands
 from app.service import build_row, daily_plan, identity, pool_key
 from app.settings import get_settings
 from app.store import PuzzleRow, PuzzleStore, derive_id, derive_seed

@@ -26,7 +26,7 @@ from pathlib import Path
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from app.fleet import FleetSettings, PoolTarget, enqueue, make_celery, pool_slots
+from app.fleet.tasks import FleetSettings, PoolTarget, enqueue, make_celery, pool_slots
 from app.service import build_row
 from app.store import PuzzleRow, PuzzleStore
 from app.work import generate_job

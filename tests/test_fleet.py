@@ -22,7 +22,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.cli import main
-from app.fleet import (
+from app.fleet.tasks import (
     FleetSettings,
     Item,
     PoolTarget,

@@ -34,7 +34,7 @@ from celery.exceptions import SoftTimeLimitExceeded
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from app import fleet_metrics
+from app.fleet import metrics as fleet_metrics
 from app.service import build_row, identity, pool_key
 from app.settings import get_settings
 from app.store import PuzzleStore, derive_id, derive_seed

@@ -34,7 +34,7 @@ def add_fleet_commands(commands: Any, pregenerate: argparse.ArgumentParser) -> N
 
 
 def _broker_or_exit() -> Any:
-    from app.fleet import fleet_settings
+    from app.fleet.tasks import fleet_settings
 
     settings = fleet_settings()
     if not settings.broker_url:
@@ -52,7 +52,7 @@ def _queued_or(local: Callable[[argparse.Namespace], int]) -> Callable[[argparse
 
 def _enqueue_pregenerate(args: argparse.Namespace) -> int:
     from app.cli import plan_tasks
-    from app.fleet import TIME_LIMIT_MARGIN_SECONDS, chunks, enqueue, make_celery
+    from app.fleet.tasks import TIME_LIMIT_MARGIN_SECONDS, chunks, enqueue, make_celery
 
     settings = _broker_or_exit()
     types = list(TYPES.values()) if args.type == "all" else [TYPES[args.type]]
@@ -79,14 +79,14 @@ def _worker(args: argparse.Namespace) -> int:
     if args.database_url:
         os.environ["DATABASE_URL"] = args.database_url
     PuzzleStore(args.database_url or get_settings().database_url).dispose()  # migrate once, before the children
-    from app.fleet import run_worker
+    from app.fleet.tasks import run_worker
 
     run_worker(args.concurrency or os.cpu_count() or 1, args.loglevel, args.hostname, args.metrics_port)
     return 0
 
 
 def _refill(args: argparse.Namespace) -> int:
-    from app.fleet import make_celery, parse_pools, refill_forever, refill_once
+    from app.fleet.tasks import make_celery, parse_pools, refill_forever, refill_once
 
     settings = _broker_or_exit()
     try:
