@@ -26,7 +26,9 @@ from pathlib import Path
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from app.fleet.tasks import FleetSettings, PoolTarget, enqueue, make_celery, pool_slots
+from app.fleet.broker import FleetSettings, make_celery
+from app.fleet.pools import PoolTarget, pool_slots
+from app.fleet.tasks import enqueue
 from app.service import build_row
 from app.store import PuzzleRow, PuzzleStore
 from app.work import generate_job

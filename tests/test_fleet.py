@@ -22,17 +22,9 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.cli import main
-from app.fleet.tasks import (
-    FleetSettings,
-    Item,
-    PoolTarget,
-    enqueue,
-    make_celery,
-    parse_pools,
-    pool_slots,
-    queue_depth,
-    refill_once,
-)
+from app.fleet.broker import FleetSettings, make_celery, queue_depth
+from app.fleet.pools import PoolTarget, parse_pools, pool_slots, refill_once
+from app.fleet.tasks import Item, enqueue
 from app.store import PuzzleRow, PuzzleStore
 from generators.registry import TYPES
 from solvers.common import Deadline

@@ -34,7 +34,7 @@ def add_fleet_commands(commands: Any, pregenerate: argparse.ArgumentParser) -> N
 
 
 def _broker_or_exit() -> Any:
-    from app.fleet.tasks import fleet_settings
+    from app.fleet.broker import fleet_settings
 
     settings = fleet_settings()
     if not settings.broker_url:
@@ -52,7 +52,8 @@ def _queued_or(local: Callable[[argparse.Namespace], int]) -> Callable[[argparse
 
 def _enqueue_pregenerate(args: argparse.Namespace) -> int:
     from app.cli import plan_tasks
-    from app.fleet.tasks import TIME_LIMIT_MARGIN_SECONDS, chunks, enqueue, make_celery
+    from app.fleet.broker import make_celery
+    from app.fleet.tasks import TIME_LIMIT_MARGIN_SECONDS, chunks, enqueue
 
     settings = _broker_or_exit()
     types = list(TYPES.values()) if args.type == "all" else [TYPES[args.type]]
@@ -86,7 +87,8 @@ def _worker(args: argparse.Namespace) -> int:
 
 
 def _refill(args: argparse.Namespace) -> int:
-    from app.fleet.tasks import make_celery, parse_pools, refill_forever, refill_once
+    from app.fleet.broker import make_celery
+    from app.fleet.pools import parse_pools, refill_forever, refill_once
 
     settings = _broker_or_exit()
     try:

@@ -44,7 +44,7 @@ def _redelivered(task: Any = None, **_: Any) -> None:
 
 class QueueDepth(Collector):
     def collect(self) -> Iterator[GaugeMetricFamily]:
-        from app.fleet.tasks import queue_depth
+        from app.fleet.broker import queue_depth
 
         try:
             depth = float(queue_depth())
