@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from app.cli import main
+from app.cli.main import main
 from app.store import PuzzleStore
 
 

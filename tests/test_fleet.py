@@ -21,7 +21,7 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from app.cli import main
+from app.cli.main import main
 from app.fleet.broker import FleetSettings, make_celery, queue_depth
 from app.fleet.pools import PoolTarget, parse_pools, pool_slots, refill_once
 from app.fleet.tasks import Item, enqueue
@@ -231,7 +231,7 @@ def test_pool_targets_are_parsed_with_clear_errors() -> None:
 def test_pool_slots_are_the_ones_pregenerate_makes() -> None:
     from datetime import date
 
-    from app.cli import plan_tasks
+    from app.cli.main import plan_tasks
     from app.service import identity
 
     planned = plan_tasks([TYPES["dabuhamienai"]], date(2026, 5, 1), 0, 3, "easy")

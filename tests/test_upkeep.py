@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import update
 from sqlalchemy.orm import Session
 
-from app.cli import main as cli
+from app.cli.main import main as cli
 from app.store import PuzzleRow, PuzzleStore
 from app.upkeep import Upkeep, checkpoint, prune
 
