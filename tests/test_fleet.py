@@ -231,7 +231,7 @@ def test_pool_targets_are_parsed_with_clear_errors() -> None:
 def test_pool_slots_are_the_ones_pregenerate_makes() -> None:
     from datetime import date
 
-    from app.cli.main import plan_tasks
+    from app.cli.plan import plan_tasks
     from app.service import identity
 
     planned = plan_tasks([TYPES["dabuhamienai"]], date(2026, 5, 1), 0, 3, "easy")

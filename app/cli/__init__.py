@@ -1,1 +1,1 @@
-"""The `puzzlegen` command (``main``)."""
+"""The `puzzlegen` command (``main``) and what pre-generation plans (``plan``, shared with the fleet's commands)."""

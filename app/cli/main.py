@@ -19,8 +19,7 @@ import time
 from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
-from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -29,57 +28,15 @@ from sqlalchemy.engine import make_url
 from tqdm import tqdm
 
 from app import book, upkeep
+from app.cli.plan import Task, plan_tasks
 from app.fleet.cli import add_fleet_commands
-from app.service import build_row, daily_plan, identity, pool_key
+from app.service import build_row
 from app.settings import get_settings
-from app.store import PuzzleRow, PuzzleStore, derive_id, derive_seed
+from app.store import PuzzleRow, PuzzleStore
 from app.work import envelope, generate_job, grade_job, warm_up_worker
 from generators.registry import TYPES
-from generators.spec import PuzzleType
 
 PLAY_COUNTS = ("attempts", "solves", "first_tries", "first_try_solves")
-
-
-@dataclass(frozen=True)
-class Task:
-    puzzle_type: PuzzleType
-    params: BaseModel  # what generates the puzzle
-    stored_params: dict[str, Any]  # what the record shows (a daily's adds its date)
-    seed: int
-    puzzle_id: str
-    daily_key: str | None = None
-    pool: str | None = None
-
-
-def params_per_level(puzzle_type: PuzzleType, difficulty: str) -> list[BaseModel]:
-    """The default parameters at each asked level (``all``: every level the default size allows)."""
-    if puzzle_type.difficulty is None:
-        return [puzzle_type.params_model()]
-    levels = puzzle_type.difficulty.names if difficulty == "all" else [difficulty]
-    fitting = []
-    for level in (name for name in levels if name in puzzle_type.difficulty.names):
-        try:
-            fitting.append(puzzle_type.params_model(difficulty=level))
-        except ValidationError:
-            if difficulty != "all":
-                raise
-            # e.g. a level the default size is too small for
-    return fitting
-
-
-def plan_tasks(types: list[PuzzleType], start: date, days: int, pool_size: int, difficulty: str = "all") -> list[Task]:
-    tasks = []
-    for puzzle_type, params in ((t, p) for t in types for p in params_per_level(t, difficulty)):
-        shown = identity(params)
-        for offset in range(days):
-            plan = daily_plan(puzzle_type, shown, start + timedelta(days=offset))
-            tasks.append(Task(puzzle_type, params, plan.params, plan.seed, plan.puzzle_id, daily_key=plan.key))
-        key = pool_key(puzzle_type, shown)
-        for slot in range(pool_size):
-            seed = derive_seed("pool", puzzle_type.name, shown, slot)
-            puzzle_id = derive_id(puzzle_type.id_prefix, "pool", key, slot)
-            tasks.append(Task(puzzle_type, params, shown, seed, puzzle_id, pool=key))
-    return tasks
 
 
 def pregenerate(args: argparse.Namespace) -> int:

@@ -1,6 +1,6 @@
 """`puzzlegen worker`, `puzzlegen refill` and `puzzlegen pregenerate --queue`: the fleet's commands.
 
-Kept out of ``app.cli.main`` so the local commands never import the task engine.
+Kept out of ``app.cli.main`` (both import ``app.cli.plan``) so the local commands never import the task engine.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def _queued_or(local: Callable[[argparse.Namespace], int]) -> Callable[[argparse
 
 
 def _enqueue_pregenerate(args: argparse.Namespace) -> int:
-    from app.cli.main import plan_tasks
+    from app.cli.plan import plan_tasks
     from app.fleet.broker import make_celery
     from app.fleet.tasks import TIME_LIMIT_MARGIN_SECONDS, chunks, enqueue
 

@@ -60,7 +60,7 @@ class Item:
 
 
 def chunks(tasks: Iterable[Any], size: int) -> list[tuple[str, list[Item]]]:
-    """Planned tasks (``app.cli.main.Task``) as chunks of at most ``size`` seeds of one type and parameter set."""
+    """Planned tasks (``app.cli.plan.Task``) as chunks of at most ``size`` seeds of one type and parameter set."""
     def level(task: Any) -> tuple[str, str]:
         return task.puzzle_type.name, pool_key(task.puzzle_type, identity(task.params))
 
