@@ -15,8 +15,9 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app import budgets, errors, faults, observability, upkeep
-from app.replay import ReplayStore, ResponseReplay
+from app import upkeep
+from app.middleware import budgets, errors, faults, observability
+from app.middleware.replay import ReplayStore, ResponseReplay
 from app.routes import meta, pictures, puzzles
 from app.service import PuzzleService
 from app.settings import Settings, get_settings

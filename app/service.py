@@ -18,7 +18,7 @@ from fastapi import Depends, Request
 from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
-from app.observability import Metrics
+from app.middleware.observability import Metrics
 from app.settings import Settings
 from app.store import PuzzleRow, PuzzleStore, canonical, derive_id, derive_seed
 from app.work import WorkPool, envelope, generate_job, grade_job, hint_job, solve_job, unwrap, verify_job

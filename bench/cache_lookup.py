@@ -13,7 +13,7 @@ import timeit
 
 from cachetools import LRUCache, TLRUCache
 
-from app.replay import Kept, ReplayStore
+from app.middleware.replay import Kept, ReplayStore
 
 SIZE = 1024
 KEPT = Kept(None, [], b"{}", math.inf)

@@ -1,4 +1,4 @@
-"""Per-client budgets (app/budgets.py): the defaults stop a flood, other clients and reads go on,
+"""Per-client budgets (app/middleware/budgets.py): the defaults stop a flood, other clients and reads go on,
 API keys lift or raise limits, forwarded headers count only from trusted proxies, and Redis makes two
 app instances share one budget."""
 
@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from app.budgets import budget_for, client_address, parse_api_keys
 from app.main import create_app
+from app.middleware.budgets import budget_for, client_address, parse_api_keys
 from app.settings import Settings
 
 REDIS_URL = "redis://127.0.0.1:6379/0"
@@ -94,7 +94,7 @@ def test_budgets_are_per_kind_of_route(build) -> None:
     verify = [client.post(f"/puzzles/{puzzle_id}/verify", json={"answer": {}}).status_code for _ in range(4)]
     assert verify == [422, 422, 422, 429]
     reads = [client.get(f"/puzzles/{puzzle_id}").status_code for _ in range(5)]
-    assert reads == [200, 200, 200, 200, 429]  # replayed reads (app/replay.py) count too
+    assert reads == [200, 200, 200, 200, 429]  # replayed reads (app/middleware/replay.py) count too
     assert client.get("/types").status_code == 200 and client.get("/healthz").status_code == 200
 
 

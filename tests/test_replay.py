@@ -12,8 +12,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from app import replay
-from app.replay import Kept, ReplayStore
+from app.middleware import replay
+from app.middleware.replay import Kept, ReplayStore
 
 
 class Lines(logging.Handler):

@@ -94,7 +94,7 @@ def test_reads_mark_puzzles_fetched_and_the_service_prunes_the_rest(make_client,
         session.execute(update(PuzzleRow).values(fetched_at=None))
         session.commit()
     assert len(client.app.state.replay) == 1
-    assert client.get(f"/puzzles/{replayed}").status_code == 200  # answered by the replay (app/replay.py) alone
+    assert client.get(f"/puzzles/{replayed}").status_code == 200  # answered by the replay (app/middleware/replay.py) alone
     assert client.get(f"/puzzles/{kept}").status_code == 200
     assert fetched_ids({kept, replayed}) == {kept, replayed}
     upkeep = Upkeep(retention_days=30)

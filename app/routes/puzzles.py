@@ -15,7 +15,7 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 from starlette.concurrency import run_in_threadpool
 
-from app.replay import allow_replay, max_age_until
+from app.middleware.replay import allow_replay, max_age_until
 from app.service import ServiceDep
 from app.store import PuzzleRecord, PuzzleRow
 from app.work import WorkFailed
@@ -123,7 +123,7 @@ def immutable_response(
 ) -> Response:
     """Stored puzzles never change, so their id makes a strong ETag and caches may keep them (until the
     Unix time ``until`` where the same request means another puzzle later, as today's daily does), and
-    the server may replay the response to the same GET until then (``app.replay``); ``render`` runs only
+    the server may replay the response to the same GET until then (``app.middleware.replay``); ``render`` runs only
     when the client does not already hold this version."""
     allow_replay(request, until)
     headers = {"ETag": f'"{etag}"', "Cache-Control": f"public, max-age={max_age_until(until)}"}

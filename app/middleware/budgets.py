@@ -3,7 +3,7 @@
 Counting is the `limits` library's sliding-window counter: two counters per client and budget whatever
 the rate, in this process's memory by default, or in Redis (`REDIS_URL`) so replicas share one budget.
 Budgets are chosen by path pattern, so a new route under a costly prefix is covered the day it lands.
-The check runs before the response replay (`app.replay`): a replayed read counts like any other, so no
+The check runs before the response replay (`app.middleware.replay`): a replayed read counts like any other, so no
 kind of request escapes its budget.
 
 A client is its address (an IPv6 address by its /64, what one host is usually given), or its API key

@@ -18,7 +18,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, G
 from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.faults import DATABASE_FAULTS
+from app.middleware.faults import DATABASE_FAULTS
 
 access_log = logging.getLogger("puzzlegen.access")
 
