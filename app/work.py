@@ -26,7 +26,7 @@ from generators.pipeline import GenerationFailed
 from generators.registry import TYPES
 from generators.spec import as_verdict
 from solvers.common import BudgetExceeded, Deadline, InvalidInput
-from solvers.human import Contradiction
+from solvers.techniques.human import Contradiction
 
 log = logging.getLogger("puzzlegen.work")
 

@@ -25,8 +25,8 @@ from pathlib import Path
 from bench.stats import summary
 from generators.battleship import BattleshipParams, generate_puzzle
 from solvers import battleship as rules
-from solvers import battleship_techniques as human
 from solvers.common import Deadline, SolveOutcome
+from solvers.techniques import battleship as human
 
 REFERENCE = Path(__file__).resolve().parent.parent / "tests" / "data" / "battleship"
 

@@ -20,10 +20,10 @@ import time
 from bench.stats import summary
 from generators.dabuhamienai import DabuhamienaiParams, generate_puzzle
 from solvers import dabuhamienai as rules
-from solvers import dabuhamienai_techniques as human
 from solvers.common import Deadline
-from solvers.human import GridState, grid_hint
 from solvers.sat import BACKENDS
+from solvers.techniques import dabuhamienai as human
+from solvers.techniques.human import GridState, grid_hint
 
 
 def effort(puzzle: rules.DabuhamienaiPuzzle) -> tuple[float, float, float]:

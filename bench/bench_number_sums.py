@@ -25,9 +25,9 @@ from collections.abc import Callable
 from pydantic import ValidationError
 
 from generators.number_sums import NumberSumsParams, generate_puzzle, unique, with_targets, without_regions
-from solvers import number_sums_techniques as human
 from solvers.common import Deadline
 from solvers.number_sums import NumberSumsPuzzle, search_solutions, solve
+from solvers.techniques import number_sums as human
 
 
 def percentile(values: list[float], q: float) -> float:

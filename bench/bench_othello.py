@@ -16,8 +16,8 @@ import time
 from generators import othello as gen
 from solvers import othello as rules
 from solvers import othello_engine as engine
-from solvers import othello_techniques as human
 from solvers.common import Deadline
+from solvers.techniques import othello as human
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -34,8 +34,8 @@ from pydantic import ValidationError
 from bench.stats import summary
 from generators.ubongo import UbongoParams, generate_puzzle
 from solvers import ubongo as rules
-from solvers import ubongo_techniques as human
 from solvers.common import Deadline, SolveOutcome
+from solvers.techniques import ubongo as human
 
 ALL = 10**6  # "every covering"
 

@@ -24,11 +24,11 @@ from generators.pipeline import Generated, generate, generate_at_level
 from generators.spec import PuzzleType
 from pictures import battleship as picture
 from solvers import battleship as rules
-from solvers import battleship_techniques as human
 from solvers import puzzlink
 from solvers.common import Deadline, InvalidInput
-from solvers.human import Grade
 from solvers.sat import SatBackend, make_backend
+from solvers.techniques import battleship as human
+from solvers.techniques.human import Grade
 
 Grid = list[list[int]]
 Clue = tuple[int, int, str]  # (row, col, kind)

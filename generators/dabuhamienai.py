@@ -23,10 +23,10 @@ from generators.pipeline import Generated, generate, generate_at_level
 from generators.spec import PuzzleType
 from pictures import dabuhamienai as picture
 from solvers import dabuhamienai as rules
-from solvers import dabuhamienai_techniques as human
 from solvers.common import Cell, Deadline
-from solvers.human import Grade, GridState, Path
 from solvers.sat import make_backend
+from solvers.techniques import dabuhamienai as human
+from solvers.techniques.human import Grade, GridState, Path
 
 Grid = list[list[int]]
 MIN_HARD_SIZE = 6  # below it, puzzles that need a long look-ahead are too rare to find on request

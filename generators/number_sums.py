@@ -30,9 +30,9 @@ from generators.spec import PuzzleType
 from pictures import number_sums as picture
 from solvers import grid
 from solvers import number_sums as rules
-from solvers import number_sums_techniques as human
 from solvers.common import Cell, Deadline
-from solvers.human import Grade
+from solvers.techniques import number_sums as human
+from solvers.techniques.human import Grade
 
 Grid = list[list[int]]
 MIN_SIDE, MAX_SIDE = 3, 12

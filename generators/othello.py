@@ -7,7 +7,7 @@ its task. Uniqueness: the exact solver counts the solving moves (for ``win`` by 
 "does this move win?", stopping at two). A position with no or several solving moves cannot be
 repaired by changing a clue, so repair restarts with a new game (bench/bench_othello.py reports how
 many positions are kept). A level is reached by drawing unique puzzles until one grades at it
-(``solvers.othello_techniques``).
+(``solvers.techniques.othello``).
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from generators.spec import PuzzleType, Verdict
 from pictures import othello as picture
 from solvers import othello as rules
 from solvers import othello_engine as engine
-from solvers import othello_techniques as human
 from solvers.common import Deadline
+from solvers.techniques import othello as human
 
 MAX_RESTARTS = 400
 LEVEL_MAX_EMPTIES = 16  # generation at a level draws several unique puzzles: kept within a request

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Generic, Protocol, TypeVar
 
 from solvers.common import Deadline
-from solvers.human import Grade
+from solvers.techniques.human import Grade
 
 P = TypeVar("P")  # the puzzle (clues)
 S = TypeVar("S")  # the solution

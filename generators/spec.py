@@ -15,7 +15,7 @@ from pydantic import BaseModel
 
 from generators.pipeline import Generated
 from solvers.common import Deadline, SolveOutcome, Violation
-from solvers.human import Difficulty
+from solvers.techniques.human import Difficulty
 
 Params = TypeVar("Params", bound=BaseModel)
 Puzzle = TypeVar("Puzzle", bound=BaseModel)

@@ -31,9 +31,9 @@ from generators.pipeline import Generated, generate, generate_at_level
 from generators.spec import PuzzleType
 from pictures import ubongo as picture
 from solvers import ubongo as rules
-from solvers import ubongo_techniques as human
 from solvers.common import Cell, Deadline
-from solvers.human import Grade
+from solvers.techniques import ubongo as human
+from solvers.techniques.human import Grade
 
 Arrangement = tuple[tuple[str, frozenset[Cell]], ...]  # (piece, cells), in catalogue order
 NEIGHBOURS = ((-1, 0), (1, 0), (0, -1), (0, 1))

@@ -23,17 +23,17 @@ from pydantic import BaseModel
 
 from generators.registry import TYPES
 from generators.spec import PuzzleType
-from solvers import battleship_techniques, dabuhamienai_techniques, number_sums_techniques, ubongo_techniques
 from solvers.common import Deadline
+from solvers.techniques import battleship, dabuhamienai, number_sums, ubongo
 
 GOLDEN = Path(__file__).parent / "data" / "golden"
 DATA = Path(__file__).parent / "data"
 HINT_WALK = 40  # hints asked one after another from the empty state
 HUMAN_SOLVERS = {
-    "dabuhamienai": dabuhamienai_techniques,
-    "battleship": battleship_techniques,
-    "number-sums": number_sums_techniques,
-    "ubongo": ubongo_techniques,
+    "dabuhamienai": dabuhamienai,
+    "battleship": battleship,
+    "number-sums": number_sums,
+    "ubongo": ubongo,
 }
 GRID_FIELDS = {"dabuhamienai": "shaded", "battleship": "ships", "number-sums": "selected"}
 
@@ -104,7 +104,7 @@ def _step_json(type_name: str, board: Any, level: int, step: Any) -> list[Any]:
         decide = []
         for placement in step.decide:
             k, mask = board.placements[placement]
-            decide.append([board.names[k], [list(ubongo_techniques.cell_of(b)) for b in ubongo_techniques.bits_of(mask)]])
+            decide.append([board.names[k], [list(ubongo.cell_of(b)) for b in ubongo.bits_of(mask)]])
     else:
         decide = [[list(cell), value] for cell, value in step.decide]
     return [level, step.technique, step.message, decide, [list(c) for c in step.because], step.effort]

@@ -10,9 +10,9 @@ import pytest
 
 from generators.battleship import BattleshipParams, generate_puzzle, random_layout
 from solvers import battleship as rules
-from solvers import battleship_techniques as bt
 from solvers.common import Deadline, InvalidInput
-from solvers.human import Contradiction, GridState
+from solvers.techniques import battleship as bt
+from solvers.techniques.human import Contradiction, GridState
 from tests.conftest import REFERENCE, read_jsonl, share
 from tests.test_battleship import grid, puzzle_for
 

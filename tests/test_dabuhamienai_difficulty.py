@@ -10,10 +10,10 @@ import pytest
 
 from generators.dabuhamienai import DabuhamienaiParams, generate_puzzle, generate_unique
 from solvers import dabuhamienai as rules
-from solvers import dabuhamienai_techniques as human
 from solvers.common import Deadline
 from solvers.dabuhamienai import DabuhamienaiAnswer, DabuhamienaiPuzzle
-from solvers.human import Contradiction, GridState, grid_hint
+from solvers.techniques import dabuhamienai as human
+from solvers.techniques.human import Contradiction, GridState, grid_hint
 from tests.conftest import share
 
 LEVELS = human.SOLVER.level_names

@@ -24,9 +24,9 @@ from generators.number_sums import (
 )
 from generators.registry import TYPES
 from solvers.common import Deadline, InvalidInput
-from solvers.human import Contradiction, GridState
 from solvers.number_sums import NumberSumsAnswer, NumberSumsPuzzle, find_solutions, parse_csv, sum_rules
-from solvers.number_sums_techniques import (
+from solvers.techniques.human import Contradiction, GridState
+from solvers.techniques.number_sums import (
     CROSSING_LINES,
     DIFFICULTY,
     SOLVER,

@@ -10,9 +10,9 @@ import pytest
 
 from generators import ubongo as gen
 from solvers import ubongo as rules
-from solvers import ubongo_techniques as human
 from solvers.common import Deadline, InvalidInput
-from solvers.human import Contradiction
+from solvers.techniques import ubongo as human
+from solvers.techniques.human import Contradiction
 from tests.conftest import read_jsonl, share
 
 NEVER = Deadline.never()

@@ -17,7 +17,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from solvers.common import Cell
-from solvers.human import (
+from solvers.number_sums import NumberSumsPuzzle, sum_rules
+from solvers.techniques.human import (
     Contradiction,
     GridState,
     HumanSolver,
@@ -30,7 +31,6 @@ from solvers.human import (
     cells_named,
     grid_difficulty,
 )
-from solvers.number_sums import NumberSumsPuzzle, sum_rules
 
 SELECTED, CROSSED = 1, 0
 VALUE_NAMES = {SELECTED: "selected", CROSSED: "crossed out"}

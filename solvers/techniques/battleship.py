@@ -26,7 +26,7 @@ from pydantic import BaseModel, Field
 
 from solvers.battleship import BattleshipPuzzle
 from solvers.common import Cell, Deadline
-from solvers.human import (
+from solvers.techniques.human import (
     Contradiction,
     Grade,
     GridState,

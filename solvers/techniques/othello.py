@@ -30,7 +30,7 @@ from pydantic import BaseModel, Field
 from solvers import othello as rules
 from solvers import othello_engine as engine
 from solvers.common import Deadline, InvalidInput
-from solvers.human import Difficulty, Grade, Hint
+from solvers.techniques.human import Difficulty, Grade, Hint
 
 MAX_READ = 10  # deepest heuristic reading; deeper than this only an exact search settles it
 TO_THE_END = 1_000  # the sight of an answer no reading of MAX_READ plies or fewer shows

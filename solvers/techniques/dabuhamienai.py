@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 from solvers.common import Cell
 from solvers.dabuhamienai import DabuhamienaiPuzzle
 from solvers.grid import lines
-from solvers.human import (
+from solvers.techniques.human import (
     Contradiction,
     GridState,
     HumanSolver,

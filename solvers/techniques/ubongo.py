@@ -24,7 +24,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from solvers.common import Cell, Deadline, InvalidInput
-from solvers.human import Contradiction, Difficulty, Grade, Hint, HumanSolver, Level, Step, Technique, cells_named
+from solvers.techniques.human import Contradiction, Difficulty, Grade, Hint, HumanSolver, Level, Step, Technique, cells_named
 from solvers.ubongo import (
     GRID,
     PackingProblem,
