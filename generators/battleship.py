@@ -24,8 +24,8 @@ from generators.pipeline import Generated, generate, generate_at_level
 from generators.spec import PuzzleType
 from pictures import battleship as picture
 from solvers import battleship as rules
-from solvers import puzzlink
 from solvers.common import Deadline, InvalidInput
+from solvers.formats import puzzlink
 from solvers.sat import SatBackend, make_backend
 from solvers.techniques import battleship as human
 from solvers.techniques.human import Grade

@@ -31,6 +31,7 @@ from pictures import number_sums as picture
 from solvers import grid
 from solvers import number_sums as rules
 from solvers.common import Cell, Deadline
+from solvers.formats import number_sums_csv
 from solvers.techniques import number_sums as human
 from solvers.techniques.human import Grade
 
@@ -332,7 +333,7 @@ PUZZLE_TYPE = PuzzleType(
         "digits": [1, 9],
         "solve_formats": ["json", "csv"],
     },
-    parse_text=rules.parse_csv,
+    parse_text=number_sums_csv.parse_csv,
     text_format="csv",
     difficulty=human.DIFFICULTY,
 )

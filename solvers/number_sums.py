@@ -1,4 +1,5 @@
-"""Number Sums: the puzzle model, the CSV parser, the rules checker and two exact solvers.
+"""Number Sums: the puzzle model, the rules checker and two exact solvers (the CSV format is in
+``solvers.formats.number_sums_csv``).
 
 Rules: select cells so that the selected digits of every row add up to its target, likewise every
 column, and (region variant) every coloured region.
@@ -18,11 +19,9 @@ both solvers.
 
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import dataclass
 
-from pydantic import BaseModel, Field, ValidationError, model_validator
+from pydantic import BaseModel, Field, model_validator
 
 from solvers.common import (
     Cell,
@@ -138,56 +137,6 @@ def check(puzzle: NumberSumsPuzzle, answer: NumberSumsAnswer) -> list[Violation]
                 list(rule.cells),
             ))
     return found
-
-
-# ---------------------------------------------------------------------------------------- CSV
-
-
-def parse_csv(text: str) -> NumberSumsPuzzle:
-    """The article's format: first row an empty field then the column sums; every other row the
-    row sum then that row's digits. Spaces around fields and blank lines are ignored."""
-    lines = [(i, row) for i, row in enumerate(csv.reader(io.StringIO(text.strip("\ufeff"))), start=1)
-             if any(field.strip() for field in row)]
-    if len(lines) < 2:
-        raise InvalidInput("CSV needs a header line (empty field, then column sums) and at least one row line")
-
-    def ints(line_no: int, fields: list[str], what: str) -> list[int]:
-        values = []
-        for pos, field in enumerate(fields, start=1):
-            try:
-                values.append(int(field.strip()))
-            except ValueError:
-                problem = f"{what} {pos}: {field.strip()!r} is not a whole number"
-                raise InvalidInput(f"CSV line {line_no}, {problem}") from None
-        return values
-
-    head_no, head = lines[0]
-    if head[0].strip():
-        raise InvalidInput(f"CSV line {head_no}: the first field of the header must be empty, got {head[0].strip()!r}")
-    col_sums = ints(head_no, head[1:], "column sum")
-    row_sums, numbers = [], []
-    for line_no, row in lines[1:]:
-        if len(row) != len(head):
-            raise InvalidInput(
-                f"CSV line {line_no}: expected {len(head)} fields (row sum and {len(head) - 1} digits), got {len(row)}"
-            )
-        row_sums += ints(line_no, row[:1], "row sum")
-        digits = ints(line_no, row[1:], "digit")
-        if any(not 1 <= d <= 9 for d in digits):
-            raise InvalidInput(f"CSV line {line_no}: digits must be 1..9, got {digits}")
-        numbers.append(digits)
-    try:
-        return NumberSumsPuzzle(numbers=numbers, row_sums=row_sums, col_sums=col_sums)
-    except ValidationError as exc:
-        reasons = "; ".join(e["msg"].removeprefix("Value error, ") for e in exc.errors())
-        raise InvalidInput(f"CSV describes an invalid puzzle: {reasons}") from None
-
-
-def to_csv(puzzle: NumberSumsPuzzle) -> str:
-    """The article's format (without regions, which it cannot express)."""
-    out = ["," + ",".join(map(str, puzzle.col_sums))]
-    out += [",".join(map(str, [s, *row])) for s, row in zip(puzzle.row_sums, puzzle.numbers, strict=True)]
-    return "\n".join(out) + "\n"
 
 
 # ------------------------------------------------------------------------------ direct search

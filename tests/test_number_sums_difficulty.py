@@ -24,7 +24,8 @@ from generators.number_sums import (
 )
 from generators.registry import TYPES
 from solvers.common import Deadline, InvalidInput
-from solvers.number_sums import NumberSumsAnswer, NumberSumsPuzzle, find_solutions, parse_csv, sum_rules
+from solvers.formats.number_sums_csv import parse_csv
+from solvers.number_sums import NumberSumsAnswer, NumberSumsPuzzle, find_solutions, sum_rules
 from solvers.techniques.human import Contradiction, GridState
 from solvers.techniques.number_sums import (
     CROSSING_LINES,
