@@ -18,7 +18,7 @@ import httpx
 import pytest
 
 from solvers.battleship import segment_kind
-from tests.test_replicas import start_replica, wait_until_up
+from tests.operations.test_replicas import start_replica, wait_until_up
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("browser")]
 

@@ -14,7 +14,7 @@ from solvers.common import Deadline, InvalidInput
 from solvers.techniques import battleship as bt
 from solvers.techniques.human import Contradiction, GridState
 from tests.conftest import REFERENCE, read_jsonl, share
-from tests.test_battleship import grid, puzzle_for
+from tests.puzzles.test_battleship import grid, puzzle_for
 
 LEVELS = bt.SOLVER.level_names
 

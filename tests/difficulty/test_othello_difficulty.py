@@ -15,7 +15,7 @@ from solvers import othello_engine as engine
 from solvers.common import BudgetExceeded, Deadline, InvalidInput
 from solvers.techniques import othello as human
 from tests.conftest import share
-from tests.test_othello import ffo_positions, random_game_positions, reference_value
+from tests.puzzles.test_othello import ffo_positions, random_game_positions, reference_value
 
 
 @pytest.fixture(scope="module", autouse=True)

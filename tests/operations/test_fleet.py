@@ -257,7 +257,7 @@ def test_the_compose_file_names_real_commands_and_settings() -> None:
 
     from app.settings import Settings
 
-    compose = yaml.safe_load((Path(__file__).resolve().parent.parent / "deploy" / "compose.fleet.yaml").read_text())
+    compose = yaml.safe_load((Path(__file__).resolve().parents[2] / "deploy" / "compose.fleet.yaml").read_text())
     services = compose["services"]
     assert {"web", "worker", "refiller", "postgres", "redis"} <= set(services)
     known = {name.upper() for name in (*Settings.model_fields, *FleetSettings.model_fields)}

@@ -40,7 +40,7 @@ from solvers.techniques.number_sums import (
     ways,
 )
 from tests.conftest import read_jsonl
-from tests.test_number_sums import ARTICLE_ANSWER, ARTICLE_CSV
+from tests.puzzles.test_number_sums import ARTICLE_ANSWER, ARTICLE_CSV
 
 LEVELS = SOLVER.level_names
 

@@ -14,10 +14,10 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.test_service import count_daily_rows
+from tests.service.test_service import count_daily_rows
 
 pytestmark = pytest.mark.slow
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 def free_port() -> int:

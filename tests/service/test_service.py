@@ -22,7 +22,7 @@ from app.store import PuzzleRow, PuzzleStore
 from app.work import WORKER_NICENESS, WorkFailed
 from generators.registry import TYPES
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 def test_stored_puzzle_survives_a_restart(make_client, tmp_path) -> None:

@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from generators.registry import TYPES
-from tests.test_api import generate
+from tests.service.test_api import generate
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 PARAMS = {

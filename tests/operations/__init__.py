@@ -1,0 +1,1 @@
+"""Running it: the store, the CLI and the printed book, upkeep, database faults, replicas and the fleet."""
