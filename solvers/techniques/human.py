@@ -74,10 +74,10 @@ class GridState:
 
     __slots__ = ("rows", "cols", "values", "undecided")
 
-    def __init__(self, rows: int, cols: int, values: list[int | None] | None = None):
+    def __init__(self, rows: int, cols: int, values: list[int | None] | None = None, undecided: int | None = None):
         self.rows, self.cols = rows, cols
         self.values: list[int | None] = values if values is not None else [None] * (rows * cols)
-        self.undecided = sum(v is None for v in self.values)
+        self.undecided = undecided if undecided is not None else self.values.count(None)
 
     @classmethod
     def from_grid(cls, grid: Sequence[Sequence[int | None]]) -> GridState:
@@ -87,7 +87,7 @@ class GridState:
         return [self.values[r * self.cols:(r + 1) * self.cols] for r in range(self.rows)]
 
     def copy(self) -> GridState:
-        return GridState(self.rows, self.cols, self.values[:])
+        return GridState(self.rows, self.cols, self.values[:], self.undecided)  # no recount: look-aheads copy a lot
 
     def __getitem__(self, cell: Cell) -> int | None:
         return self.values[cell[0] * self.cols + cell[1]]
