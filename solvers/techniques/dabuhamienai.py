@@ -3,31 +3,46 @@
 The rules leave a person no single-rule start (every pair of equal numbers in a line leaves at
 least two cells that could break it), so the first level already includes the way people start:
 "one of these two 3s must be shaded; whichever it is, that cell stays white".
+
+Each technique is written twice, once to read and once to run: the Python functions below are the
+reference (they say what a technique means, and ``REFERENCE`` is the solver made of them), and
+``SOLVER`` finds the same steps with the compiled functions of ``dabuhamienai_kernel``, writing the
+player's sentence only for the steps it returns. The look-aheads follow thousands of assumptions per
+puzzle, which is what the kernel is for.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+import dataclasses
+import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 from typing import Literal
 
+import numpy as np
 from pydantic import BaseModel, Field
 
-from solvers.common import Cell
+from solvers.common import Cell, Deadline, compile_lock
 from solvers.dabuhamienai import DabuhamienaiPuzzle
 from solvers.grid import lines
+from solvers.techniques import dabuhamienai_kernel as kernel
 from solvers.techniques.human import (
     Contradiction,
+    Grade,
     GridState,
     HumanSolver,
     Level,
+    Path,
     Step,
     Technique,
+    Trial,
     Trials,
     by_contradiction,
     cell_name,
     cells_named,
+    contradiction_step,
     either_way,
+    either_way_step,
     grid_difficulty,
 )
 
@@ -46,6 +61,7 @@ class Board:
     # at least one of them is shaded (rule 3).
     segments: tuple[tuple[int, ...], ...]
     segments_of: tuple[tuple[int, ...], ...]  # per cell: the indices of the segments it lies in
+    arrays: tuple[np.ndarray, ...] = field(compare=False, repr=False)  # the same for the kernel
 
     def cell(self, i: int) -> Cell:
         return divmod(i, self.n)
@@ -69,18 +85,99 @@ def board_of(puzzle: DabuhamienaiPuzzle) -> Board:
     for k, segment in enumerate(segments):
         for i in segment:
             segments_of[i].append(k)
-    return Board(n, tuple(v for row in puzzle.numbers for v in row), adjacent, tuple(segments),
-                 tuple(tuple(ks) for ks in segments_of))
+    of = tuple(tuple(ks) for ks in segments_of)
+    return Board(n, tuple(v for row in puzzle.numbers for v in row), adjacent, tuple(segments), of,
+                 kernel.board_arrays(n, adjacent, tuple(segments), of))
+
+
+class ArrayState(GridState):
+    """A GridState that keeps its values the way the kernel reads them too (int8, -1 undecided)."""
+
+    __slots__ = ("array",)
+
+    def __init__(self, rows: int, cols: int, values: list[int | None] | None = None, undecided: int | None = None,
+                 array: np.ndarray | None = None):
+        super().__init__(rows, cols, values, undecided)
+        self.array = array if array is not None else as_array(self.values)
+
+    def copy(self) -> ArrayState:
+        return ArrayState(self.rows, self.cols, self.values[:], self.undecided, self.array.copy())
+
+    def set(self, cell: Cell, value: int) -> None:
+        super().set(cell, value)
+        self.array[cell[0] * self.cols + cell[1]] = value
+
+
+def as_array(values: Sequence[int | None]) -> np.ndarray:
+    return np.array([kernel.UNDECIDED if v is None else v for v in values], np.int8)
+
+
+def array_of(state: GridState) -> np.ndarray:
+    return state.array if isinstance(state, ArrayState) else as_array(state.values)
 
 
 def start(board: Board) -> GridState:
-    return GridState(board.n, board.n)
+    return ArrayState(board.n, board.n)
 
+
+# What the techniques tell a player: one function per sentence, for the reference and the kernel alike.
 
 def _pair_words(board: Board, segment: Sequence[int]) -> str:
     a, b = board.cell(segment[0]), board.cell(segment[-1])
     return f"the two {board.numbers[segment[0]]}s at {cell_name(a)} and {cell_name(b)}"
 
+
+def _touching(board: Board, i: int, j: int) -> Contradiction:
+    return Contradiction(f"shaded cells {cell_name(board.cell(i))} and {cell_name(board.cell(j))} touch",
+                         [board.cell(i), board.cell(j)])
+
+
+def _neighbours_step(board: Board, i: int, around: Sequence[int]) -> Step:
+    cells = [board.cell(j) for j in around]
+    return Step("shaded-neighbours", f"{cell_name(board.cell(i))} is shaded, and shaded cells never touch: "
+                                     f"{cells_named(cells)} {'stays' if len(cells) == 1 else 'stay'} unshaded.",
+                tuple((c, WHITE) for c in cells), (board.cell(i),))
+
+
+def _one_run(board: Board, segment: Sequence[int]) -> Contradiction:
+    return Contradiction(f"{_pair_words(board, segment)} are in one unshaded run", [board.cell(i) for i in segment])
+
+
+def _duplicate_step(board: Board, segment: Sequence[int], open_cell: int) -> Step:
+    cell = board.cell(open_cell)
+    return Step("duplicate", f"Both of {_pair_words(board, segment)} would be in one unshaded run unless "
+                             f"{cell_name(cell)} is shaded, the only undecided cell from one to the other.",
+                ((cell, SHADED),), tuple(board.cell(i) for i in segment))
+
+
+def _walled_in(board: Board, component: Sequence[int]) -> Contradiction:
+    cells = [board.cell(i) for i in component]
+    walled = cell_name(cells[0]) if len(cells) == 1 else f"the unshaded cells {cells_named(cells[:4])}"
+    return Contradiction(f"{walled} {'is' if len(cells) == 1 else 'are'} walled in", cells)
+
+
+def _last_exit_step(board: Board, component: Sequence[int], exit_cell: int) -> Step:
+    cells = [board.cell(i) for i in component]
+    way = board.cell(exit_cell)
+    what = f"{cell_name(cells[0])}" if len(cells) == 1 else f"the unshaded group at {cells_named(cells[:3])}"
+    return Step("last-exit", f"{what} can reach the other unshaded cells only through {cell_name(way)}, "
+                             f"so it stays unshaded.", ((way, WHITE),), tuple(cells))
+
+
+def _cut_off_step(board: Board, cell_index: int, stranded: Sequence[int]) -> Step:
+    cell = board.cell(cell_index)
+    cut = [board.cell(w) for w in stranded[:3]]
+    return Step("cut-off", f"Shading {cell_name(cell)} would cut {cells_named(cut)} off from the other "
+                           f"unshaded cells, so it stays unshaded.", ((cell, WHITE),), (cell, *cut))
+
+
+def _must_split(board: Board, segment: Sequence[int], open_cells: Sequence[int]) -> tuple[str, list[Cell]]:
+    """An either-way group: why one of its cells is shaded, and the cells."""
+    return (f"One of {cells_named(board.cell(i) for i in open_cells)} must be shaded "
+            f"to split {_pair_words(board, segment)}"), [board.cell(i) for i in open_cells]
+
+
+# The reference techniques: what each one means, in plain Python.
 
 def shaded_neighbours(board: Board, state: GridState, near: Iterable[int] | None = None) -> list[Step]:
     values, steps, adjacent = state.values, [], board.adjacent
@@ -90,14 +187,9 @@ def shaded_neighbours(board: Board, state: GridState, near: Iterable[int] | None
             if values[j] is None:
                 around.append(j)
             elif values[j] == SHADED:
-                raise Contradiction(f"shaded cells {cell_name(board.cell(i))} and {cell_name(board.cell(j))} touch",
-                                    [board.cell(i), board.cell(j)])
+                raise _touching(board, i, j)
         if around:
-            cells = [board.cell(j) for j in around]
-            steps.append(Step("shaded-neighbours",
-                              f"{cell_name(board.cell(i))} is shaded, and shaded cells never touch: "
-                              f"{cells_named(cells)} {'stays' if len(cells) == 1 else 'stay'} unshaded.",
-                              tuple((c, WHITE) for c in cells), (board.cell(i),)))
+            steps.append(_neighbours_step(board, i, around))
     return steps
 
 
@@ -108,23 +200,11 @@ def duplicate(board: Board, state: GridState, near: Iterable[int] | None = None)
     for segment in segments:
         if SHADED in [values[i] for i in segment]:
             continue
-        open_cell, open_count = -1, 0
-        for i in segment:
-            v = values[i]
-            if v is None:
-                open_cell, open_count = i, open_count + 1
-            elif v == SHADED:
-                break
-        else:
-            if open_count == 0:
-                raise Contradiction(f"{_pair_words(board, segment)} are in one unshaded run",
-                                    [board.cell(i) for i in segment])
-            if open_count == 1:
-                cell = board.cell(open_cell)
-                steps.append(Step("duplicate",
-                                  f"Both of {_pair_words(board, segment)} would be in one unshaded run unless "
-                                  f"{cell_name(cell)} is shaded, the only undecided cell from one to the other.",
-                                  ((cell, SHADED),), tuple(board.cell(i) for i in segment)))
+        open_cells = [i for i in segment if values[i] is None]
+        if not open_cells:
+            raise _one_run(board, segment)
+        if len(open_cells) == 1:
+            steps.append(_duplicate_step(board, segment, open_cells[0]))
     return steps
 
 
@@ -158,17 +238,10 @@ def last_exit(board: Board, state: GridState, near: Iterable[int] | None = None)
         if len(component) == whites:
             continue  # all the unshaded cells: nothing else to reach
         exits = sorted({j for i in component for j in board.adjacent[i] if values[j] is None})
-        cells = [board.cell(i) for i in component]
         if not exits:
-            walled = cell_name(cells[0]) if len(cells) == 1 else f"the unshaded cells {cells_named(cells[:4])}"
-            raise Contradiction(f"{walled} {'is' if len(cells) == 1 else 'are'} walled in", cells)
+            raise _walled_in(board, component)
         if len(exits) == 1:
-            way = board.cell(exits[0])
-            what = f"{cell_name(cells[0])}" if len(cells) == 1 else f"the unshaded group at {cells_named(cells[:3])}"
-            steps.append(Step("last-exit",
-                              f"{what} can reach the other unshaded cells only through {cell_name(way)}, "
-                              f"so it stays unshaded.",
-                              ((way, WHITE),), tuple(cells)))
+            steps.append(_last_exit_step(board, component, exits[0]))
     return steps
 
 
@@ -179,8 +252,7 @@ def open_pairs(board: Board, state: GridState) -> Iterator[tuple[str, Sequence[C
             continue
         open_cells = [i for i in segment if values[i] is None]
         if len(open_cells) == 2:
-            yield (f"One of {cells_named(board.cell(i) for i in open_cells)} must be shaded "
-                   f"to split {_pair_words(board, segment)}"), [board.cell(i) for i in open_cells]
+            yield _must_split(board, segment, open_cells)
 
 
 def open_groups(board: Board, state: GridState) -> Iterator[tuple[str, Sequence[Cell]]]:
@@ -190,20 +262,13 @@ def open_groups(board: Board, state: GridState) -> Iterator[tuple[str, Sequence[
             continue
         open_cells = [i for i in segment if values[i] is None]
         if 2 < len(open_cells) <= 4:
-            yield (f"One of {cells_named(board.cell(i) for i in open_cells)} must be shaded "
-                   f"to split {_pair_words(board, segment)}"), [board.cell(i) for i in open_cells]
+            yield _must_split(board, segment, open_cells)
 
 
 def cut_off(board: Board, state: GridState) -> list[Step]:
     """Shading a cell must not split the unshaded cells: the undecided cut vertices of the graph of
     cells that are not shaded, with unshaded cells on two sides (Tarjan's low-links, one pass)."""
-    values, steps = state.values, []
-    for cell_index, stranded in split_points(board, values):
-        cell = board.cell(cell_index)
-        cut = [board.cell(w) for w in stranded[:3]]
-        steps.append(Step("cut-off", f"Shading {cell_name(cell)} would cut {cells_named(cut)} off from the other "
-                                     f"unshaded cells, so it stays unshaded.", ((cell, WHITE),), (cell, *cut)))
-    return steps
+    return [_cut_off_step(board, cell_index, stranded) for cell_index, stranded in split_points(board, state.values)]
 
 
 def split_points(board: Board, values: Sequence[int | None]) -> list[tuple[int, list[int]]]:
@@ -265,50 +330,278 @@ def contradiction_candidates(board: Board, state: GridState) -> Iterable[Cell]:
     return (board.cell(i) for i in (*first, *rest))
 
 
-BASIC = (
-    Technique("shaded-neighbours", "The neighbours of a shaded cell are unshaded.", 1.0, shaded_neighbours,
-              shaded_neighbours),
-    Technique("duplicate", "Two equal numbers in a line with one undecided cell between them (inclusive): "
-                           "shade it.", 1.0, duplicate, duplicate),
-    Technique("last-exit", "An unshaded group with a single undecided neighbour must stay connected "
-                           "through it.", 1.5, last_exit, last_exit),
-    Technique("cut-off", "A cell whose shading would split the unshaded cells stays unshaded.", 2.0, cut_off),
-)
-# A look-ahead follows the local steps (a person's eye stays near the assumption); cut-off, a look at
-# the whole grid, is for the main path.
-BASIC_TRIALS = Trials(BASIC[:3])
+# The same techniques through the kernel.
+
+def kernel_shaded_neighbours(board: Board, state: GridState) -> list[Step]:
+    count, found = kernel.shaded_with_open_neighbours(board.arrays, array_of(state))
+    if count < 0:
+        raise _touching(board, int(found[0]), int(found[1]))
+    values = state.values
+    return [_neighbours_step(board, i, [j for j in board.adjacent[i] if values[j] is None]) for i in found[:count].tolist()]
 
 
-def look_ahead(name: str, rounds: int | None, weight: float) -> tuple[Technique[Board, GridState], ...]:
-    """Either-way reasoning on the pairs, then on groups of three or four, following each choice for
-    at most ``rounds`` rounds of basic steps: how far ahead a person must look is what sets the level."""
-    reach = f"within {rounds} rounds of basic steps" if rounds else "as far as the basic steps go"
+def kernel_duplicate(board: Board, state: GridState) -> list[Step]:
+    count, found = kernel.lone_open_cells(board.arrays, array_of(state))
+    if count < 0:
+        raise _one_run(board, board.segments[found[0, 0]])
+    return [_duplicate_step(board, board.segments[k], i) for k, i in found[:count].tolist()]
+
+
+def kernel_last_exit(board: Board, state: GridState) -> list[Step]:
+    count, starts, cells, exits = kernel.last_exits(board.arrays, array_of(state))
+    if count < 0:
+        raise _walled_in(board, cells[:starts[1]].tolist())
+    return [_last_exit_step(board, cells[starts[g]:starts[g + 1]].tolist(), int(exits[g])) for g in range(count)]
+
+
+def kernel_cut_off(board: Board, state: GridState) -> list[Step]:
+    count, cuts, stranded = kernel.split_points(board.arrays, array_of(state))
+    return [_cut_off_step(board, int(cuts[k]), [w for w in stranded[k].tolist() if w >= 0]) for k in range(count)]
+
+
+class _Looks(threading.local):
+    """One thread's kernel scratch space and the assumptions followed from one state: the either-way
+    looks of every level and the short chains share them, as ``Trials`` shares its trials."""
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.board: Board | None = None
+        self.key = b""
+        self.cache: tuple[np.ndarray, ...] = ()
+        self.work: tuple[np.ndarray, ...] = ()
+
+    def trials(self, board: Board, values: np.ndarray) -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]:
+        """The trials from ``values`` followed so far, and scratch space."""
+        self.claim(board)
+        key = values.tobytes()
+        if self.board is not board or self.key != key:
+            kernel.reset(self.cache)
+            self.board, self.key = board, key
+        return self.cache, self.work
+
+    def claim(self, board: Board) -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]:
+        """Room for trials and scratch space, for a caller that fills them itself."""
+        if self.n != board.n:
+            n = self.n = board.n
+            self.cache, self.work = kernel.trial_cache(n * n), kernel.scratch(n * n, 2 * n * (n - 1))
+        self.board = None
+        return self.cache, self.work
+
+
+_LOOKS = _Looks()
+
+
+def _broken(board: Board, state: GridState, cell: int, value: int, rounds: int) -> Contradiction:
+    """The broken rule an assumption the kernel found broken runs into, as the reference names it (which
+    rule a technique names first depends on the order it visits cells in, which only Python knows)."""
+    trial = Trial(state, board.cell(cell), value, len(LOCAL))
+    trial.follow(board, LOCAL, rounds)
+    assert trial.contradiction is not None, "the kernel and the reference disagree"
+    return trial.contradiction
+
+
+def kernel_either_way(name: str, groups: int, rounds: int) -> Callable[[Board, GridState], list[Step]]:
+    """``either_way`` over the open pairs (``groups`` 0) or groups of three or four (1)."""
+
+    def find(board: Board, state: GridState) -> list[Step]:
+        values = array_of(state)
+        cache, work = _LOOKS.trials(board, values)
+        count, segments, starts, cells, decided, depths, dead = kernel.either_way(board.arrays, values, groups, rounds,
+                                                                                  cache, work)
+        steps = []
+        for s in range(count):
+            segment = board.segments[segments[s]]
+            why, group = _must_split(board, segment, [i for i in segment if values[i] == kernel.UNDECIDED])
+            span = slice(starts[s], starts[s + 1])
+            decisions = tuple((board.cell(i), v) for i, v in zip(cells[span].tolist(), decided[span].tolist(), strict=True))
+            ruled_out = [(board.cell(i), _broken(board, state, i, SHADED, rounds)) for i in dead[s].tolist() if i >= 0]
+            steps.append(either_way_step(name, why, group, decisions, ruled_out, int(depths[s]), VALUE_NAMES))
+        return steps
+
+    return find
+
+
+def kernel_short_chain(rounds: int) -> Callable[[Board, GridState], list[Step]]:
+    """``by_contradiction`` with the basic local trials, cells in ``contradiction_candidates`` order."""
+
+    def find(board: Board, state: GridState) -> list[Step]:
+        values = array_of(state)
+        cache, work = _LOOKS.trials(board, values)
+        cell, value, _ = kernel.first_contradiction(board.arrays, values, rounds, cache, work)
+        if cell < 0:
+            return []
+        return [contradiction_step("short-chain", board.cell(cell), value, _broken(board, state, cell, value, rounds),
+                                   VALUE_NAMES)]
+
+    return find
+
+
+# The levels, built once from the reference functions (REFERENCE) and once from the kernel (SOLVER).
+
+def basic(compiled: bool) -> tuple[Technique[Board, GridState], ...]:
+    """The basic steps. Look-aheads follow the first three with ``near`` (the reference functions,
+    looking only around what changed) when they run in Python."""
     return (
-        either_way(f"pair-{name}", f"One of two cells must be shaded to split two equal numbers: what both "
-                                   f"choices imply {reach} is certain.", weight, BASIC_TRIALS, open_pairs,
-                   VALUE_NAMES, max_rounds=rounds or 10_000),
-        either_way(f"group-{name}", f"One of three or four cells must be shaded to split two equal numbers: what "
-                                    f"every choice implies {reach} is certain.", weight * 1.5, BASIC_TRIALS,
-                   open_groups, VALUE_NAMES, max_rounds=rounds or 10_000),
+        Technique("shaded-neighbours", "The neighbours of a shaded cell are unshaded.", 1.0,
+                  kernel_shaded_neighbours if compiled else shaded_neighbours, shaded_neighbours),
+        Technique("duplicate", "Two equal numbers in a line with one undecided cell between them (inclusive): "
+                               "shade it.", 1.0, kernel_duplicate if compiled else duplicate, duplicate),
+        Technique("last-exit", "An unshaded group with a single undecided neighbour must stay connected "
+                               "through it.", 1.5, kernel_last_exit if compiled else last_exit, last_exit),
+        Technique("cut-off", "A cell whose shading would split the unshaded cells stays unshaded.", 2.0,
+                  kernel_cut_off if compiled else cut_off),
     )
 
 
-SHORT_CHAIN = by_contradiction("short-chain", "Shading (or not) a cell breaks a rule within a few basic steps: "
-                                              "it takes the other value.", 15.0, BASIC_TRIALS, VALUE_NAMES,
-                               max_rounds=4, candidates=contradiction_candidates)
-LONG_CHAIN = by_contradiction("long-chain", "Shading (or not) a cell breaks a rule after a long chain of "
-                                            "deductions: it takes the other value.", 25.0,
-                              Trials((*BASIC, *look_ahead("near", 4, 2.0))), VALUE_NAMES,
-                              candidates=contradiction_candidates)
+# A look-ahead follows the local steps (a person's eye stays near the assumption); cut-off, a look at
+# the whole grid, is for the main path.
+LOCAL = basic(compiled=False)[:3]
+BASIC = basic(compiled=True)
 
-SOLVER: HumanSolver[Board, GridState] = HumanSolver(
-    levels=(
-        Level("easy", (*BASIC, *look_ahead("near", 4, 2.0))),
-        Level("medium", look_ahead("far", 6, 5.0)),
-        Level("hard", (*look_ahead("deep", None, 12.0), SHORT_CHAIN, LONG_CHAIN)),
-    ),
-    start=start,
-)
+
+def look_ahead(name: str, rounds: int | None, weight: float, trials: Trials | None
+               ) -> tuple[Technique[Board, GridState], ...]:
+    """Either-way reasoning on the pairs, then on groups of three or four, following each choice for
+    at most ``rounds`` rounds of basic steps: how far ahead a person must look is what sets the level.
+    With ``trials`` the reference ``either_way`` follows them; without, the kernel does."""
+    reach = f"within {rounds} rounds of basic steps" if rounds else "as far as the basic steps go"
+    pair_description = f"One of two cells must be shaded to split two equal numbers: what both choices imply {reach} is certain."
+    group_description = (f"One of three or four cells must be shaded to split two equal numbers: what every choice "
+                         f"implies {reach} is certain.")
+    limit = rounds or 10_000
+    if trials is None:
+        return (Technique(f"pair-{name}", pair_description, weight, kernel_either_way(f"pair-{name}", 0, limit)),
+                Technique(f"group-{name}", group_description, weight * 1.5, kernel_either_way(f"group-{name}", 1, limit)))
+    return (
+        either_way(f"pair-{name}", pair_description, weight, trials, open_pairs, VALUE_NAMES, max_rounds=limit),
+        either_way(f"group-{name}", group_description, weight * 1.5, trials, open_groups, VALUE_NAMES, max_rounds=limit),
+    )
+
+
+def solver(compiled: bool) -> HumanSolver[Board, GridState]:
+    local_trials = None if compiled else Trials(LOCAL)
+    techniques = basic(compiled)
+    short_description = "Shading (or not) a cell breaks a rule within a few basic steps: it takes the other value."
+    if compiled:
+        short_chain = Technique("short-chain", short_description, 15.0, kernel_short_chain(4))
+    else:
+        short_chain = by_contradiction("short-chain", short_description, 15.0, local_trials, VALUE_NAMES,
+                                       max_rounds=4, candidates=contradiction_candidates)
+    long_chain = by_contradiction("long-chain", "Shading (or not) a cell breaks a rule after a long chain of "
+                                                "deductions: it takes the other value.", 25.0,
+                                  Trials((*techniques, *look_ahead("near", 4, 2.0, local_trials))), VALUE_NAMES,
+                                  candidates=contradiction_candidates)
+    return HumanSolver(
+        levels=(
+            Level("easy", (*techniques, *look_ahead("near", 4, 2.0, local_trials))),
+            Level("medium", look_ahead("far", 6, 5.0, local_trials)),
+            Level("hard", (*look_ahead("deep", None, 12.0, local_trials), short_chain, long_chain)),
+        ),
+        start=start,
+    )
+
+
+SOLVER = solver(compiled=True)
+REFERENCE = solver(compiled=False)  # the same levels in plain Python: the tests hold SOLVER to it
+TECHNIQUES = SOLVER.techniques()  # (level index, technique), numbered as the kernel numbers them
+
+
+@dataclass(frozen=True)
+class Outline:
+    """A solution path without its sentences, as the kernel finds it in one call: what grading and the
+    generator need. The same steps as ``SOLVER.run`` (tests hold it to that)."""
+
+    board: Board
+    steps: np.ndarray  # per step: technique (index into TECHNIQUES), effort, segment or -1, round, end of its decisions
+    decisions: np.ndarray  # (cell, value) per decided cell, step after step
+    solved: bool
+
+    @property
+    def levels(self) -> list[int]:
+        return [TECHNIQUES[t][0] for t in self.steps[:, 0].tolist()]
+
+    def grade(self) -> Grade:
+        """``SOLVER.grade_path`` of the path (steps without sentences are all it reads)."""
+        steps = [Step(TECHNIQUES[t][1].name, "", (), (), effort) for t, effort in self.steps[:, :2].tolist()]
+        n = self.board.n
+        return SOLVER.grade_path(Path(GridState(n, n, [], 0 if self.solved else 1), steps, self.levels))
+
+    def state_at(self, step: int) -> GridState:
+        """The state in which step ``step`` was found (the start of its round)."""
+        rounds = self.steps[:, 3]
+        first = int(np.searchsorted(rounds, rounds[step])) if step < len(rounds) else len(rounds)
+        end = int(self.steps[first - 1, 4]) if first > 0 else 0
+        n = self.board.n
+        state = ArrayState(n, n)
+        for cell, value in self.decisions[:end].tolist():
+            if state.values[cell] is None:
+                state.set(self.board.cell(cell), value)
+        return state
+
+    def stuck_at(self, level: int) -> GridState:
+        """Where ``SOLVER.run(upto=level)`` stops: the state in which the path first needed a harder level."""
+        levels = self.levels
+        return self.state_at(next((k for k, at in enumerate(levels) if at > level), len(levels)))
+
+    def look_ahead_groups(self, below: int) -> list[list[Cell]]:
+        """The groups (undecided cells of a pair or group) that look-aheads of levels below ``below`` split
+        on, in path order: the ``because`` of those steps."""
+        groups = []
+        for k, (t, segment) in enumerate(self.steps[:, [0, 2]].tolist()):
+            if segment >= 0 and TECHNIQUES[t][0] < below:
+                values = self.state_at(k).values
+                groups.append([self.board.cell(i) for i in self.board.segments[segment] if values[i] is None])
+        return groups
+
+
+def outline(board: Board, upto: int | None = None, deadline: Deadline | None = None,
+            long_chains: bool = True) -> Outline:
+    """The kernel's solution path from the clues, with long chains (rare: no look-ahead finishes the
+    puzzle) taken in Python between its calls; without ``long_chains`` the path stops where it would
+    need one (a generator's cheap "beyond the look-aheads"). A puzzle that breaks a rule raises the
+    reference's Contradiction."""
+    last = len(SOLVER.levels) - 1 if upto is None else upto
+    values = np.full(board.n * board.n, kernel.UNDECIDED, np.int8)
+    logs, pools, rounds, decided = [], [], 0, 0
+    deadline = deadline or Deadline.never()
+    while True:
+        deadline.check()
+        cache, work = _LOOKS.claim(board)
+        outcome, log, decisions = kernel.main_path(board.arrays, values, last, cache, work)
+        log[:, 3] += rounds
+        log[:, 4] += decided
+        logs.append(log)
+        pools.append(decisions)
+        rounds, decided = (int(log[-1, 3]), int(log[-1, 4])) if len(log) else (rounds, decided)
+        if outcome == kernel.BROKEN_RULE:
+            SOLVER.run(board, upto=upto, deadline=deadline)  # raises the broken rule as the reference names it
+            raise AssertionError("the kernel saw a broken rule that the techniques do not")
+        if outcome == kernel.SOLVED or not long_chains or last < kernel.LEVEL_OF[kernel.LONG_CHAIN]:
+            break
+        state = ArrayState(board.n, board.n, [None if v < 0 else v for v in values.tolist()], array=values.copy())
+        found = TECHNIQUES[kernel.LONG_CHAIN][1].find(board, state)
+        if not found:
+            break
+        (cell, value), = found[0].decide
+        values[cell[0] * board.n + cell[1]] = value
+        rounds, decided = rounds + 1, decided + 1
+        logs.append(np.array([[kernel.LONG_CHAIN, found[0].effort, -1, rounds, decided]], np.int32))
+        pools.append(np.array([[cell[0] * board.n + cell[1], value]], np.int32))
+    return Outline(board, np.concatenate(logs), np.concatenate(pools), outcome == kernel.SOLVED)
+
+
+def grade(puzzle: DabuhamienaiPuzzle, deadline: Deadline | None = None) -> Grade:
+    return outline(board_of(puzzle), deadline=deadline).grade()
+
+
+def warm_up() -> None:
+    """Load every kernel entry point (compiling it into numba's on-disk cache the first time on this
+    machine), so that no request waits for it: each technique once, and a whole path."""
+    board = board_of(DabuhamienaiPuzzle(size=4, numbers=[[1, 1, 2, 3], [2, 3, 4, 1], [3, 4, 1, 2], [4, 2, 3, 3]]))
+    with compile_lock():
+        for _, technique in TECHNIQUES[:kernel.LONG_CHAIN]:
+            technique.find(board, start(board))
+        outline(board)
 
 
 class DabuhamienaiState(BaseModel):
@@ -316,4 +609,5 @@ class DabuhamienaiState(BaseModel):
         description="N×N: 1 shaded, 0 marked unshaded, null undecided (the player's grid so far).")
 
 
-DIFFICULTY = grid_difficulty(SOLVER, board_of, "shaded", DabuhamienaiState, VALUE_NAMES, default="medium")
+DIFFICULTY = dataclasses.replace(grid_difficulty(SOLVER, board_of, "shaded", DabuhamienaiState, VALUE_NAMES,
+                                                 default="medium"), grade=grade)

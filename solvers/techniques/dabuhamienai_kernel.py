@@ -1,0 +1,686 @@
+"""The Dabuhamienai techniques compiled with numba: which cells each decides, never how a player reads it.
+
+``solvers/techniques/dabuhamienai.py`` defines the techniques and their sentences; the functions here
+find the same cells in the same order on flat arrays (a state is one int8 per cell: -1 undecided,
+0 unshaded, 1 shaded), so that the look-aheads, which follow thousands of assumptions per puzzle,
+cost microseconds each. Python turns what they return into the player's steps.
+
+An assumption is followed exactly as ``human.Trial.follow`` follows it with the three local basic
+techniques: in rounds, the first technique (in order) that finds something applies all it found,
+each looking only around the cells decided since its own last look. What a trial decides and when,
+and the round of its contradiction, do not depend on the order in which a technique visits those
+cells; only which broken rule it names first does, and Python finds that by following the one
+assumption it quotes again.
+
+Arrays travel in three tuples: the board (``board_arrays``), the scratch space of one thread
+(``scratch``) and the trials of one state (``trial_cache``). Every function is non-recursive and
+compiled with ``cache=True``; ``warm_up`` loads them all.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+UNDECIDED, WHITE, SHADED = -1, 0, 1
+BROKEN = -1  # returned by a technique that sees a broken rule
+
+
+def board_arrays(n: int, adjacent: tuple[tuple[int, ...], ...], segments: tuple[tuple[int, ...], ...],
+                 segments_of: tuple[tuple[int, ...], ...]) -> tuple[np.ndarray, ...]:
+    """(neighbours padded with -1, segment offsets, segment cells, per-cell segment offsets, per-cell
+    segments, segments shortest first (a stable sort, as ``sorted(segments, key=len)``))."""
+    cells = n * n
+    adj = np.full((cells, 4), -1, np.int32)
+    for i, around in enumerate(adjacent):
+        adj[i, :len(around)] = around
+    seg_start = np.zeros(len(segments) + 1, np.int32)
+    seg_start[1:] = np.cumsum([len(s) for s in segments])
+    seg_cells = np.array([i for s in segments for i in s], np.int32)
+    so_start = np.zeros(cells + 1, np.int32)
+    so_start[1:] = np.cumsum([len(ks) for ks in segments_of])
+    so = np.array([k for ks in segments_of for k in ks], np.int32)
+    by_length = np.array(sorted(range(len(segments)), key=lambda k: len(segments[k])), np.int32)
+    return adj, seg_start, seg_cells, so_start, so, by_length
+
+
+def scratch(cells: int, segment_count: int) -> tuple[np.ndarray, ...]:
+    return (np.zeros((3, cells), np.int8), np.zeros((3, cells), np.int32), np.zeros(3, np.int32),
+            np.zeros(cells, np.int32), np.zeros(cells, np.int64), np.zeros(max(segment_count, 1), np.int64),
+            np.zeros(cells, np.int64), np.zeros(cells, np.int64), np.zeros(cells, np.int32), np.zeros(1, np.int64))
+
+
+def trial_cache(cells: int) -> tuple[np.ndarray, ...]:
+    """Room for both assumptions on every cell (row ``cell * 2 + value``); ``reset`` empties it."""
+    trials = 2 * cells
+    return (np.full(trials, -1, np.int32), np.zeros(trials, np.bool_), np.zeros(trials, np.int32),
+            np.zeros(trials, np.int32), np.empty((trials, cells), np.int16), np.empty((trials, cells), np.int8),
+            np.empty((trials, cells), np.int16))
+
+
+@njit(cache=True)
+def reset(cache):
+    cache[0][:] = -1
+    cache[1][:] = False
+
+
+@njit(cache=True)
+def _tick(clock):
+    """A fresh stamp: marks equal to it were set since, so no mark array ever needs clearing."""
+    clock[0] += 1
+    return clock[0]
+
+
+@njit(cache=True)
+def _near_neighbours(board, vals, plist, plen, work):
+    """shaded-neighbours around the pending cells: the undecided neighbours of a shaded one."""
+    adj = board[0]
+    found, mark, clock = work[3], work[4], work[9]
+    stamp = _tick(clock)
+    count = 0
+    for t in range(plen):
+        i = plist[t]
+        if vals[i] != SHADED:
+            continue
+        for d in range(4):
+            j = adj[i, d]
+            if j < 0:
+                break
+            if vals[j] == UNDECIDED:
+                if mark[j] != stamp:
+                    mark[j] = stamp
+                    found[count] = j
+                    count += 1
+            elif vals[j] == SHADED:
+                return BROKEN
+    return count
+
+
+@njit(cache=True)
+def _segment_open(board, vals, k):
+    """(undecided cells of segment ``k``, the last of them), or (-1, -1) if a cell of it is shaded."""
+    seg_start, seg_cells = board[1], board[2]
+    open_count, open_cell = 0, -1
+    for p in range(seg_start[k], seg_start[k + 1]):
+        v = vals[seg_cells[p]]
+        if v == SHADED:
+            return -1, -1
+        if v == UNDECIDED:
+            open_count += 1
+            open_cell = seg_cells[p]
+    return open_count, open_cell
+
+
+@njit(cache=True)
+def _near_duplicate(board, vals, plist, plen, work):
+    """duplicate on the segments through the pending cells: the one cell left to split a pair."""
+    so_start, so = board[3], board[4]
+    found, mark, segmark, clock = work[3], work[4], work[5], work[9]
+    stamp = _tick(clock)
+    count = 0
+    for t in range(plen):
+        i = plist[t]
+        for q in range(so_start[i], so_start[i + 1]):
+            k = so[q]
+            if segmark[k] == stamp:
+                continue
+            segmark[k] = stamp
+            open_count, open_cell = _segment_open(board, vals, k)
+            if open_count == 0:
+                return BROKEN
+            if open_count == 1 and mark[open_cell] != stamp:
+                mark[open_cell] = stamp
+                found[count] = open_cell
+                count += 1
+    return count
+
+
+@njit(cache=True)
+def _near_last_exit(board, vals, whites, plist, plen, work):
+    """last-exit on the unshaded groups at or beside the pending cells. A flood stops at a group's
+    second way out: such a group is neither walled in nor down to its last exit."""
+    adj = board[0]
+    found, mark, seen, exits, stack, clock = work[3], work[4], work[6], work[7], work[8], work[9]
+    stamp = _tick(clock)  # the floods of this look take larger stamps
+    count = 0
+    for t in range(plen):
+        i = plist[t]
+        for d in range(-1, 4):
+            s = i if d < 0 else adj[i, d]
+            if s < 0:
+                break
+            if vals[s] != WHITE or seen[s] > stamp:
+                continue
+            flood = _tick(clock)
+            seen[s] = flood
+            stack[0] = s
+            depth, size, ways, way = 1, 0, 0, -1
+            while depth > 0 and ways < 2:
+                depth -= 1
+                x = stack[depth]
+                size += 1
+                for e in range(4):
+                    y = adj[x, e]
+                    if y < 0:
+                        break
+                    v = vals[y]
+                    if v == WHITE:
+                        if seen[y] != flood:
+                            seen[y] = flood
+                            stack[depth] = y
+                            depth += 1
+                    elif v == UNDECIDED and exits[y] != flood:
+                        exits[y] = flood
+                        ways += 1
+                        way = y
+                        if ways == 2:
+                            break
+            if ways >= 2 or size == whites:
+                continue
+            if ways == 0:
+                return BROKEN
+            if mark[way] != stamp:
+                mark[way] = stamp
+                found[count] = way
+                count += 1
+    return count
+
+
+@njit(cache=True)
+def follow(board, vals, when, order, cell, value, max_rounds, whites, work):
+    """Follow ``cell`` = ``value`` from the state ``vals`` (changed in place) for at most ``max_rounds``
+    rounds. ``when`` (all -1 on entry) gets each decided cell's round, ``order`` the decided cells in
+    the order they were decided. Returns (cells decided, round of the contradiction or 0, finished)."""
+    pflag, plist, plen, found = work[0], work[1], work[2], work[3]
+    vals[cell] = value
+    when[cell] = 0
+    order[0] = cell
+    decided = 1
+    if value == WHITE:
+        whites += 1
+    for k in range(3):
+        pflag[k, cell] = 1
+        plist[k, 0] = cell
+        plen[k] = 1
+    rounds, broken, finished = 0, 0, False
+    while rounds < max_rounds and not finished:
+        rounds += 1
+        finished = True
+        for k in range(3):
+            if k == 0:
+                count = _near_neighbours(board, vals, plist[0], plen[0], work)
+            elif k == 1:
+                count = _near_duplicate(board, vals, plist[1], plen[1], work)
+            else:
+                count = _near_last_exit(board, vals, whites, plist[2], plen[2], work)
+            for t in range(plen[k]):
+                pflag[k, plist[k, t]] = 0
+            plen[k] = 0
+            if count == BROKEN:
+                broken = rounds
+                break
+            if count > 0:
+                decided_value = SHADED if k == 1 else WHITE
+                for t in range(count):
+                    j = found[t]
+                    vals[j] = decided_value
+                    when[j] = rounds
+                    order[decided] = j
+                    decided += 1
+                    for kk in range(3):
+                        if pflag[kk, j] == 0:
+                            pflag[kk, j] = 1
+                            plist[kk, plen[kk]] = j
+                            plen[kk] += 1
+                if decided_value == WHITE:
+                    whites += count
+                finished = False
+                break
+    for k in range(3):
+        for t in range(plen[k]):
+            pflag[k, plist[k, t]] = 0
+        plen[k] = 0
+    return decided, broken, finished
+
+
+@njit(cache=True)
+def ensure_trial(board, base, whites, trial, max_rounds, cache, work):
+    """Trial ``trial`` (= cell * 2 + value) of the cache, followed for at least ``max_rounds`` rounds
+    or to its end. Returns the round of its contradiction, or 0."""
+    t_rounds, t_finished, t_broken, t_count, t_when, t_vals, t_order = cache
+    if t_rounds[trial] < max_rounds and not t_finished[trial]:
+        vals = t_vals[trial]
+        vals[:] = base
+        when = t_when[trial]
+        when[:] = -1
+        decided, broken, finished = follow(board, vals, when, t_order[trial], trial >> 1, trial & 1, max_rounds,
+                                           whites, work)
+        t_rounds[trial] = max_rounds
+        t_finished[trial] = finished
+        t_broken[trial] = broken
+        t_count[trial] = decided
+    return t_broken[trial]
+
+
+@njit(cache=True)
+def _count_whites(vals):
+    whites = 0
+    for v in vals:
+        whites += v == WHITE
+    return whites
+
+
+@njit(cache=True)
+def either_way(board, base, groups, max_rounds, cache, work):
+    """``human.either_way`` with the basic local trials: over the open pairs (``groups`` 0: segments
+    with two undecided cells, in order) or groups (1: three or four, shortest segments first), what
+    every surviving choice decides alike within ``max_rounds`` rounds.
+
+    Returns per step: its segment, offsets into the decided cells and their values, the depth, and
+    up to two choices that broke a rule (-1 padded)."""
+    t_rounds, t_finished, t_broken, t_count, t_when, t_vals, t_order = cache
+    seg_start, seg_cells, by_length = board[1], board[2], board[5]
+    segments = seg_start.size - 1
+    cells = base.size
+    whites = _count_whites(base)
+    taken = np.zeros(cells, np.bool_)  # decided by an earlier group of this look
+    step_segment = np.empty(segments, np.int32)
+    step_start = np.zeros(segments + 1, np.int32)
+    step_cells = np.empty(cells, np.int32)
+    step_values = np.empty(cells, np.int8)
+    step_depth = np.empty(segments, np.int32)
+    step_dead = np.full((segments, 2), -1, np.int32)
+    open_cells = np.empty(5, np.int32)
+    alive = np.empty(4, np.int32)
+    ruled_out = np.empty(2, np.int32)
+    common = np.empty(cells, np.int32)
+    steps, pool = 0, 0
+    for index in range(segments):
+        k = index if groups == 0 else by_length[index]
+        open_count = 0
+        for p in range(seg_start[k], seg_start[k + 1]):
+            v = base[seg_cells[p]]
+            if v == SHADED:
+                open_count = -1
+                break
+            if v == UNDECIDED:
+                if open_count < 5:
+                    open_cells[open_count] = seg_cells[p]
+                open_count += 1
+        if (groups == 0 and open_count != 2) or (groups == 1 and not 2 < open_count <= 4):
+            continue
+        living, dead = 0, 0
+        for q in range(open_count):
+            trial = open_cells[q] * 2 + SHADED
+            broken = ensure_trial(board, base, whites, trial, max_rounds, cache, work)
+            if broken == 0 or broken > max_rounds:
+                alive[living] = trial
+                living += 1
+            elif dead < 2:
+                ruled_out[dead] = open_cells[q]
+                dead += 1
+        if living == 0:
+            continue
+        first = alive[0]
+        found = 0
+        for p in range(t_count[first]):
+            i = t_order[first, p]
+            if t_when[first, i] > max_rounds:
+                break  # cells are listed in the order of their rounds
+            if base[i] != UNDECIDED or taken[i]:
+                continue
+            value = t_vals[first, i]
+            agree = True
+            for a in range(1, living):
+                other = alive[a]
+                w = t_when[other, i]
+                if w < 0 or w > max_rounds or t_vals[other, i] != value:
+                    agree = False
+                    break
+            if agree:
+                common[found] = i
+                found += 1
+        if found == 0:
+            continue
+        chosen = np.sort(common[:found])
+        depth = 0
+        for i in chosen:
+            taken[i] = True
+            step_cells[pool] = i
+            step_values[pool] = t_vals[first, i]
+            pool += 1
+            for a in range(living):
+                depth = max(depth, t_when[alive[a], i])
+        step_segment[steps] = k
+        step_depth[steps] = depth
+        step_dead[steps, :dead] = ruled_out[:dead]
+        steps += 1
+        step_start[steps] = pool
+    return steps, step_segment, step_start, step_cells, step_values, step_depth, step_dead
+
+
+@njit(cache=True)
+def first_contradiction(board, base, max_rounds, cache, work):
+    """``human.by_contradiction`` with the basic local trials, trying cells in the order of
+    ``contradiction_candidates`` (cells of segments with no shaded cell, shortest segments first,
+    then the other undecided cells) and shading before unshading. Returns (cell, value, round) of the
+    first assumption that breaks a rule within ``max_rounds`` rounds, or (-1, -1, 0)."""
+    seg_start, seg_cells, by_length = board[1], board[2], board[5]
+    cells = base.size
+    whites = _count_whites(base)
+    listed = np.zeros(cells, np.bool_)
+    candidates = np.empty(cells, np.int32)
+    count = 0
+    for k in by_length:
+        if _segment_open(board, base, k)[0] < 0:
+            continue
+        for p in range(seg_start[k], seg_start[k + 1]):
+            i = seg_cells[p]
+            if base[i] == UNDECIDED and not listed[i]:
+                listed[i] = True
+                candidates[count] = i
+                count += 1
+    for i in range(cells):
+        if base[i] == UNDECIDED and not listed[i]:
+            candidates[count] = i
+            count += 1
+    for q in range(count):
+        for value in (SHADED, WHITE):
+            broken = ensure_trial(board, base, whites, candidates[q] * 2 + value, max_rounds, cache, work)
+            if 0 < broken <= max_rounds:
+                return candidates[q], value, broken
+    return -1, -1, 0
+
+
+# The basic techniques on the whole grid (the main path). Each returns what Python needs to write its
+# steps, in the order the reference finds them; a negative count means a broken rule.
+
+
+@njit(cache=True)
+def shaded_with_open_neighbours(board, vals):
+    """Shaded cells with an undecided neighbour, in order; or count -1 and the first two touching
+    shaded cells (the first shaded cell with a shaded neighbour, and that neighbour)."""
+    adj = board[0]
+    out = np.empty(vals.size, np.int32)
+    count = 0
+    for i in range(vals.size):
+        if vals[i] != SHADED:
+            continue
+        around = False
+        for d in range(4):
+            j = adj[i, d]
+            if j < 0:
+                break
+            if vals[j] == SHADED:
+                out[0], out[1] = i, j
+                return -1, out
+            around = around or vals[j] == UNDECIDED
+        if around:
+            out[count] = i
+            count += 1
+    return count, out
+
+
+@njit(cache=True)
+def lone_open_cells(board, vals):
+    """(segment, its one undecided cell) of every segment with no shaded cell and one undecided, in
+    order; or count -1 and the first segment with none undecided."""
+    segments = board[1].size - 1
+    out = np.empty((segments, 2), np.int32)
+    count = 0
+    for k in range(segments):
+        open_count, open_cell = _segment_open(board, vals, k)
+        if open_count == 0:
+            out[0, 0] = k
+            return -1, out
+        if open_count == 1:
+            out[count, 0], out[count, 1] = k, open_cell
+            count += 1
+    return count, out
+
+
+@njit(cache=True)
+def last_exits(board, vals):
+    """Unshaded groups (each in the order ``white_components`` lists its cells) with one undecided
+    neighbour, and that neighbour, in order; or count -1 and the first group walled in (as group 0)."""
+    adj = board[0]
+    cells = vals.size
+    whites = _count_whites(vals)
+    seen = np.zeros(cells, np.bool_)
+    is_exit = np.full(cells, -1, np.int32)
+    stack = np.empty(cells, np.int32)
+    group_start = np.zeros(cells + 1, np.int32)
+    group_cells = np.empty(cells, np.int32)
+    way_out = np.empty(cells, np.int32)
+    count, pool = 0, 0
+    for s in range(cells):
+        if vals[s] != WHITE or seen[s]:
+            continue
+        seen[s] = True
+        stack[0] = s
+        depth, start, ways, way = 1, pool, 0, -1
+        while depth > 0:
+            depth -= 1
+            x = stack[depth]
+            group_cells[pool] = x
+            pool += 1
+            for e in range(4):
+                y = adj[x, e]
+                if y < 0:
+                    break
+                if vals[y] == WHITE:
+                    if not seen[y]:
+                        seen[y] = True
+                        stack[depth] = y
+                        depth += 1
+                elif vals[y] == UNDECIDED and is_exit[y] != s:
+                    is_exit[y] = s
+                    ways += 1
+                    way = y
+        if pool - start == whites or ways > 1:
+            pool = start
+            continue
+        if ways == 0:
+            group_cells[:pool - start] = group_cells[start:pool]
+            group_start[1] = pool - start
+            return -1, group_start, group_cells, way_out
+        way_out[count] = way
+        count += 1
+        group_start[count] = pool
+    return count, group_start, group_cells, way_out
+
+
+@njit(cache=True)
+def split_points(board, vals):
+    """``split_points`` of the techniques module (Tarjan's low-links over the cells not shaded, an
+    explicit stack): per undecided cut cell, in the same order, the first three (by index) unshaded
+    cells of the side it would cut off."""
+    adj = board[0]
+    cells = vals.size
+    order = np.full(cells, -1, np.int32)
+    low = np.zeros(cells, np.int32)
+    whites_below = np.zeros(cells, np.int32)
+    size_below = np.ones(cells, np.int32)
+    stack_v = np.empty(cells, np.int32)
+    stack_parent = np.empty(cells, np.int32)
+    stack_next = np.empty(cells, np.int32)
+    cut_cell = np.empty(cells, np.int32)
+    cut_child = np.empty(cells, np.int32)
+    found = np.empty(cells, np.int32)
+    stranded = np.full((cells, 3), -1, np.int32)
+    count, time = 0, 0
+    for root in range(cells):
+        if vals[root] == SHADED or order[root] != -1:
+            continue
+        cuts = 0
+        order[root] = low[root] = time
+        time += 1
+        stack_v[0], stack_parent[0], stack_next[0] = root, -1, 0
+        depth = 1
+        while depth > 0:
+            v, parent = stack_v[depth - 1], stack_parent[depth - 1]
+            advanced = False
+            while stack_next[depth - 1] < 4:
+                w = adj[v, stack_next[depth - 1]]
+                stack_next[depth - 1] += 1
+                if w < 0:
+                    break
+                if vals[w] == SHADED or w == parent:
+                    continue
+                if order[w] == -1:
+                    order[w] = low[w] = time
+                    time += 1
+                    stack_v[depth], stack_parent[depth], stack_next[depth] = w, v, 0
+                    depth += 1
+                    advanced = True
+                    break
+                low[v] = min(low[v], order[w])
+            if advanced:
+                continue
+            depth -= 1
+            whites_below[v] += vals[v] == WHITE
+            if parent != -1:
+                low[parent] = min(low[parent], low[v])
+                whites_below[parent] += whites_below[v]
+                size_below[parent] += size_below[v]
+                if low[v] >= order[parent] and vals[parent] == UNDECIDED and whites_below[v]:
+                    cut_cell[cuts], cut_child[cuts] = parent, v
+                    cuts += 1
+        total = whites_below[root]
+        for c in range(cuts):
+            child = cut_child[c]
+            if total - whites_below[child] > 0:
+                first, last = order[child], order[child] + size_below[child]
+                taken = 0
+                for m in range(cells):
+                    if vals[m] == WHITE and first <= order[m] < last:
+                        stranded[count, taken] = m
+                        taken += 1
+                        if taken == 3:
+                            break
+                found[count] = cut_cell[c]
+                count += 1
+    return count, found, stranded
+
+
+# The main path: the techniques in order, every round, as ``HumanSolver.run`` applies them, without
+# a sentence. Technique numbers follow ``SOLVER.techniques()``; long-chain (the last) is left to Python.
+
+NEAR, FAR, DEEP = 4, 6, 10_000  # rounds of the three look-aheads
+LONG_CHAIN = 11
+LEVEL_OF = np.array([0, 0, 0, 0, 0, 0, 1, 1, 2, 2, 2, 2], np.int8)
+SOLVED, STUCK, BROKEN_RULE = 0, 1, 2
+
+
+@njit(cache=True)
+def _grown(a, need):
+    """``a``, or a copy with room for ``need`` rows."""
+    if need <= a.shape[0]:
+        return a
+    bigger = np.empty((max(need, 2 * a.shape[0]), a.shape[1]), a.dtype)
+    bigger[:a.shape[0]] = a
+    return bigger
+
+
+@njit(cache=True)
+def _logged(log, row, technique, effort, segment, rounds, end):
+    log = _grown(log, row + 1)
+    log[row, 0], log[row, 1], log[row, 2], log[row, 3], log[row, 4] = technique, effort, segment, rounds, end
+    return log
+
+
+@njit(cache=True)
+def _decided(decisions, row, cell, value):
+    decisions = _grown(decisions, row + 1)
+    decisions[row, 0], decisions[row, 1] = cell, value
+    return decisions
+
+
+@njit(cache=True)
+def _basic_broken(board, vals):
+    """Whether the first-level basic techniques see a broken rule (cut-off never does)."""
+    return (shaded_with_open_neighbours(board, vals)[0] < 0 or lone_open_cells(board, vals)[0] < 0
+            or last_exits(board, vals)[0] < 0)
+
+
+@njit(cache=True)
+def main_path(board, vals, upto, cache, work):
+    """Solve from ``vals`` (changed in place) with the techniques of the levels up to ``upto``, as
+    ``HumanSolver.run`` does. Returns the outcome (SOLVED, STUCK or BROKEN_RULE), the steps (one row
+    each: technique, effort, segment of a look-ahead or -1, round, end of its decisions) and the
+    decisions (cell, value), in the order of the reference's path."""
+    adj = board[0]
+    log = np.empty((64, 5), np.int32)
+    decisions = np.empty((vals.size, 2), np.int32)
+    steps, pool, rounds, undecided = 0, 0, 0, 0
+    for v in vals:
+        undecided += v == UNDECIDED
+    last = 3 + 2 * (upto + 1) + (1 if upto >= 2 else 0)  # the allowed techniques but long-chain
+    while undecided > 0:
+        reset(cache)
+        rounds += 1
+        first = steps
+        for t in range(last + 1):
+            # each branch appends this technique's steps: decisions first, then the step's row
+            if t == 0:
+                count, shaded = shaded_with_open_neighbours(board, vals)
+                if count < 0:
+                    return BROKEN_RULE, log[:steps], decisions[:pool]
+                for s in range(count):
+                    i = shaded[s]
+                    for d in range(4):
+                        j = adj[i, d]
+                        if j < 0:
+                            break
+                        if vals[j] == UNDECIDED:
+                            decisions = _decided(decisions, pool, j, WHITE)
+                            pool += 1
+                    log = _logged(log, steps, t, 1, -1, rounds, pool)
+                    steps += 1
+            elif t <= 3:
+                if t == 1:
+                    count, lone = lone_open_cells(board, vals)
+                    cells, value = lone[:, 1], SHADED
+                elif t == 2:
+                    count, _, _, cells = last_exits(board, vals)
+                    value = WHITE
+                else:
+                    count, cells, _ = split_points(board, vals)
+                    value = WHITE
+                if count < 0:
+                    return BROKEN_RULE, log[:steps], decisions[:pool]
+                for s in range(count):
+                    decisions = _decided(decisions, pool, cells[s], value)
+                    pool += 1
+                    log = _logged(log, steps, t, 1, -1, rounds, pool)
+                    steps += 1
+            elif t < 10:
+                limit = NEAR if t < 6 else (FAR if t < 8 else DEEP)
+                count, segs, offsets, cells, values, depths, _ = either_way(board, vals, t % 2, limit, cache, work)
+                for s in range(count):
+                    for p in range(offsets[s], offsets[s + 1]):
+                        decisions = _decided(decisions, pool, cells[p], values[p])
+                        pool += 1
+                    log = _logged(log, steps, t, depths[s], segs[s], rounds, pool)
+                    steps += 1
+            else:
+                cell, value, broken = first_contradiction(board, vals, NEAR, cache, work)
+                if cell >= 0:
+                    decisions = _decided(decisions, pool, cell, 1 - value)
+                    pool += 1
+                    log = _logged(log, steps, t, broken, -1, rounds, pool)
+                    steps += 1
+            if steps > first:
+                break
+        if steps == first:
+            return STUCK, log[:steps], decisions[:pool]
+        for p in range(log[first - 1, 4] if first > 0 else 0, pool):
+            i, value = decisions[p, 0], decisions[p, 1]
+            if vals[i] == UNDECIDED:
+                vals[i] = value
+                undecided -= 1
+            elif vals[i] != value:
+                return BROKEN_RULE, log[:steps], decisions[:pool]
+    if _basic_broken(board, vals):
+        return BROKEN_RULE, log[:steps], decisions[:pool]
+    return SOLVED, log[:steps], decisions[:pool]
