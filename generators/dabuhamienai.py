@@ -26,27 +26,21 @@ from solvers import dabuhamienai as rules
 from solvers.common import Cell, Deadline
 from solvers.sat import make_backend
 from solvers.techniques import dabuhamienai as human
-from solvers.techniques.human import Grade, GridState, Path
+from solvers.techniques.human import Grade
 
 Grid = list[list[int]]
 MIN_HARD_SIZE = 6  # below it, puzzles that need a long look-ahead are too rare to find on request
-MAX_LEVEL_SIZE = 15  # above it, grading a draw takes seconds: larger grids are made without a level
 
 
 class DabuhamienaiParams(BaseModel):
     size: int = Field(8, ge=4, le=rules.MAX_SIZE, description="Grid size N (N×N).")
     difficulty: Literal["easy", "medium", "hard"] | None = Field(
         human.DIFFICULTY.default, description="How far ahead a person must look (see the type's `difficulties`); "
-                                              f"`hard` needs size {MIN_HARD_SIZE} or more. Levels are made up to "
-                                              f"size {MAX_LEVEL_SIZE}; larger grids have none (null).")
+                                              f"every size has every level, but `hard` needs size {MIN_HARD_SIZE} "
+                                              "or more.")
 
     @model_validator(mode="after")
     def _level_fits_size(self) -> DabuhamienaiParams:
-        if self.size > MAX_LEVEL_SIZE:
-            if self.difficulty is not None and "difficulty" in self.model_fields_set:
-                raise ValueError(f"difficulty levels are made up to size {MAX_LEVEL_SIZE} (got {self.size}): grading "
-                                 f"a larger grid takes seconds; leave difficulty out for size {self.size}")
-            self.difficulty = None
         if self.difficulty == "hard" and self.size < MIN_HARD_SIZE:
             raise ValueError(f"difficulty hard needs size {MIN_HARD_SIZE} or more (got {self.size}): smaller grids "
                              f"leave no long look-ahead to need; easy and medium fit every size")
@@ -314,9 +308,15 @@ def generate_puzzle(params: DabuhamienaiParams, seed: int, deadline: Deadline, b
     changing shaded cells' numbers (which no run of the solution sees, so the solution stays valid)."""
     if params.difficulty is None:
         return generate_unique(params.size, seed, deadline, backend)
-    toward = TowardLevel(params.difficulty, backend)
-    return generate_at_level(lambda draw, limit: generate_unique(params.size, draw, limit, backend),
-                             toward.grade, params.difficulty, seed, deadline, adjust=toward)
+    toward = TowardLevel(params.difficulty)
+    generated = generate_at_level(lambda draw, limit: generate_unique(params.size, draw, limit, backend),
+                                  toward.grade, params.difficulty, seed, deadline, adjust=toward)
+    if generated.stats.adjustments:
+        # The techniques finishing the puzzle prove it unique; the exact solver checks that proof.
+        generated.stats.solver_calls += 1
+        if rules.other_solution(generated.puzzle.numbers, generated.solution.shaded, deadline, backend) is not None:
+            raise AssertionError(f"the techniques solved a puzzle with two solutions (seed {seed})")
+    return generated
 
 
 class TowardLevel:
@@ -325,16 +325,21 @@ class TowardLevel:
     Too hard: where the target level's techniques get stuck, a shaded cell beside a cell already known
     unshaded takes that cell's number, so the pair rule shades it at once. Too easy: a shaded cell that
     repeats a neighbour's number (a pair a person resolves at a glance) takes a number no neighbour has,
-    so resolving it needs a longer look."""
+    so resolving it needs a longer look. A change is kept when the techniques still finish the puzzle,
+    which proves it unique (they are sound), so no exact solver runs per change. Grading follows the
+    look-aheads only: a puzzle that would need a long chain counts as beyond every level here."""
 
-    def __init__(self, level: str, backend: str | None):
+    def __init__(self, level: str):
         self.target = human.SOLVER.level_names.index(level)
-        self.backend = backend
-        self.path: Path[GridState] | None = None  # the last graded puzzle's solution path
+        self.last: tuple[Grid, human.Outline] | None = None  # the last puzzle graded and its solution path
+
+    def outline(self, puzzle: rules.DabuhamienaiPuzzle, deadline: Deadline) -> human.Outline:
+        if self.last is None or self.last[0] != puzzle.numbers:
+            self.last = (puzzle.numbers, human.outline(human.board_of(puzzle), deadline=deadline, long_chains=False))
+        return self.last[1]
 
     def grade(self, puzzle: rules.DabuhamienaiPuzzle, deadline: Deadline) -> Grade:
-        self.path = human.SOLVER.run(human.board_of(puzzle), deadline=deadline)
-        return human.SOLVER.grade_path(self.path)
+        return self.outline(puzzle, deadline).grade()
 
     def __call__(self, generated: Generated, graded: Grade, rng: random.Random, deadline: Deadline) -> Generated | None:
         names = human.SOLVER.level_names
@@ -342,8 +347,9 @@ class TowardLevel:
         puzzle, shaded = generated.puzzle, generated.solution.shaded
         numbers = puzzle.numbers
         n = puzzle.size
+        path = self.outline(puzzle, deadline)
         if current > self.target:
-            stuck = human.SOLVER.run(human.board_of(puzzle), upto=self.target, deadline=deadline).state
+            stuck = path.stuck_at(self.target)
             changes = [((r, c), numbers[w[0]][w[1]]) for r in range(n) for c in range(n)
                        if shaded[r][c] and stuck[(r, c)] is None
                        for w in rules.neighbours(r, c, n) if stuck[w] == human.WHITE]
@@ -352,7 +358,7 @@ class TowardLevel:
             # cannot overshoot, a harder one takes a few at a time.
             batch = len(changes) if self.target == 0 else 3
         else:
-            changes, batch = self._harder(generated, rng, deadline), 1
+            changes, batch = self._harder(generated, path, rng), 1
         one_per_cell = list(dict(changes).items())
         tries = [one_per_cell[:size] for size in (batch, batch // 4) if size > 1]
         tries += [[change] for change in changes[:12]]
@@ -361,21 +367,19 @@ class TowardLevel:
             changed = [row[:] for row in numbers]
             for (r, c), number in group:
                 changed[r][c] = number
-            if rules.other_solution(changed, shaded, deadline, self.backend) is None:
-                generated.puzzle = rules.DabuhamienaiPuzzle(size=n, numbers=changed)
+            candidate = rules.DabuhamienaiPuzzle(size=n, numbers=changed)
+            if self.outline(candidate, deadline).solved:
+                generated.puzzle = candidate
                 return generated
         return None
 
-    def _harder(self, generated: Generated, rng: random.Random, deadline: Deadline) -> list[tuple[Cell, int]]:
+    def _harder(self, generated: Generated, path: human.Outline, rng: random.Random) -> list[tuple[Cell, int]]:
         """Shaded cells whose numbers the solution path leans on below the target level, earliest first,
         each with new numbers that no neighbour has."""
         puzzle, shaded = generated.puzzle, generated.solution.shaded
         numbers, n = puzzle.numbers, puzzle.size
-        path = self.path or human.SOLVER.run(human.board_of(puzzle), deadline=deadline)
-        basic = {t.name for t in human.BASIC}
-        leaned_on = dict.fromkeys(cell for step, index in zip(path.steps, path.levels, strict=True)
-                                  if index < self.target and step.technique not in basic
-                                  for cell in step.because if shaded[cell[0]][cell[1]])
+        leaned_on = dict.fromkeys(cell for group in path.look_ahead_groups(self.target) for cell in group
+                                  if shaded[cell[0]][cell[1]])
         changes = []
         for r, c in leaned_on:
             around = {numbers[rr][cc] for rr, cc in rules.neighbours(r, c, n)}
@@ -398,4 +402,5 @@ PUZZLE_TYPE = PuzzleType(
     render=picture.render,
     backends=rules.BACKENDS,
     difficulty=human.DIFFICULTY,
+    warm_up=human.warm_up,
 )

@@ -124,9 +124,9 @@ def test_either_way_on_a_pair_finds_what_both_choices_imply() -> None:
 
 
 @pytest.mark.parametrize("level", LEVELS)
-@pytest.mark.parametrize("size", [6, 8])
+@pytest.mark.parametrize("size", [6, 8, 16, 30])
 def test_generated_puzzle_is_of_exactly_its_level(size: int, level: str) -> None:
-    for seed in range(3):
+    for seed in range(3 if size < 30 else 1):
         generated = generate_puzzle(DabuhamienaiParams(size=size, difficulty=level), seed, Deadline.after(120))
         board = human.board_of(generated.puzzle)
         target = LEVELS.index(level)
@@ -138,11 +138,20 @@ def test_generated_puzzle_is_of_exactly_its_level(size: int, level: str) -> None
         assert rules.other_solution(generated.puzzle.numbers, generated.solution.shaded, Deadline.never()) is None
 
 
+def test_every_size_has_every_level_and_hard_starts_at_six() -> None:
+    for size in (4, 15, 16, 30):
+        assert DabuhamienaiParams(size=size).difficulty == "medium"
+        assert DabuhamienaiParams(size=size, difficulty="easy").difficulty == "easy"
+    assert DabuhamienaiParams(size=30, difficulty="hard").difficulty == "hard"
+    with pytest.raises(ValueError, match="hard needs size 6 or more"):
+        DabuhamienaiParams(size=5, difficulty="hard")
+
+
 def test_generation_at_a_level_is_reproducible() -> None:
-    params = DabuhamienaiParams(size=7, difficulty="hard")
-    first = generate_puzzle(params, 11, Deadline.never())
-    again = generate_puzzle(params, 11, Deadline.never())
-    assert first.puzzle == again.puzzle and first.difficulty == again.difficulty
+    for params in (DabuhamienaiParams(size=7, difficulty="hard"), DabuhamienaiParams(size=22, difficulty="easy")):
+        first = generate_puzzle(params, 11, Deadline.never())
+        again = generate_puzzle(params, 11, Deadline.never())
+        assert first.puzzle == again.puzzle and first.difficulty == again.difficulty
 
 
 def test_effort_rises_with_the_level() -> None:
