@@ -224,14 +224,19 @@ class HumanSolver(Generic[P, S]):
         return self.grade_path(self.run(puzzle, deadline=deadline))
 
     def grade_path(self, path: Path[S]) -> Grade:
+        steps = [(level, step.technique, step.effort) for level, step in zip(path.levels, path.steps, strict=True)]
+        return self.grade_steps(steps, path.state.solved)
+
+    def grade_steps(self, steps: Sequence[tuple[int, str, float]], solved: bool) -> Grade:
+        """The grade of a path given as (level index, technique, effort) per step, for a type whose compiled
+        solver finds the path without writing its steps."""
         weights = {t.name: t.weight for _, t in self.techniques()}
-        score = sum(weights[s.technique] * s.effort for s in path.steps)
-        hardest = max(zip(path.levels, path.steps, strict=True),
-                      key=lambda pair: (pair[0], weights[pair[1].technique]), default=None)
-        level = self.levels[max(path.levels)].name if path.state.solved and path.levels else None
-        if path.state.solved and not path.levels:
+        score = sum(weights[technique] * effort for _, technique, effort in steps)
+        hardest = max(steps, key=lambda step: (step[0], weights[step[1]]), default=None)
+        level = self.levels[max(step[0] for step in steps)].name if solved and steps else None
+        if solved and not steps:
             level = self.levels[0].name  # nothing to deduce: the clues give the answer away
-        return Grade(level, score, len(path.steps), hardest[1].technique if hardest else None)
+        return Grade(level, score, len(steps), hardest[1] if hardest else None)
 
 
 def grid_mistakes(state: GridState, solution: Sequence[Sequence[int]]) -> list[Cell]:
