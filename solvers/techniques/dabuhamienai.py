@@ -17,6 +17,7 @@ import dataclasses
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Literal
 
 import numpy as np
@@ -24,7 +25,6 @@ from pydantic import BaseModel, Field
 
 from solvers.common import Cell, Deadline, compile_lock
 from solvers.dabuhamienai import DabuhamienaiPuzzle
-from solvers.grid import lines
 from solvers.techniques import dabuhamienai_kernel as kernel
 from solvers.techniques.human import (
     Contradiction,
@@ -32,7 +32,6 @@ from solvers.techniques.human import (
     GridState,
     HumanSolver,
     Level,
-    Path,
     Step,
     Technique,
     Trial,
@@ -52,42 +51,40 @@ VALUE_NAMES = {SHADED: "shaded", WHITE: "unshaded"}
 
 @dataclass(frozen=True)
 class Board:
-    """What the techniques look up again and again, computed once per puzzle (flat cell indices)."""
+    """What the techniques look up again and again, computed once per puzzle (flat cell indices): the
+    kernel's arrays, and the same as Python tuples when the reference functions or sentences need them."""
 
     n: int
     numbers: tuple[int, ...]
-    adjacent: tuple[tuple[int, ...], ...]
-    # Each pair of consecutive equal numbers in a line: the cells from one to the other, inclusive;
-    # at least one of them is shaded (rule 3).
-    segments: tuple[tuple[int, ...], ...]
-    segments_of: tuple[tuple[int, ...], ...]  # per cell: the indices of the segments it lies in
-    arrays: tuple[np.ndarray, ...] = field(compare=False, repr=False)  # the same for the kernel
+    arrays: tuple[np.ndarray, ...] = field(compare=False, repr=False)  # see kernel.board_arrays
 
     def cell(self, i: int) -> Cell:
         return divmod(i, self.n)
 
+    @cached_property
+    def adjacent(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(tuple(j for j in row if j >= 0) for row in self.arrays[0].tolist())
+
+    @cached_property
+    def segments(self) -> tuple[tuple[int, ...], ...]:
+        """Each pair of consecutive equal numbers in a line: the cells from one to the other, inclusive;
+        at least one of them is shaded (rule 3)."""
+        return _spans(self.arrays[1], self.arrays[2])
+
+    @cached_property
+    def segments_of(self) -> tuple[tuple[int, ...], ...]:
+        """Per cell: the indices of the segments it lies in."""
+        return _spans(self.arrays[3], self.arrays[4])
+
+
+def _spans(starts: np.ndarray, items: np.ndarray) -> tuple[tuple[int, ...], ...]:
+    flat, bounds = items.tolist(), starts.tolist()
+    return tuple(tuple(flat[a:b]) for a, b in zip(bounds, bounds[1:], strict=False))
+
 
 def board_of(puzzle: DabuhamienaiPuzzle) -> Board:
-    n = puzzle.size
-    adjacent = tuple(
-        tuple(rr * n + cc for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if 0 <= rr < n and 0 <= cc < n)
-        for r in range(n) for c in range(n)
-    )
-    segments = []
-    for line in lines(n, n):
-        last_at: dict[int, int] = {}
-        for k, (r, c) in enumerate(line):
-            number = puzzle.numbers[r][c]
-            if number in last_at:
-                segments.append(tuple(rr * n + cc for rr, cc in line[last_at[number]: k + 1]))
-            last_at[number] = k
-    segments_of: list[list[int]] = [[] for _ in range(n * n)]
-    for k, segment in enumerate(segments):
-        for i in segment:
-            segments_of[i].append(k)
-    of = tuple(tuple(ks) for ks in segments_of)
-    return Board(n, tuple(v for row in puzzle.numbers for v in row), adjacent, tuple(segments), of,
-                 kernel.board_arrays(n, adjacent, tuple(segments), of))
+    numbers = np.array(puzzle.numbers, np.int64)
+    return Board(puzzle.size, tuple(numbers.ravel().tolist()), kernel.board_arrays(numbers))
 
 
 class ArrayState(GridState):
@@ -372,9 +369,9 @@ class _Looks(threading.local):
 
     def trials(self, board: Board, values: np.ndarray) -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]:
         """The trials from ``values`` followed so far, and scratch space."""
-        self.claim(board)
         key = values.tobytes()
         if self.board is not board or self.key != key:
+            self.claim(board)
             kernel.reset(self.cache)
             self.board, self.key = board, key
         return self.cache, self.work
@@ -504,6 +501,7 @@ def solver(compiled: bool) -> HumanSolver[Board, GridState]:
 SOLVER = solver(compiled=True)
 REFERENCE = solver(compiled=False)  # the same levels in plain Python: the tests hold SOLVER to it
 TECHNIQUES = SOLVER.techniques()  # (level index, technique), numbered as the kernel numbers them
+NUMBERED = [(level, technique.name) for level, technique in TECHNIQUES]
 
 
 @dataclass(frozen=True)
@@ -521,35 +519,48 @@ class Outline:
         return [TECHNIQUES[t][0] for t in self.steps[:, 0].tolist()]
 
     def grade(self) -> Grade:
-        """``SOLVER.grade_path`` of the path (steps without sentences are all it reads)."""
-        steps = [Step(TECHNIQUES[t][1].name, "", (), (), effort) for t, effort in self.steps[:, :2].tolist()]
-        n = self.board.n
-        return SOLVER.grade_path(Path(GridState(n, n, [], 0 if self.solved else 1), steps, self.levels))
+        return SOLVER.grade_steps([(NUMBERED[t][0], NUMBERED[t][1], effort) for t, effort in self.steps[:, :2].tolist()],
+                                  self.solved)
+
+    @cached_property
+    def _round_starts(self) -> list[int]:
+        """Per step, then once more for the end of the path: how many decisions came before its round."""
+        ends, rounds = self.steps[:, 4].tolist(), self.steps[:, 3].tolist()
+        starts, start = [], 0
+        for k in range(len(rounds)):
+            if k and rounds[k] != rounds[k - 1]:
+                start = ends[k - 1]
+            starts.append(start)
+        return [*starts, ends[-1] if ends else 0]
 
     def state_at(self, step: int) -> GridState:
-        """The state in which step ``step`` was found (the start of its round)."""
-        rounds = self.steps[:, 3]
-        first = int(np.searchsorted(rounds, rounds[step])) if step < len(rounds) else len(rounds)
-        end = int(self.steps[first - 1, 4]) if first > 0 else 0
+        """The state in which step ``step`` was found (the start of its round; the end for ``len(steps)``)."""
         n = self.board.n
-        state = ArrayState(n, n)
-        for cell, value in self.decisions[:end].tolist():
-            if state.values[cell] is None:
-                state.set(self.board.cell(cell), value)
-        return state
+        values: list[int | None] = [None] * (n * n)
+        for cell, value in self.decisions[:self._round_starts[step]].tolist():
+            values[cell] = value
+        return ArrayState(n, n, values)
 
     def stuck_at(self, level: int) -> GridState:
         """Where ``SOLVER.run(upto=level)`` stops: the state in which the path first needed a harder level."""
         levels = self.levels
         return self.state_at(next((k for k, at in enumerate(levels) if at > level), len(levels)))
 
+    def reach(self, level: int) -> int:
+        """How many cells the techniques up to ``level`` decide."""
+        return self.board.n ** 2 - self.stuck_at(level).undecided
+
     def look_ahead_groups(self, below: int) -> list[list[Cell]]:
         """The groups (undecided cells of a pair or group) that look-aheads of levels below ``below`` split
         on, in path order: the ``because`` of those steps."""
-        groups = []
+        n, decisions, starts = self.board.n, self.decisions.tolist(), self._round_starts
+        values: list[int | None] = [None] * (n * n)
+        applied, groups = 0, []
         for k, (t, segment) in enumerate(self.steps[:, [0, 2]].tolist()):
             if segment >= 0 and TECHNIQUES[t][0] < below:
-                values = self.state_at(k).values
+                for cell, value in decisions[applied:starts[k]]:
+                    values[cell] = value
+                applied = starts[k]
                 groups.append([self.board.cell(i) for i in self.board.segments[segment] if values[i] is None])
         return groups
 

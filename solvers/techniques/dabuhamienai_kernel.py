@@ -26,36 +26,73 @@ UNDECIDED, WHITE, SHADED = -1, 0, 1
 BROKEN = -1  # returned by a technique that sees a broken rule
 
 
-def board_arrays(n: int, adjacent: tuple[tuple[int, ...], ...], segments: tuple[tuple[int, ...], ...],
-                 segments_of: tuple[tuple[int, ...], ...]) -> tuple[np.ndarray, ...]:
-    """(neighbours padded with -1, segment offsets, segment cells, per-cell segment offsets, per-cell
-    segments, segments shortest first (a stable sort, as ``sorted(segments, key=len)``))."""
+@njit(cache=True)
+def board_arrays(numbers):
+    """The board of an N×N grid of numbers: (neighbours in the order up, down, left, right, padded with
+    -1; segment offsets; segment cells; per-cell offsets into its segments; per-cell segments;
+    segments shortest first (a stable sort, as ``sorted(segments, key=len)``)). A segment is the cells
+    from one number to the next equal one in a row (rows first) or a column, inclusive."""
+    n = numbers.shape[0]
     cells = n * n
     adj = np.full((cells, 4), -1, np.int32)
-    for i, around in enumerate(adjacent):
-        adj[i, :len(around)] = around
-    seg_start = np.zeros(len(segments) + 1, np.int32)
-    seg_start[1:] = np.cumsum([len(s) for s in segments])
-    seg_cells = np.array([i for s in segments for i in s], np.int32)
-    so_start = np.zeros(cells + 1, np.int32)
-    so_start[1:] = np.cumsum([len(ks) for ks in segments_of])
-    so = np.array([k for ks in segments_of for k in ks], np.int32)
-    by_length = np.array(sorted(range(len(segments)), key=lambda k: len(segments[k])), np.int32)
+    for r in range(n):
+        for c in range(n):
+            i, d = r * n + c, 0
+            for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                if 0 <= rr < n and 0 <= cc < n:
+                    adj[i, d] = rr * n + cc
+                    d += 1
+    last_at = np.empty(n + 1, np.int32)
+    segments, total = 0, 0
+    for fill in range(2):  # count, then fill
+        if fill:
+            seg_start = np.zeros(segments + 1, np.int32)
+            seg_cells = np.empty(total, np.int32)
+            segments, total = 0, 0
+        for line in range(2 * n):
+            last_at[:] = -1
+            for k in range(n):
+                cell = line * n + k if line < n else k * n + (line - n)
+                number = numbers[cell // n, cell % n]
+                if last_at[number] >= 0:
+                    for j in range(last_at[number], k + 1):
+                        if fill:
+                            seg_cells[total] = line * n + j if line < n else j * n + (line - n)
+                        total += 1
+                    segments += 1
+                    if fill:
+                        seg_start[segments] = total
+                last_at[number] = k
+    counts = np.zeros(cells + 1, np.int32)
+    for p in range(total):
+        counts[seg_cells[p] + 1] += 1
+    so_start = np.cumsum(counts).astype(np.int32)
+    so = np.empty(total, np.int32)
+    placed = so_start[:-1].copy()
+    for k in range(segments):
+        for p in range(seg_start[k], seg_start[k + 1]):
+            i = seg_cells[p]
+            so[placed[i]] = k
+            placed[i] += 1
+    by_length = np.argsort(seg_start[1:] - seg_start[:-1], kind="mergesort").astype(np.int32)
     return adj, seg_start, seg_cells, so_start, so, by_length
 
 
 def scratch(cells: int, segment_count: int) -> tuple[np.ndarray, ...]:
-    return (np.zeros((3, cells), np.int8), np.zeros((3, cells), np.int32), np.zeros(3, np.int32),
-            np.zeros(cells, np.int32), np.zeros(cells, np.int64), np.zeros(max(segment_count, 1), np.int64),
+    """A thread's working space: what a technique found, stamp marks (found, segments, flood, ways out), a
+    flood stack and the stamp clock."""
+    return (np.zeros(cells, np.int32), np.zeros(cells, np.int64), np.zeros(max(segment_count, 1), np.int64),
             np.zeros(cells, np.int64), np.zeros(cells, np.int64), np.zeros(cells, np.int32), np.zeros(1, np.int64))
 
 
 def trial_cache(cells: int) -> tuple[np.ndarray, ...]:
-    """Room for both assumptions on every cell (row ``cell * 2 + value``); ``reset`` empties it."""
+    """Room for both assumptions on every cell (row ``cell * 2 + value``): rounds followed (-1: none),
+    finished, round of the contradiction, cells decided, their rounds, the state, the order of decisions,
+    what each technique had seen at its last look, and unshaded cells (see ``follow``)."""
     trials = 2 * cells
     return (np.full(trials, -1, np.int32), np.zeros(trials, np.bool_), np.zeros(trials, np.int32),
             np.zeros(trials, np.int32), np.empty((trials, cells), np.int16), np.empty((trials, cells), np.int8),
-            np.empty((trials, cells), np.int16))
+            np.empty((trials, cells), np.int16), np.zeros((trials, 3), np.int32), np.zeros(trials, np.int32))
 
 
 @njit(cache=True)
@@ -72,14 +109,14 @@ def _tick(clock):
 
 
 @njit(cache=True)
-def _near_neighbours(board, vals, plist, plen, work):
+def _near_neighbours(board, vals, order, first, last, work):
     """shaded-neighbours around the pending cells: the undecided neighbours of a shaded one."""
     adj = board[0]
-    found, mark, clock = work[3], work[4], work[9]
+    found, mark, clock = work[0], work[1], work[6]
     stamp = _tick(clock)
     count = 0
-    for t in range(plen):
-        i = plist[t]
+    for t in range(first, last):
+        i = order[t]
         if vals[i] != SHADED:
             continue
         for d in range(4):
@@ -112,14 +149,14 @@ def _segment_open(board, vals, k):
 
 
 @njit(cache=True)
-def _near_duplicate(board, vals, plist, plen, work):
+def _near_duplicate(board, vals, order, first, last, work):
     """duplicate on the segments through the pending cells: the one cell left to split a pair."""
     so_start, so = board[3], board[4]
-    found, mark, segmark, clock = work[3], work[4], work[5], work[9]
+    found, mark, segmark, clock = work[0], work[1], work[2], work[6]
     stamp = _tick(clock)
     count = 0
-    for t in range(plen):
-        i = plist[t]
+    for t in range(first, last):
+        i = order[t]
         for q in range(so_start[i], so_start[i + 1]):
             k = so[q]
             if segmark[k] == stamp:
@@ -136,15 +173,15 @@ def _near_duplicate(board, vals, plist, plen, work):
 
 
 @njit(cache=True)
-def _near_last_exit(board, vals, whites, plist, plen, work):
+def _near_last_exit(board, vals, whites, order, first, last, work):
     """last-exit on the unshaded groups at or beside the pending cells. A flood stops at a group's
     second way out: such a group is neither walled in nor down to its last exit."""
     adj = board[0]
-    found, mark, seen, exits, stack, clock = work[3], work[4], work[6], work[7], work[8], work[9]
+    found, mark, seen, exits, stack, clock = work[0], work[1], work[3], work[4], work[5], work[6]
     stamp = _tick(clock)  # the floods of this look take larger stamps
     count = 0
-    for t in range(plen):
-        i = plist[t]
+    for t in range(first, last):
+        i = order[t]
         for d in range(-1, 4):
             s = i if d < 0 else adj[i, d]
             if s < 0:
@@ -187,35 +224,26 @@ def _near_last_exit(board, vals, whites, plist, plen, work):
 
 
 @njit(cache=True)
-def follow(board, vals, when, order, cell, value, max_rounds, whites, work):
-    """Follow ``cell`` = ``value`` from the state ``vals`` (changed in place) for at most ``max_rounds``
-    rounds. ``when`` (all -1 on entry) gets each decided cell's round, ``order`` the decided cells in
-    the order they were decided. Returns (cells decided, round of the contradiction or 0, finished)."""
-    pflag, plist, plen, found = work[0], work[1], work[2], work[3]
-    vals[cell] = value
-    when[cell] = 0
-    order[0] = cell
-    decided = 1
-    if value == WHITE:
-        whites += 1
-    for k in range(3):
-        pflag[k, cell] = 1
-        plist[k, 0] = cell
-        plen[k] = 1
-    rounds, broken, finished = 0, 0, False
+def follow(board, vals, when, order, decided, looked, rounds, max_rounds, whites, work):
+    """Follow a trial on to at most ``max_rounds`` rounds (changing its rows in place): ``vals`` its state,
+    ``when`` each decided cell's round (-1: not decided), ``order`` its decided cells in order (the first
+    ``decided`` of them), ``looked[k]`` how many of those technique k had seen at its last look (the
+    others are its pending cells), ``rounds`` the rounds followed so far, ``whites`` its unshaded cells.
+    Returns (rounds, cells decided, round of the contradiction or 0, finished, unshaded cells)."""
+    found = work[0]
+    broken, finished = 0, False
     while rounds < max_rounds and not finished:
         rounds += 1
         finished = True
         for k in range(3):
+            pending = looked[k]
+            looked[k] = decided
             if k == 0:
-                count = _near_neighbours(board, vals, plist[0], plen[0], work)
+                count = _near_neighbours(board, vals, order, pending, decided, work)
             elif k == 1:
-                count = _near_duplicate(board, vals, plist[1], plen[1], work)
+                count = _near_duplicate(board, vals, order, pending, decided, work)
             else:
-                count = _near_last_exit(board, vals, whites, plist[2], plen[2], work)
-            for t in range(plen[k]):
-                pflag[k, plist[k, t]] = 0
-            plen[k] = 0
+                count = _near_last_exit(board, vals, whites, order, pending, decided, work)
             if count == BROKEN:
                 broken = rounds
                 break
@@ -227,38 +255,32 @@ def follow(board, vals, when, order, cell, value, max_rounds, whites, work):
                     when[j] = rounds
                     order[decided] = j
                     decided += 1
-                    for kk in range(3):
-                        if pflag[kk, j] == 0:
-                            pflag[kk, j] = 1
-                            plist[kk, plen[kk]] = j
-                            plen[kk] += 1
                 if decided_value == WHITE:
                     whites += count
                 finished = False
                 break
-    for k in range(3):
-        for t in range(plen[k]):
-            pflag[k, plist[k, t]] = 0
-        plen[k] = 0
-    return decided, broken, finished
+    return rounds, decided, broken, finished, whites
 
 
 @njit(cache=True)
 def ensure_trial(board, base, whites, trial, max_rounds, cache, work):
-    """Trial ``trial`` (= cell * 2 + value) of the cache, followed for at least ``max_rounds`` rounds
-    or to its end. Returns the round of its contradiction, or 0."""
-    t_rounds, t_finished, t_broken, t_count, t_when, t_vals, t_order = cache
+    """Trial ``trial`` (= cell * 2 + value) of the cache, followed for at least ``max_rounds`` rounds or
+    to its end (on from where it stopped, if it was followed from this state before). Returns the round
+    of its contradiction, or 0."""
+    t_rounds, t_finished, t_broken, t_count, t_when, t_vals, t_order, t_looked, t_whites = cache
     if t_rounds[trial] < max_rounds and not t_finished[trial]:
-        vals = t_vals[trial]
-        vals[:] = base
-        when = t_when[trial]
-        when[:] = -1
-        decided, broken, finished = follow(board, vals, when, t_order[trial], trial >> 1, trial & 1, max_rounds,
-                                           whites, work)
-        t_rounds[trial] = max_rounds
-        t_finished[trial] = finished
-        t_broken[trial] = broken
-        t_count[trial] = decided
+        vals, when, order, looked = t_vals[trial], t_when[trial], t_order[trial], t_looked[trial]
+        if t_rounds[trial] < 0:
+            cell, value = trial >> 1, trial & 1
+            vals[:] = base
+            when[:] = -1
+            vals[cell], when[cell], order[0] = value, 0, cell
+            looked[:] = 0
+            t_rounds[trial], t_count[trial], t_whites[trial] = 0, 1, whites + (value == WHITE)
+        rounds, decided, broken, finished, now_white = follow(board, vals, when, order, t_count[trial], looked,
+                                                             t_rounds[trial], max_rounds, t_whites[trial], work)
+        t_rounds[trial], t_count[trial], t_broken[trial] = rounds, decided, broken
+        t_finished[trial], t_whites[trial] = finished, now_white
     return t_broken[trial]
 
 
@@ -278,7 +300,7 @@ def either_way(board, base, groups, max_rounds, cache, work):
 
     Returns per step: its segment, offsets into the decided cells and their values, the depth, and
     up to two choices that broke a rule (-1 padded)."""
-    t_rounds, t_finished, t_broken, t_count, t_when, t_vals, t_order = cache
+    t_count, t_when, t_vals, t_order = cache[3], cache[4], cache[5], cache[6]
     seg_start, seg_cells, by_length = board[1], board[2], board[5]
     segments = seg_start.size - 1
     cells = base.size

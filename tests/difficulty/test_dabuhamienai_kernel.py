@@ -13,6 +13,7 @@ import pytest
 from generators.dabuhamienai import generate_unique
 from solvers.common import Deadline
 from solvers.dabuhamienai import DabuhamienaiPuzzle
+from solvers.grid import lines, neighbours
 from solvers.techniques import dabuhamienai as human
 from solvers.techniques import dabuhamienai_kernel as kernel
 from solvers.techniques.human import Contradiction, GridState, Step, Trial
@@ -153,3 +154,24 @@ def test_trials_equal_the_reference(seed: int) -> None:
                     order = cache[6][row][:cache[3][row]].tolist()
                     assert {i: int(cache[4][row][i]) for i in order} == trial.when
                     assert all(cache[5][row][i] == trial.state.values[i] for i in order)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_kernel_board_has_the_segments_of_the_rules(seed: int) -> None:
+    """Neighbours and segments as the grid geometry defines them: consecutive equal numbers in each row,
+    then each column, from one to the other inclusive."""
+    rng = random.Random(seed)
+    n = rng.randint(1, 12)
+    numbers = [[rng.randint(1, n) for _ in range(n)] for _ in range(n)]
+    board_ = human.board_of(DabuhamienaiPuzzle(size=n, numbers=numbers))
+    segments = []
+    for line in lines(n, n):
+        last_at: dict[int, int] = {}
+        for k, (r, c) in enumerate(line):
+            if numbers[r][c] in last_at:
+                segments.append(tuple(rr * n + cc for rr, cc in line[last_at[numbers[r][c]]: k + 1]))
+            last_at[numbers[r][c]] = k
+    assert board_.segments == tuple(segments)
+    assert board_.segments_of == tuple(tuple(k for k, s in enumerate(segments) if i in s) for i in range(n * n))
+    assert board_.adjacent == tuple(tuple(rr * n + cc for rr, cc in neighbours((i // n, i % n), n, n)) for i in range(n * n))
+    assert board_.arrays[5].tolist() == sorted(range(len(segments)), key=lambda k: len(segments[k]))
