@@ -296,9 +296,14 @@ class DabuhamienaiSteps:
 
 def generate_unique(size: int, seed: int, deadline: Deadline, backend: str | None = None) -> Generated:
     """A unique puzzle of any difficulty."""
-    result = generate(DabuhamienaiSteps(size, backend), seed, deadline, max_rounds=4 * size, max_restarts=100)
+    return unique_from(DabuhamienaiSteps(size, backend), seed, deadline)
+
+
+def unique_from(steps: DabuhamienaiSteps, seed: int, deadline: Deadline) -> Generated:
+    """``generate_unique`` with the caller's steps, whose solver can then check changes to the clues."""
+    result = generate(steps, seed, deadline, max_rounds=4 * steps.size, max_restarts=100)
     shaded, _ = result.solution
-    result.puzzle = rules.DabuhamienaiPuzzle(size=size, numbers=result.puzzle)
+    result.puzzle = rules.DabuhamienaiPuzzle(size=steps.size, numbers=result.puzzle)
     result.solution = rules.DabuhamienaiAnswer(shaded=shaded)
     return result
 
@@ -308,14 +313,11 @@ def generate_puzzle(params: DabuhamienaiParams, seed: int, deadline: Deadline, b
     changing shaded cells' numbers (which no run of the solution sees, so the solution stays valid)."""
     if params.difficulty is None:
         return generate_unique(params.size, seed, deadline, backend)
-    toward = TowardLevel(params.difficulty)
-    generated = generate_at_level(lambda draw, limit: generate_unique(params.size, draw, limit, backend),
-                                  toward.grade, params.difficulty, seed, deadline, adjust=toward)
+    toward = TowardLevel(params, backend)
+    generated = generate_at_level(toward.draw, toward.grade, params.difficulty, seed, deadline, adjust=toward)
     if generated.stats.adjustments:
-        # The techniques finishing the puzzle prove it unique; the exact solver checks that proof.
         generated.stats.solver_calls += 1
-        if rules.other_solution(generated.puzzle.numbers, generated.solution.shaded, deadline, backend) is not None:
-            raise AssertionError(f"the techniques solved a puzzle with two solutions (seed {seed})")
+        toward.prove(generated, deadline)
     return generated
 
 
@@ -325,21 +327,37 @@ class TowardLevel:
     Too hard: where the target level's techniques get stuck, a shaded cell beside a cell already known
     unshaded takes that cell's number, so the pair rule shades it at once. Too easy: a shaded cell that
     repeats a neighbour's number (a pair a person resolves at a glance) takes a number no neighbour has,
-    so resolving it needs a longer look. A change is kept when the techniques still finish the puzzle,
-    which proves it unique (they are sound), so no exact solver runs per change. Grading follows the
-    look-aheads only: a puzzle that would need a long chain counts as beyond every level here."""
+    so resolving it needs a longer look.
 
-    def __init__(self, level: str):
-        self.target = human.SOLVER.level_names.index(level)
+    A change is kept when the techniques still finish the puzzle (up to the target level, when making
+    it harder): they are sound, so that proves it unique, and no exact solver runs per change; the
+    puzzle returned is checked once by the draw's own incremental SAT model (``prove``). Grading follows
+    the look-aheads only: a puzzle that would need a long chain counts as beyond every level here."""
+
+    def __init__(self, params: DabuhamienaiParams, backend: str | None):
+        assert params.difficulty is not None
+        self.size, self.backend = params.size, backend
+        self.target = human.SOLVER.level_names.index(params.difficulty)
+        self.steps: DabuhamienaiSteps | None = None  # the last draw's pipeline, with its solver
         self.last: tuple[Grid, human.Outline] | None = None  # the last puzzle graded and its solution path
 
-    def outline(self, puzzle: rules.DabuhamienaiPuzzle, deadline: Deadline) -> human.Outline:
+    def draw(self, seed: int, deadline: Deadline) -> Generated:
+        self.steps = DabuhamienaiSteps(self.size, self.backend)
+        return unique_from(self.steps, seed, deadline)
+
+    def prove(self, generated: Generated, deadline: Deadline) -> None:
+        """The exact solver's check of what the techniques proved: no other shading fits the clues."""
+        assert self.steps is not None and self.steps._model_for is not None
+        if self.steps.other_solution(generated.puzzle.numbers, (self.steps._model_for, []), deadline) is not None:
+            raise AssertionError("the techniques finished a puzzle that has another solution")
+
+    def path(self, puzzle: rules.DabuhamienaiPuzzle, deadline: Deadline) -> human.Outline:
         if self.last is None or self.last[0] != puzzle.numbers:
             self.last = (puzzle.numbers, human.outline(human.board_of(puzzle), deadline=deadline, long_chains=False))
         return self.last[1]
 
     def grade(self, puzzle: rules.DabuhamienaiPuzzle, deadline: Deadline) -> Grade:
-        return self.outline(puzzle, deadline).grade()
+        return self.path(puzzle, deadline).grade()
 
     def __call__(self, generated: Generated, graded: Grade, rng: random.Random, deadline: Deadline) -> Generated | None:
         names = human.SOLVER.level_names
@@ -347,7 +365,7 @@ class TowardLevel:
         puzzle, shaded = generated.puzzle, generated.solution.shaded
         numbers = puzzle.numbers
         n = puzzle.size
-        path = self.outline(puzzle, deadline)
+        path = self.path(puzzle, deadline)
         if current > self.target:
             stuck = path.stuck_at(self.target)
             changes = [((r, c), numbers[w[0]][w[1]]) for r in range(n) for c in range(n)
@@ -355,10 +373,15 @@ class TowardLevel:
                        for w in rules.neighbours(r, c, n) if stuck[w] == human.WHITE]
             rng.shuffle(changes)
             # Opening every stuck place at once saves a round of grading per place; the easiest level
-            # cannot overshoot, a harder one takes a few at a time.
-            batch = len(changes) if self.target == 0 else 3
+            # cannot overshoot, a harder one takes a few at a time. A change must let the target level
+            # decide more, or the next round would be stuck at the same place.
+            batch, upto, level, reach = len(changes) if self.target == 0 else 3, None, self.target, path.reach(self.target)
         else:
-            changes, batch = self._harder(generated, path, rng), 1
+            # A change that the target level's techniques cannot finish is too hard or not unique: either
+            # way it is dropped, so the look-aheads of harder levels need not run on it; one the level
+            # below still finishes changed nothing that matters.
+            changes, batch, upto = self._harder(generated, path, rng), 1, self.target
+            level, reach = self.target - 1, n * n
         one_per_cell = list(dict(changes).items())
         tries = [one_per_cell[:size] for size in (batch, batch // 4) if size > 1]
         tries += [[change] for change in changes[:12]]
@@ -367,8 +390,11 @@ class TowardLevel:
             changed = [row[:] for row in numbers]
             for (r, c), number in group:
                 changed[r][c] = number
-            candidate = rules.DabuhamienaiPuzzle(size=n, numbers=changed)
-            if self.outline(candidate, deadline).solved:
+            candidate = rules.DabuhamienaiPuzzle.model_construct(size=n, numbers=changed)  # valid: numbers from 1..n
+            tried = human.outline(human.board_of(candidate), upto=upto, deadline=deadline, long_chains=False)
+            # A path that never got stuck is the whole path, whatever the level limit: the puzzle is unique.
+            if tried.solved and (tried.reach(level) > reach if current > self.target else tried.reach(level) < reach):
+                self.last = (changed, tried)
                 generated.puzzle = candidate
                 return generated
         return None
@@ -383,9 +409,12 @@ class TowardLevel:
         changes = []
         for r, c in leaned_on:
             around = {numbers[rr][cc] for rr, cc in rules.neighbours(r, c, n)}
-            options = [v for v in range(1, n + 1) if v not in around and v != numbers[r][c]]
+            row, column = seen_in_runs(numbers, shaded, (r, c))
+            # Best: a number seen along both axes (still forcing, so likely still unique) but not beside it.
+            forcing = [v for v in row if v in column and v not in around and v != numbers[r][c]]
+            options = forcing or [v for v in range(1, n + 1) if v not in around and v != numbers[r][c]]
             if options:
-                changes.append(((r, c), rng.choice(options)))
+                changes.append(((r, c), rng.choice(sorted(options))))
         return changes
 
 
