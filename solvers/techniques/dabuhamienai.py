@@ -388,17 +388,21 @@ class _Looks(threading.local):
 _LOOKS = _Looks()
 
 
-def _broken(board: Board, state: GridState, cell: int, value: int, rounds: int) -> Contradiction:
+def _broken(board: Board, state: GridState, cell: int, value: int, rounds: int,
+            techniques: Sequence[Technique[Board, GridState]] | None = None) -> Contradiction:
     """The broken rule an assumption the kernel found broken runs into, as the reference names it (which
-    rule a technique names first depends on the order it visits cells in, which only Python knows)."""
-    trial = Trial(state, board.cell(cell), value, len(LOCAL))
-    trial.follow(board, LOCAL, rounds)
+    rule a technique names first depends on the order it visits cells in, which only Python knows): the
+    assumption followed again in Python, with the local basic techniques or the given ones."""
+    techniques = LOCAL if techniques is None else techniques
+    trial = Trial(state, board.cell(cell), value, len(techniques))
+    trial.follow(board, techniques, rounds)
     assert trial.contradiction is not None, "the kernel and the reference disagree"
     return trial.contradiction
 
 
-def kernel_either_way(name: str, groups: int, rounds: int) -> Callable[[Board, GridState], list[Step]]:
-    """``either_way`` over the open pairs (``groups`` 0) or groups of three or four (1)."""
+def kernel_either_way(name: str, groups: int, rounds: int, sentences: bool = True) -> Callable[[Board, GridState], list[Step]]:
+    """``either_way`` over the open pairs (``groups`` 0) or groups of three or four (1); without
+    ``sentences`` the steps carry their decisions only (for a trial, which shows no step)."""
 
     def find(board: Board, state: GridState) -> list[Step]:
         values = array_of(state)
@@ -407,10 +411,13 @@ def kernel_either_way(name: str, groups: int, rounds: int) -> Callable[[Board, G
                                                                                   cache, work)
         steps = []
         for s in range(count):
-            segment = board.segments[segments[s]]
-            why, group = _must_split(board, segment, [i for i in segment if values[i] == kernel.UNDECIDED])
             span = slice(starts[s], starts[s + 1])
             decisions = tuple((board.cell(i), v) for i, v in zip(cells[span].tolist(), decided[span].tolist(), strict=True))
+            if not sentences:
+                steps.append(Step(name, "", decisions, effort=int(depths[s])))
+                continue
+            segment = board.segments[segments[s]]
+            why, group = _must_split(board, segment, [i for i in segment if values[i] == kernel.UNDECIDED])
             ruled_out = [(board.cell(i), _broken(board, state, i, SHADED, rounds)) for i in dead[s].tolist() if i >= 0]
             steps.append(either_way_step(name, why, group, decisions, ruled_out, int(depths[s]), VALUE_NAMES))
         return steps
@@ -431,6 +438,30 @@ def kernel_short_chain(rounds: int) -> Callable[[Board, GridState], list[Step]]:
                                    VALUE_NAMES)]
 
     return find
+
+
+LONG_BATCH = 16  # candidate cells per kernel call of the long-chain search, between two deadline checks
+
+
+def long_contradiction(board: Board, values: np.ndarray, deadline: Deadline) -> tuple[int, int, int]:
+    """(cell, value, round) of long-chain's first assumption that breaks a rule, or (-1, -1, 0)."""
+    count = len(kernel.candidates(board.arrays, values))
+    cache, work = _LOOKS.claim(board)
+    for first in range(0, count, LONG_BATCH):
+        deadline.check()
+        found = kernel.first_long_contradiction(board.arrays, values, first, first + LONG_BATCH, cache, work)
+        if found[0] >= 0:
+            return found
+    return -1, -1, 0
+
+
+def kernel_long_chain(board: Board, state: GridState) -> list[Step]:
+    """``by_contradiction`` with the basic techniques and the near look-aheads followed as far as they go."""
+    cell, value, _ = long_contradiction(board, array_of(state), Deadline.never())
+    if cell < 0:
+        return []
+    return [contradiction_step("long-chain", board.cell(cell), value,
+                               _broken(board, state, cell, value, 10_000, LONG_TRIAL), VALUE_NAMES)]
 
 
 # The levels, built once from the reference functions (REFERENCE) and once from the kernel (SOLVER).
@@ -454,6 +485,10 @@ def basic(compiled: bool) -> tuple[Technique[Board, GridState], ...]:
 # the whole grid, is for the main path.
 LOCAL = basic(compiled=False)[:3]
 BASIC = basic(compiled=True)
+# A long chain's trial, followed again in Python for the rule it breaks: the sentences of its steps are
+# never shown, so its look-aheads write none.
+LONG_TRIAL = (*LOCAL, BASIC[3], Technique("pair-near", "", 2.0, kernel_either_way("pair-near", 0, 4, sentences=False)),
+              Technique("group-near", "", 3.0, kernel_either_way("group-near", 1, 4, sentences=False)))
 
 
 def look_ahead(name: str, rounds: int | None, weight: float, trials: Trials | None
@@ -479,15 +514,17 @@ def solver(compiled: bool) -> HumanSolver[Board, GridState]:
     local_trials = None if compiled else Trials(LOCAL)
     techniques = basic(compiled)
     short_description = "Shading (or not) a cell breaks a rule within a few basic steps: it takes the other value."
+    long_description = ("Shading (or not) a cell breaks a rule after a long chain of deductions: it takes the other "
+                        "value.")
     if compiled:
         short_chain = Technique("short-chain", short_description, 15.0, kernel_short_chain(4))
+        long_chain = Technique("long-chain", long_description, 25.0, kernel_long_chain)
     else:
         short_chain = by_contradiction("short-chain", short_description, 15.0, local_trials, VALUE_NAMES,
                                        max_rounds=4, candidates=contradiction_candidates)
-    long_chain = by_contradiction("long-chain", "Shading (or not) a cell breaks a rule after a long chain of "
-                                                "deductions: it takes the other value.", 25.0,
-                                  Trials((*techniques, *look_ahead("near", 4, 2.0, local_trials))), VALUE_NAMES,
-                                  candidates=contradiction_candidates)
+        long_chain = by_contradiction("long-chain", long_description, 25.0,
+                                      Trials((*techniques, *look_ahead("near", 4, 2.0, local_trials))), VALUE_NAMES,
+                                      candidates=contradiction_candidates)
     return HumanSolver(
         levels=(
             Level("easy", (*techniques, *look_ahead("near", 4, 2.0, local_trials))),
@@ -567,10 +604,10 @@ class Outline:
 
 def outline(board: Board, upto: int | None = None, deadline: Deadline | None = None,
             long_chains: bool = True) -> Outline:
-    """The kernel's solution path from the clues, with long chains (rare: no look-ahead finishes the
-    puzzle) taken in Python between its calls; without ``long_chains`` the path stops where it would
-    need one (a generator's cheap "beyond the look-aheads"). A puzzle that breaks a rule raises the
-    reference's Contradiction."""
+    """The kernel's solution path from the clues. Long chains (rare: where no look-ahead goes on) are
+    searched a slice of cells at a time between deadline checks; without ``long_chains`` the path stops
+    where it would need one (a generator's cheap "beyond the look-aheads"). A puzzle that breaks a rule
+    raises the reference's Contradiction."""
     last = len(SOLVER.levels) - 1 if upto is None else upto
     values = np.full(board.n * board.n, kernel.UNDECIDED, np.int8)
     logs, pools, rounds, decided = [], [], 0, 0
@@ -589,15 +626,13 @@ def outline(board: Board, upto: int | None = None, deadline: Deadline | None = N
             raise AssertionError("the kernel saw a broken rule that the techniques do not")
         if outcome == kernel.SOLVED or not long_chains or last < kernel.LEVEL_OF[kernel.LONG_CHAIN]:
             break
-        state = ArrayState(board.n, board.n, [None if v < 0 else v for v in values.tolist()], array=values.copy())
-        found = TECHNIQUES[kernel.LONG_CHAIN][1].find(board, state)
-        if not found:
+        cell, value, broken = long_contradiction(board, values, deadline)
+        if cell < 0:
             break
-        (cell, value), = found[0].decide
-        values[cell[0] * board.n + cell[1]] = value
+        values[cell] = 1 - value
         rounds, decided = rounds + 1, decided + 1
-        logs.append(np.array([[kernel.LONG_CHAIN, found[0].effort, -1, rounds, decided]], np.int32))
-        pools.append(np.array([[cell[0] * board.n + cell[1], value]], np.int32))
+        logs.append(np.array([[kernel.LONG_CHAIN, broken, -1, rounds, decided]], np.int32))
+        pools.append(np.array([[cell, 1 - value]], np.int32))
     return Outline(board, np.concatenate(logs), np.concatenate(pools), outcome == kernel.SOLVED)
 
 
@@ -610,7 +645,7 @@ def warm_up() -> None:
     machine), so that no request waits for it: each technique once, and a whole path."""
     board = board_of(DabuhamienaiPuzzle(size=4, numbers=[[1, 1, 2, 3], [2, 3, 4, 1], [3, 4, 1, 2], [4, 2, 3, 3]]))
     with compile_lock():
-        for _, technique in TECHNIQUES[:kernel.LONG_CHAIN]:
+        for _, technique in TECHNIQUES:
             technique.find(board, start(board))
         outline(board)
 

@@ -24,6 +24,7 @@ from numba import njit
 
 UNDECIDED, WHITE, SHADED = -1, 0, 1
 BROKEN = -1  # returned by a technique that sees a broken rule
+NEAR, FAR, DEEP = 4, 6, 10_000  # rounds of the three look-aheads
 
 
 @njit(cache=True)
@@ -382,16 +383,13 @@ def either_way(board, base, groups, max_rounds, cache, work):
 
 
 @njit(cache=True)
-def first_contradiction(board, base, max_rounds, cache, work):
-    """``human.by_contradiction`` with the basic local trials, trying cells in the order of
-    ``contradiction_candidates`` (cells of segments with no shaded cell, shortest segments first,
-    then the other undecided cells) and shading before unshading. Returns (cell, value, round) of the
-    first assumption that breaks a rule within ``max_rounds`` rounds, or (-1, -1, 0)."""
+def candidates(board, base):
+    """The cells ``contradiction_candidates`` tries, in its order: cells of segments with no shaded cell
+    (shortest segments first), then the other undecided cells."""
     seg_start, seg_cells, by_length = board[1], board[2], board[5]
     cells = base.size
-    whites = _count_whites(base)
     listed = np.zeros(cells, np.bool_)
-    candidates = np.empty(cells, np.int32)
+    order = np.empty(cells, np.int32)
     count = 0
     for k in by_length:
         if _segment_open(board, base, k)[0] < 0:
@@ -400,17 +398,96 @@ def first_contradiction(board, base, max_rounds, cache, work):
             i = seg_cells[p]
             if base[i] == UNDECIDED and not listed[i]:
                 listed[i] = True
-                candidates[count] = i
+                order[count] = i
                 count += 1
     for i in range(cells):
         if base[i] == UNDECIDED and not listed[i]:
-            candidates[count] = i
+            order[count] = i
             count += 1
-    for q in range(count):
+    return order[:count]
+
+
+@njit(cache=True)
+def first_contradiction(board, base, max_rounds, cache, work):
+    """``human.by_contradiction`` with the basic local trials (short-chain), trying ``candidates`` in order,
+    shading before unshading. Returns (cell, value, round) of the first assumption that breaks a rule
+    within ``max_rounds`` rounds, or (-1, -1, 0)."""
+    whites = _count_whites(base)
+    for cell in candidates(board, base):
         for value in (SHADED, WHITE):
-            broken = ensure_trial(board, base, whites, candidates[q] * 2 + value, max_rounds, cache, work)
+            broken = ensure_trial(board, base, whites, cell * 2 + value, max_rounds, cache, work)
             if 0 < broken <= max_rounds:
-                return candidates[q], value, broken
+                return cell, value, broken
+    return -1, -1, 0
+
+
+@njit(cache=True)
+def long_trial(board, base, cell, value, nested, work):
+    """The trial of long-chain: ``cell`` = ``value`` followed as far as it goes with the basic techniques
+    (the local three around what changed, cut-off on the whole grid) and the near look-aheads (whose own
+    trials go in ``nested``), each round applying the first that finds something, as ``Trial.follow``
+    does. Returns the round of its contradiction, or 0."""
+    found = work[0]
+    vals = base.copy()
+    order = np.empty(base.size, np.int16)
+    vals[cell], order[0] = value, cell
+    decided, looked = 1, np.zeros(3, np.int32)
+    whites = _count_whites(vals)
+    rounds = 0
+    while True:
+        rounds += 1
+        count = 0
+        for k in range(6):
+            if k < 3:
+                pending = looked[k]
+                looked[k] = decided
+                if k == 0:
+                    count = _near_neighbours(board, vals, order, pending, decided, work)
+                elif k == 1:
+                    count = _near_duplicate(board, vals, order, pending, decided, work)
+                else:
+                    count = _near_last_exit(board, vals, whites, order, pending, decided, work)
+                if count == BROKEN:
+                    return rounds
+                for t in range(count):
+                    vals[found[t]] = SHADED if k == 1 else WHITE
+                    order[decided] = found[t]
+                    decided += 1
+                if k != 1:
+                    whites += count
+            elif k == 3:
+                count, cuts, _ = split_points(board, vals)
+                for t in range(count):
+                    if vals[cuts[t]] == UNDECIDED:  # a cut cell can be listed once per side it cuts off
+                        vals[cuts[t]] = WHITE
+                        order[decided] = cuts[t]
+                        decided += 1
+                        whites += 1
+            else:
+                if k == 4:
+                    reset(nested)
+                count, _, offsets, cells, values, _, _ = either_way(board, vals, k - 4, NEAR, nested, work)
+                for p in range(offsets[count]):
+                    vals[cells[p]] = values[p]
+                    order[decided] = cells[p]
+                    decided += 1
+                    whites += values[p] == WHITE
+            if count > 0:
+                break
+        if count == 0:
+            return 0
+
+
+@njit(cache=True)
+def first_long_contradiction(board, base, first, last, nested, work):
+    """long-chain over ``candidates(board, base)[first:last]``: the first assumption (shading before
+    unshading) whose ``long_trial`` breaks a rule, as (cell, value, round), or (-1, -1, 0). The caller
+    goes through the candidates a slice at a time, so that it can keep its deadline."""
+    for cell in candidates(board, base)[first:last]:
+        for value in (SHADED, WHITE):
+            broken = long_trial(board, base, cell, value, nested, work)
+            if broken:
+                return cell, value, broken
     return -1, -1, 0
 
 
@@ -588,7 +665,6 @@ def split_points(board, vals):
 # The main path: the techniques in order, every round, as ``HumanSolver.run`` applies them, without
 # a sentence. Technique numbers follow ``SOLVER.techniques()``; long-chain (the last) is left to Python.
 
-NEAR, FAR, DEEP = 4, 6, 10_000  # rounds of the three look-aheads
 LONG_CHAIN = 11
 LEVEL_OF = np.array([0, 0, 0, 0, 0, 0, 1, 1, 2, 2, 2, 2], np.int8)
 SOLVED, STUCK, BROKEN_RULE = 0, 1, 2
