@@ -265,6 +265,12 @@ class DabuhamienaiSteps:
                 model.set_number(cell, numbers[cell[0]][cell[1]])
         return model.other_solution(deadline)
 
+    def still_unique(self, numbers: Grid, deadline: Deadline) -> bool:
+        """Whether the last attempt's shading is still the only one with these clues (whose numbers differ
+        from its own only on shaded cells): the incremental solver of the attempt answers."""
+        assert self._model_for is not None
+        return self.other_solution(numbers, (self._model_for, []), deadline) is None
+
     def repair(self, numbers: Grid, solution: tuple[Grid, Grid], other: Grid, rng: random.Random) -> Grid | None:
         """Give cells shaded in the intended solution but white in ``other`` a number repeated in
         their runs there, skipping any number that would bring back an earlier other solution.
@@ -325,9 +331,10 @@ class TowardLevel:
     """One change to a shaded cell's number that keeps the puzzle unique and moves it toward a level.
 
     Too hard: where the target level's techniques get stuck, a shaded cell beside a cell already known
-    unshaded takes that cell's number, so the pair rule shades it at once. Too easy: a shaded cell that
-    repeats a neighbour's number (a pair a person resolves at a glance) takes a number no neighbour has,
-    so resolving it needs a longer look.
+    unshaded takes that cell's number, so the pair rule shades it at once; the change must let the
+    target level decide more than before. Too easy: a shaded cell that an easier look-ahead splits a
+    pair on takes another number seen along both its row and its column (so it still forces) but on
+    none of its neighbours; the level below must then no longer finish the puzzle.
 
     A change is kept when the techniques still finish the puzzle (up to the target level, when making
     it harder): they are sound, so that proves it unique, and no exact solver runs per change; the
@@ -347,8 +354,8 @@ class TowardLevel:
 
     def prove(self, generated: Generated, deadline: Deadline) -> None:
         """The exact solver's check of what the techniques proved: no other shading fits the clues."""
-        assert self.steps is not None and self.steps._model_for is not None
-        if self.steps.other_solution(generated.puzzle.numbers, (self.steps._model_for, []), deadline) is not None:
+        assert self.steps is not None
+        if not self.steps.still_unique(generated.puzzle.numbers, deadline):
             raise AssertionError("the techniques finished a puzzle that has another solution")
 
     def path(self, puzzle: rules.DabuhamienaiPuzzle, deadline: Deadline) -> human.Outline:
@@ -401,7 +408,7 @@ class TowardLevel:
 
     def _harder(self, generated: Generated, path: human.Outline, rng: random.Random) -> list[tuple[Cell, int]]:
         """Shaded cells whose numbers the solution path leans on below the target level, earliest first,
-        each with new numbers that no neighbour has."""
+        each with a new number that no neighbour has: one seen along both its axes where there is one."""
         puzzle, shaded = generated.puzzle, generated.solution.shaded
         numbers, n = puzzle.numbers, puzzle.size
         leaned_on = dict.fromkeys(cell for group in path.look_ahead_groups(self.target) for cell in group
@@ -410,7 +417,7 @@ class TowardLevel:
         for r, c in leaned_on:
             around = {numbers[rr][cc] for rr, cc in rules.neighbours(r, c, n)}
             row, column = seen_in_runs(numbers, shaded, (r, c))
-            # Best: a number seen along both axes (still forcing, so likely still unique) but not beside it.
+            # A number seen along both axes still rules out moving the shading to a neighbour: likely unique.
             forcing = [v for v in row if v in column and v not in around and v != numbers[r][c]]
             options = forcing or [v for v in range(1, n + 1) if v not in around and v != numbers[r][c]]
             if options:

@@ -7,14 +7,16 @@ cost microseconds each. Python turns what they return into the player's steps.
 
 An assumption is followed exactly as ``human.Trial.follow`` follows it with the three local basic
 techniques: in rounds, the first technique (in order) that finds something applies all it found,
-each looking only around the cells decided since its own last look. What a trial decides and when,
-and the round of its contradiction, do not depend on the order in which a technique visits those
-cells; only which broken rule it names first does, and Python finds that by following the one
-assumption it quotes again.
+each looking only around the cells decided since its own last look (a trial lists its decisions in
+order, so those are the tail of the list from where that look stopped). What a trial decides and
+when, and the round of its contradiction, do not depend on the order in which a technique visits
+those cells; only which broken rule it names first does, and Python finds that by following the one
+assumption it quotes again. ``main_path`` runs ``HumanSolver.run`` as a whole: every round, the
+techniques in order up to the first that finds something.
 
 Arrays travel in three tuples: the board (``board_arrays``), the scratch space of one thread
 (``scratch``) and the trials of one state (``trial_cache``). Every function is non-recursive and
-compiled with ``cache=True``; ``warm_up`` loads them all.
+compiled with ``cache=True``; the techniques module's ``warm_up`` loads them all.
 """
 
 from __future__ import annotations
