@@ -373,22 +373,24 @@ class TowardLevel:
         numbers = puzzle.numbers
         n = puzzle.size
         path = self.path(puzzle, deadline)
-        if current > self.target:
+        easier = current > self.target
+        if easier:
             stuck = path.stuck_at(self.target)
             changes = [((r, c), numbers[w[0]][w[1]]) for r in range(n) for c in range(n)
                        if shaded[r][c] and stuck[(r, c)] is None
                        for w in rules.neighbours(r, c, n) if stuck[w] == human.WHITE]
             rng.shuffle(changes)
             # Opening every stuck place at once saves a round of grading per place; the easiest level
-            # cannot overshoot, a harder one takes a few at a time. A change must let the target level
-            # decide more, or the next round would be stuck at the same place.
-            batch, upto, level, reach = len(changes) if self.target == 0 else 3, None, self.target, path.reach(self.target)
+            # cannot overshoot, a harder one takes a few at a time.
+            batch, reach = len(changes) if self.target == 0 else 3, path.reach(self.target)
+
+            def moves(tried: human.Outline) -> bool:  # or the next round is stuck at the same place
+                return tried.reach(self.target) > reach
         else:
-            # A change that the target level's techniques cannot finish is too hard or not unique: either
-            # way it is dropped, so the look-aheads of harder levels need not run on it; one the level
-            # below still finishes changed nothing that matters.
-            changes, batch, upto = self._harder(generated, path, rng), 1, self.target
-            level, reach = self.target - 1, n * n
+            changes, batch = self._harder(generated, path, rng), 1
+
+            def moves(tried: human.Outline) -> bool:
+                return tried.reach(self.target - 1) < n * n
         one_per_cell = list(dict(changes).items())
         tries = [one_per_cell[:size] for size in (batch, batch // 4) if size > 1]
         tries += [[change] for change in changes[:12]]
@@ -398,9 +400,14 @@ class TowardLevel:
             for (r, c), number in group:
                 changed[r][c] = number
             candidate = rules.DabuhamienaiPuzzle.model_construct(size=n, numbers=changed)  # valid: numbers from 1..n
-            tried = human.outline(human.board_of(candidate), upto=upto, deadline=deadline, long_chains=False)
             # A path that never got stuck is the whole path, whatever the level limit: the puzzle is unique.
-            if tried.solved and (tried.reach(level) > reach if current > self.target else tried.reach(level) < reach):
+            # One the target level cannot finish is too hard or not unique; toward an easier level it may
+            # still be progress, so the harder levels go on where the target level stopped.
+            board = human.board_of(candidate)
+            tried = human.outline(board, upto=self.target, deadline=deadline, long_chains=False)
+            if easier and not tried.solved and moves(tried):
+                tried = human.outline(board, deadline=deadline, long_chains=False, after=tried)
+            if tried.solved and moves(tried):
                 self.last = (changed, tried)
                 generated.puzzle = candidate
                 return generated

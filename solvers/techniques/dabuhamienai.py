@@ -352,7 +352,7 @@ def kernel_last_exit(board: Board, state: GridState) -> list[Step]:
 
 
 def kernel_cut_off(board: Board, state: GridState) -> list[Step]:
-    count, cuts, stranded = kernel.split_points(board.arrays, array_of(state))
+    count, cuts, stranded = kernel.split_points(board.arrays, array_of(state), True)
     return [_cut_off_step(board, int(cuts[k]), [w for w in stranded[k].tolist() if w >= 0]) for k in range(count)]
 
 
@@ -585,7 +585,9 @@ class Outline:
 
     def reach(self, level: int) -> int:
         """How many cells the techniques up to ``level`` decide."""
-        return self.board.n ** 2 - self.stuck_at(level).undecided
+        levels = self.levels
+        first_above = next((k for k, at in enumerate(levels) if at > level), len(levels))
+        return int(np.unique(self.decisions[:self._round_starts[first_above], 0]).size)
 
     def look_ahead_groups(self, below: int) -> list[list[Cell]]:
         """The groups (undecided cells of a pair or group) that look-aheads of levels below ``below`` split
@@ -603,14 +605,22 @@ class Outline:
 
 
 def outline(board: Board, upto: int | None = None, deadline: Deadline | None = None,
-            long_chains: bool = True) -> Outline:
+            long_chains: bool = True, after: Outline | None = None) -> Outline:
     """The kernel's solution path from the clues. Long chains (rare: where no look-ahead goes on) are
     searched a slice of cells at a time between deadline checks; without ``long_chains`` the path stops
     where it would need one (a generator's cheap "beyond the look-aheads"). A puzzle that breaks a rule
-    raises the reference's Contradiction."""
+    raises the reference's Contradiction. With ``after``, a path of this board that stopped where an
+    easier level got stuck, the path goes on from there: up to that point the harder levels' path is
+    the same, as each round tries the easier techniques first."""
     last = len(SOLVER.levels) - 1 if upto is None else upto
     values = np.full(board.n * board.n, kernel.UNDECIDED, np.int8)
     logs, pools, rounds, decided = [], [], 0, 0
+    if after is not None:
+        if after.solved:
+            return after
+        values[after.decisions[:, 0]] = after.decisions[:, 1]
+        logs, pools, decided = [after.steps], [after.decisions], len(after.decisions)
+        rounds = int(after.steps[-1, 3]) if len(after.steps) else 0
     deadline = deadline or Deadline.never()
     while True:
         deadline.check()

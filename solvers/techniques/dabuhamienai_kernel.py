@@ -458,7 +458,7 @@ def long_trial(board, base, cell, value, nested, work):
                 if k != 1:
                     whites += count
             elif k == 3:
-                count, cuts, _ = split_points(board, vals)
+                count, cuts, _ = split_points(board, vals, False)
                 for t in range(count):
                     if vals[cuts[t]] == UNDECIDED:  # a cut cell can be listed once per side it cuts off
                         vals[cuts[t]] = WHITE
@@ -592,23 +592,20 @@ def last_exits(board, vals):
 
 
 @njit(cache=True)
-def split_points(board, vals):
+def split_points(board, vals, sides):
     """``split_points`` of the techniques module (Tarjan's low-links over the cells not shaded, an
-    explicit stack): per undecided cut cell, in the same order, the first three (by index) unshaded
-    cells of the side it would cut off."""
+    explicit stack): the undecided cut cells in the same order, and with ``sides`` (for sentences) the
+    first three (by index) unshaded cells of the side each would cut off."""
     adj = board[0]
     cells = vals.size
-    order = np.full(cells, -1, np.int32)
-    low = np.zeros(cells, np.int32)
-    whites_below = np.zeros(cells, np.int32)
-    size_below = np.ones(cells, np.int32)
-    stack_v = np.empty(cells, np.int32)
-    stack_parent = np.empty(cells, np.int32)
-    stack_next = np.empty(cells, np.int32)
-    cut_cell = np.empty(cells, np.int32)
-    cut_child = np.empty(cells, np.int32)
-    found = np.empty(cells, np.int32)
-    stranded = np.full((cells, 3), -1, np.int32)
+    rows = np.empty((10, cells), np.int32)  # one allocation: this runs in every round that gets this far
+    order, low, whites_below, size_below = rows[0], rows[1], rows[2], rows[3]
+    stack_v, stack_parent, stack_next, cut_cell, cut_child, found = rows[4], rows[5], rows[6], rows[7], rows[8], rows[9]
+    order[:] = -1
+    low[:] = 0
+    whites_below[:] = 0
+    size_below[:] = 1
+    stranded = np.full((cells if sides else 0, 3), -1, np.int32)
     count, time = 0, 0
     for root in range(cells):
         if vals[root] == SHADED or order[root] != -1:
@@ -653,7 +650,7 @@ def split_points(board, vals):
             if total - whites_below[child] > 0:
                 first, last = order[child], order[child] + size_below[child]
                 taken = 0
-                for m in range(cells):
+                for m in range(cells if sides else 0):
                     if vals[m] == WHITE and first <= order[m] < last:
                         stranded[count, taken] = m
                         taken += 1
@@ -745,7 +742,7 @@ def main_path(board, vals, upto, cache, work):
                     count, _, _, cells = last_exits(board, vals)
                     value = WHITE
                 else:
-                    count, cells, _ = split_points(board, vals)
+                    count, cells, _ = split_points(board, vals, False)
                     value = WHITE
                 if count < 0:
                     return BROKEN_RULE, log[:steps], decisions[:pool]

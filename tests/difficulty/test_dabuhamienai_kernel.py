@@ -128,6 +128,10 @@ def test_the_outline_grades_and_stops_as_the_solver(kind: str, seed: int) -> Non
             if at < level and step.technique.startswith(("pair-", "group-"))]
     without = human.outline(board_, long_chains=False)
     assert without.solved == (path.state.solved and "long-chain" not in {s.technique for s in path.steps})
+    for level in range(len(human.SOLVER.levels) - 1):  # the easier path, gone on with every level, is the whole path
+        went_on = human.outline(board_, after=human.outline(board_, upto=level))
+        assert (went_on.steps.tolist(), went_on.decisions.tolist(), went_on.solved) == (
+            outline.steps.tolist(), outline.decisions.tolist(), outline.solved)
 
 
 @pytest.mark.parametrize("seed", range(10))
