@@ -338,8 +338,9 @@ class TowardLevel:
 
     A change is kept when the techniques still finish the puzzle (up to the target level, when making
     it harder): they are sound, so that proves it unique, and no exact solver runs per change; the
-    puzzle returned is checked once by the draw's own incremental SAT model (``prove``). Grading follows
-    the look-aheads only: a puzzle that would need a long chain counts as beyond every level here."""
+    puzzle returned is checked once by the draw's own incremental SAT model (``prove``). Grading goes up
+    to the target level and follows the look-aheads only: a puzzle the target level cannot finish counts
+    as beyond it, whatever would finish it."""
 
     def __init__(self, params: DabuhamienaiParams, backend: str | None):
         assert params.difficulty is not None
@@ -359,11 +360,16 @@ class TowardLevel:
             raise AssertionError("the techniques finished a puzzle that has another solution")
 
     def path(self, puzzle: rules.DabuhamienaiPuzzle, deadline: Deadline) -> human.Outline:
+        """The solution path with the target level's techniques: where it gets stuck, the puzzle is too hard
+        for the level, and how much harder does not matter here."""
         if self.last is None or self.last[0] != puzzle.numbers:
-            self.last = (puzzle.numbers, human.outline(human.board_of(puzzle), deadline=deadline, long_chains=False))
+            path = human.outline(human.board_of(puzzle), upto=self.target, deadline=deadline, long_chains=False)
+            self.last = (puzzle.numbers, path)
         return self.last[1]
 
     def grade(self, puzzle: rules.DabuhamienaiPuzzle, deadline: Deadline) -> Grade:
+        """The grade, exact when the target level finishes the puzzle (a path that never got stuck is the
+        whole path); otherwise level None: beyond the target."""
         return self.path(puzzle, deadline).grade()
 
     def __call__(self, generated: Generated, graded: Grade, rng: random.Random, deadline: Deadline) -> Generated | None:
