@@ -21,9 +21,17 @@ from urllib.parse import unquote
 
 from solvers.battleship import BattleshipPuzzle, Revealed
 from solvers.common import InvalidInput
+from solvers.formats.puzzlink.codec import (
+    BASE_URL,
+    QUESTION,
+    UNKNOWN,
+    base36,
+    read_cell_numbers,
+    read_outside_numbers,
+    write_numbers,
+)
 
 GENRE = "battleship"
-BASE_URL = "https://puzz.link/p?"
 KIND_CODES = {"water": 0, "top": 1, "bottom": 2, "left": 3, "right": 4, "middle": 5, "sub": 6}
 CODE_KINDS = {code: kind for kind, code in KIND_CODES.items()}
 MAX_SHIP = 35  # a piece's width is one base-36 digit
@@ -33,96 +41,6 @@ PRESETS = {  # pzprjs's preset fleets, pieces in its order (ascending length)
     "e": ["11g"] * 5 + ["21o"] * 4 + ["31s"] * 3 + ["41u"] * 2 + ["51v"],
     "p": ["337k", "15v", "24as", "24bo", "23fg", "337i", "23rg", "334u", "335s", "33bk", "24bk", "337o"],  # pentominoes
 }
-UNKNOWN = -1  # nothing given
-QUESTION = -2  # pzprjs's "?"
-
-
-# --- the number16 run encoding --------------------------------------------------------------------
-
-
-def write_numbers(values: list[int]) -> str:
-    """pzprjs's genericEncodeNumber16: numbers as hex, runs of up to 20 blanks as one letter g..z."""
-    out, blanks = [], 0
-    for value in values:
-        if value == UNKNOWN:
-            blanks += 1
-            if blanks == 20:
-                out.append(_skip(blanks))
-                blanks = 0
-            continue
-        if blanks:
-            out.append(_skip(blanks))
-            blanks = 0
-        out.append(_number(value))
-    if blanks:
-        out.append(_skip(blanks))
-    return "".join(out)
-
-
-def _skip(blanks: int) -> str:
-    return _base36(15 + blanks)
-
-
-def _number(value: int) -> str:
-    if value == QUESTION:
-        return "."
-    if 0 <= value < 16:
-        return format(value, "x")
-    if value < 256:
-        return "-" + format(value, "02x")
-    raise InvalidInput(f"the number {value} is too large for a puzz.link battleship URL (at most 255)")
-
-
-def _base36(value: int) -> str:
-    return "0123456789abcdefghijklmnopqrstuvwxyz"[value]
-
-
-def read_outside_numbers(body: str, count: int) -> tuple[list[int], str]:
-    """pzprjs's decodeNumber16ExCell: ``count`` outside-cell numbers, and the rest of the body."""
-    values = [UNKNOWN] * count
-    at = index = 0
-    while index < len(body):
-        ch = body[index]
-        if ch in "0123456789abcdef":
-            values[at] = int(ch, 16)
-        elif ch == "-":
-            values[at] = _hex(body[index + 1:index + 3])
-            index += 2
-        elif ch == ".":
-            values[at] = QUESTION
-        elif "g" <= ch <= "z":
-            at += int(ch, 36) - 16
-        at += 1
-        if at >= count:
-            break
-        index += 1
-    return values, body[index + 1:]
-
-
-def read_cell_numbers(body: str, count: int) -> tuple[list[int], str]:
-    """pzprjs's genericDecodeNumber16: ``count`` cell numbers, and the rest of the body."""
-    values = [UNKNOWN] * count
-    at = index = 0
-    while index < len(body) and at < count:
-        ch = body[index]
-        if ch in "0123456789abcdef":
-            values[at], index, at = int(ch, 16), index + 1, at + 1
-        elif ch == "-":
-            values[at], index, at = _hex(body[index + 1:index + 3]), index + 3, at + 1
-        elif ch == ".":
-            values[at], index, at = QUESTION, index + 1, at + 1
-        elif "g" <= ch <= "z":
-            at, index = at + int(ch, 36) - 15, index + 1
-        else:
-            index += 1
-    return values, body[index:]
-
-
-def _hex(digits: str) -> int:
-    try:
-        return int(digits, 16)
-    except ValueError:
-        raise InvalidInput(f"`-{digits}` is not a two-digit hex number") from None
 
 
 # --- the piece bank --------------------------------------------------------------------------------
@@ -133,8 +51,8 @@ def ship_piece(length: int) -> str:
     if not 1 <= length <= MAX_SHIP:
         raise InvalidInput(f"pzprjs cannot express a ship of length {length} (1..{MAX_SHIP})")
     bits = "1" * length
-    groups = "".join(_base36(int(bits[i:i + 5].ljust(5, "0"), 2)) for i in range(0, len(bits), 5))
-    return (_base36(length) + "1" + groups).rstrip("0")
+    groups = "".join(base36(int(bits[i:i + 5].ljust(5, "0"), 2)) for i in range(0, len(bits), 5))
+    return (base36(length) + "1" + groups).rstrip("0")
 
 
 def piece_length(piece: str, number: int) -> int:
