@@ -73,11 +73,11 @@ def test_healthz(client) -> None:
     assert client.get("/healthz").json()["status"] == "ok"
 
 
-@pytest.mark.parametrize("path", ["/generate/sudoku", "/verify/sudoku", "/solve/sudoku"])
+@pytest.mark.parametrize("path", ["/generate/kakuro", "/verify/kakuro", "/solve/kakuro"])
 def test_unknown_type_is_404_listing_known_types(client, path: str) -> None:
     response = client.post(path, json={})
     assert response.status_code == 404 and "dabuhamienai" in response.json()["detail"]
-    assert client.get("/daily/sudoku").status_code == 404
+    assert client.get("/daily/kakuro").status_code == 404
 
 
 def test_unknown_id_is_404(client) -> None:
@@ -262,6 +262,7 @@ SOLVABLE = {
     "number-sums": {"numbers": [[1, 2], [3, 4]], "row_sums": [1, 4], "col_sums": [1, 4]},
     "ubongo": {"shape": ["##", "#"], "catalogue": "standard", "mode": "given", "pieces": ["L3"]},
     "othello": {"board": "-OOOOO-XOOOOOOXXOXOXOOXXOOXOOOXXOOOOOXXXXXXOXXXX-XXXXXXX-OXXXXX-", "to_move": "X", "task": "best"},
+    "sudoku": {"size": 4, "givens": [[0, 1, 0, 0], [0, 0, 0, 2], [3, 0, 0, 0], [0, 0, 3, 0]]},
 }
 
 
