@@ -190,6 +190,12 @@ def eliminating(board: Board, pairs: list[tuple[int, int]]) -> tuple[Decision, .
     return tuple(Decision(board.cell(i), d, True) for i, d in pairs)
 
 
+def digit_list(digits: tuple[int, ...] | list[int]) -> str:
+    """`3, 5 and 8`."""
+    words = [str(d) for d in digits]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
 def removed_words(board: Board, pairs: list[tuple[int, int]]) -> str:
     """`7 from r1c2, r1c3; 9 from r1c3` — what a step takes out, grouped by digit."""
     by_digit: dict[int, list[int]] = {}
@@ -278,8 +284,8 @@ def _locked(puzzle: Puzzle, state: Candidates, pointing: bool) -> list[Step]:
             if not digits[i]:
                 in_line |= masks[i]
         # pointing: the digit's places in the box all lie on the line, so the line's other cells lose it
-        confined, others, rest = (inside & ~in_box & in_line, line_rest, box) if pointing else \
-            (inside & ~in_line & in_box, box_rest, line)
+        confined, others, rest = (inside & ~in_box & in_line, line_rest, line) if pointing else \
+            (inside & ~in_line & in_box, box_rest, box)
         for d in digits_of(confined):
             b = bit(d)
             where = [i for i in shared if not digits[i] and masks[i] & b]
@@ -321,7 +327,7 @@ def naked_subset(size: int) -> Any:
                     continue
                 gone = [(i, d) for i in open_cells if i not in group for d in digits_of(masks[i] & union)]
                 if gone:
-                    shown = "".join(map(str, digits_of(union)))
+                    shown = digit_list(digits_of(union))
                     steps.append(Step(
                         f"naked-{SUBSET_NAMES[size]}",
                         f"Naked {SUBSET_NAMES[size]}: in {board.names[k]}, {board.names_of(group)} hold only "
@@ -357,7 +363,7 @@ def hidden_subset(size: int) -> Any:
                 cells = [unit[pos] for pos in range(len(unit)) if where >> pos & 1]
                 gone = [(i, d) for i in cells for d in digits_of(masks[i] & ~keep)]
                 if gone:
-                    shown = "".join(map(str, group))
+                    shown = digit_list(group)
                     steps.append(Step(
                         f"hidden-{SUBSET_NAMES[size]}",
                         f"Hidden {SUBSET_NAMES[size]}: in {board.names[k]}, the digits {shown} fit only in "
@@ -463,83 +469,87 @@ def xy_chain(puzzle: Puzzle, state: Candidates) -> list[Step]:
     board, masks = puzzle.board, state.masks
     twos = bivalue_cells(state)
     links = {i: [j for j in twos if j != i and board.sees(i, j)] for i in twos}
-    best: tuple[int, list[int], int, list[tuple[int, int]]] | None = None
+    best: tuple[int, list[tuple[int, int]], list[tuple[int, int]]] | None = None
     for first in twos:
         for z in digits_of(masks[first]):
-            # state: (cell, digit it is forced to take if the first cell is not z)
+            # each chain cell with the digit it is forced to take if the first cell is not z
             other = digits_of(masks[first] & ~bit(z))[0]
-            frontier = [(first, other, (first,))]
+            frontier = [((first, other),)]
             seen = {(first, other)}
-            while frontier and (best is None or len(frontier[0][2]) < len(best[1])):
+            while frontier and (best is None or len(frontier[0]) < len(best[1])):
                 grown = []
-                for cell, forced, chain in frontier:
+                for chain in frontier:
+                    cell, forced = chain[-1]
                     if len(chain) >= XY_CHAIN_CELLS:
                         continue
                     for nxt in links[cell]:
-                        if nxt in chain or not masks[nxt] & bit(forced):
+                        if not masks[nxt] & bit(forced) or any(nxt == c for c, _ in chain):
                             continue
                         then = digits_of(masks[nxt] & ~bit(forced))[0]
-                        path = (*chain, nxt)
+                        path = (*chain, (nxt, then))
                         if then == z and len(path) >= 3:
                             gone = sorted(_seen_by_both(board, state, first, nxt, z))
                             if gone and (best is None or len(path) < len(best[1])):
-                                best = (z, list(path), len(path), gone)
+                                best = (z, list(path), gone)
                         if (nxt, then) not in seen:
                             seen.add((nxt, then))
-                            grown.append((nxt, then, path))
+                            grown.append(path)
                 frontier = grown
     if best is None:
         return []
-    z, chain, length, gone = best
-    links_text = " → ".join(board.name(i) for i in chain)
-    return [Step("xy-chain", f"XY-Chain of {length} cells, {links_text}: if {board.name(chain[0])} is not {z}, "
-                             f"each cell forces the next and {board.name(chain[-1])} is {z}; so one end is {z}, "
-                             f"and a cell seeing both ends is not: remove {z} from "
+    z, chain, gone = best
+    links_text = " → ".join(f"{board.name(i)} = {d}" for i, d in chain)
+    start, end = board.name(chain[0][0]), board.name(chain[-1][0])
+    return [Step("xy-chain", f"XY-Chain of {len(chain)} bivalue cells: if {start} is not {z}, then {links_text}. "
+                             f"So {start} or {end} is {z}, and a cell seeing both cannot be: remove {z} from "
                              f"{board.names_of(i for i, _ in gone)}.",
-                 eliminating(board, gone), tuple(board.cell(i) for i in chain), effort=length / 3)]
+                 eliminating(board, gone), tuple(board.cell(i) for i, _ in chain), effort=len(chain) / 3)]
 
 
 def forcing_chain(puzzle: Puzzle, state: Candidates) -> list[Step]:
     """Assume a candidate and follow singles: if within ``FORCING_ROUNDS`` rounds a cell runs out of
-    candidates or a digit out of places, the candidate is false. The shortest such chain is shown."""
+    candidates or a digit out of places, the candidate is false. Of all such assumptions, the one whose
+    singles decide the fewest cells before the rule breaks (the smallest net to keep in mind) is shown;
+    its effort grows with that number."""
     board = puzzle.board
     g = engine.geometry(board.n)
     masks = np.array(state.masks, dtype=np.int32)
     placed_round = np.zeros(len(masks), dtype=np.int32)
     why = np.zeros(3, dtype=np.int32)
-    order = sorted((m.bit_count(), i) for i, m in enumerate(state.masks) if not state.digits[i])
-    best: tuple[int, int, int] | None = None
-    for _, i in order:
+    best: tuple[int, int, int, int] | None = None  # (cells decided, rounds, cell, digit)
+    for i in sorted((i for i, v in enumerate(state.digits) if not v), key=lambda i: state.masks[i].bit_count()):
         for d in digits_of(state.masks[i]):
-            trial = masks.copy()
-            broke = engine.trial(trial, i, d, g.units, g.peers, board.full, FORCING_ROUNDS, placed_round, why)
-            if broke and (best is None or broke < best[0]):
-                best = (broke, i, d)
-                if broke == 1:
-                    break
-        if best is not None and best[0] == 1:
-            break
+            broke = engine.trial(masks.copy(), i, d, g.units, g.peers, board.full, FORCING_ROUNDS, placed_round, why)
+            if broke:
+                found = (int(np.count_nonzero(placed_round > 0)), broke, i, d)
+                if best is None or found < best:
+                    best = found
     if best is None:
         return []
-    rounds, i, d = best
+    decided, rounds, i, d = best
     trial = masks.copy()
     engine.trial(trial, i, d, g.units, g.peers, board.full, FORCING_ROUNDS, placed_round, why)
     followed = sorted((int(placed_round[j]), j) for j in range(len(masks)) if placed_round[j] > 0)
     shown = [f"{board.name(j)} = {digits_of(int(trial[j]))[0]}" for _, j in followed if trial[j]][:8]
     kind, where, mask = (int(v) for v in why)
     if kind == engine.NO_CANDIDATE:
-        broken, cells = f"{board.name(where)} has no candidate left", [where]
+        broken, cells = f"{board.name(where)} would have no candidate left", [where]
     elif kind == engine.NO_PLACE:
-        broken, cells = f"{digits_of(mask)[0]} has no place left in {board.names[where]}", list(board.units[where])
+        broken, cells = f"{digits_of(mask)[0]} would have no place left in {board.names[where]}", \
+            list(board.units[where])
     else:
         both = digits_of(mask)
-        broken, cells = f"{board.name(where)} is the only place for both {both[0]} and {both[1]}", [where]
-    chain = f"then {', '.join(shown)}{', …' if len(followed) > len(shown) else ''}, and " if shown else ""
-    return [Step("forcing-chain", f"Forcing chain: if {board.name(i)} were {d}, {chain}{broken} "
-                                  f"({rounds} round{'s' if rounds > 1 else ''} of singles). So {board.name(i)} is "
+        broken, cells = f"{board.name(where)} would be the only place for both {both[0]} and {both[1]}", [where]
+    rounds_text = f"{rounds} round{'s' if rounds > 1 else ''}"
+    if shown:
+        more = ", …" if len(followed) > len(shown) else ""
+        follow = f"singles would decide {', '.join(shown)}{more} ({decided} cells in {rounds_text}); then {broken}"
+    else:
+        follow = broken
+    return [Step("forcing-chain", f"Forcing chain: if {board.name(i)} were {d}, {follow}. So {board.name(i)} is "
                                   f"not {d}.",
                  eliminating(board, [(i, d)]), tuple(board.cell(j) for j in dict.fromkeys([i, *cells])),
-                 effort=rounds)]
+                 effort=1 + decided / 4)]
 
 
 SOLVER: HumanSolver[Puzzle, Candidates] = HumanSolver(
