@@ -25,6 +25,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from generators.pipeline import Generated, generate, generate_at_level
 from generators.spec import PuzzleType
+from pictures import sudoku as picture
 from solvers import sudoku as rules
 from solvers import sudoku_engine as engine
 from solvers.common import Deadline
@@ -33,7 +34,6 @@ from solvers.techniques.human import Grade
 
 Flat = list[int]  # a grid row by row
 Symmetry = Literal["none", "rotational"]
-DEFAULT_SYMMETRY: dict[int, Symmetry] = {4: "rotational", 6: "rotational", 9: "rotational", 16: "rotational"}
 START_SHARE = {4: 0.25, 6: 0.25, 9: 0.25, 16: 0.45}  # of the cells given before the first repair round
 POLISH_NODES = 200_000  # a given whose removal the search cannot decide within this stays (never hit on 9×9)
 FILL_BUDGET = 5_000  # search nodes before a random fill starts over with another digit order
@@ -47,9 +47,10 @@ DEFAULT_LEVEL = {4: "easy", 6: "easy", 9: "medium", 16: "medium"}
 
 class SudokuParams(BaseModel):
     size: rules.Size = Field(9, description="N: 4 (2×2 boxes), 6 (boxes of 2 rows × 3 columns), 9 (3×3), 16 (4×4).")
-    symmetry: Symmetry | None = Field(
-        None, description="Where the givens stand: `rotational` (180°, as published puzzles place them; the "
-                          "default for every size) or `none`.")
+    symmetry: Symmetry = Field(
+        "rotational", description="Where the givens stand: `rotational` (180°: as published puzzles place them, "
+                                  "the default at every size) or `none` (then no single given can be removed at "
+                                  "`expert`; with symmetry, no pair).")
     difficulty: Literal["easy", "medium", "hard", "expert"] = Field(
         human.DIFFICULTY.default,
         description="Which techniques a person needs (see the type's `difficulties`). Size 4 has only `easy` (singles "
@@ -57,10 +58,8 @@ class SudokuParams(BaseModel):
 
     @model_validator(mode="after")
     def _normalised(self) -> SudokuParams:
-        """One spelling per puzzle, as ids come from the parameters: the default symmetry is written out,
-        and a 4×4 asked without a level gets its only one."""
-        if self.symmetry is None:
-            self.symmetry = DEFAULT_SYMMETRY[self.size]
+        """One spelling per puzzle, as ids come from the parameters: a size asked without a level gets its
+        default level written out."""
         if "difficulty" not in self.model_fields_set:
             self.difficulty = DEFAULT_LEVEL[self.size]
         allowed = LEVELS_BY_SIZE[self.size]
@@ -151,7 +150,7 @@ def remove_while(puzzle: Flat, n: int, symmetry: Symmetry, rng: random.Random, k
 
 def generate_unique(params: SudokuParams, seed: int, deadline: Deadline) -> Generated:
     """A unique puzzle whose givens are minimal (for uniqueness), of any difficulty."""
-    n, symmetry = params.size, params.symmetry or DEFAULT_SYMMETRY[params.size]
+    n, symmetry = params.size, params.symmetry
     result = generate(SudokuSteps(n, symmetry), seed, deadline, max_rounds=n * n, max_restarts=5)
     result.puzzle = rules.SudokuPuzzle(size=n, givens=rules.square(result.puzzle, n))
     result.solution = rules.SudokuAnswer(digits=rules.square(result.solution, n))
@@ -191,7 +190,7 @@ class TowardLevel:
     TRIED = 6  # cells tried per added given
 
     def __init__(self, params: SudokuParams):
-        self.n, self.symmetry = params.size, params.symmetry or DEFAULT_SYMMETRY[params.size]
+        self.n, self.symmetry = params.size, params.symmetry
         self.target = human.LEVELS.index(params.difficulty)
         self.stuck: human.Candidates | None = None  # where the target level stopped on the last graded draw
 
@@ -260,6 +259,7 @@ PUZZLE_TYPE = PuzzleType(
     generate=generate_puzzle,
     check=rules.check,
     solve=rules.solve,
+    render=picture.render,
     backends=rules.BACKENDS,
     warm_up=warm_up,
     difficulty=human.DIFFICULTY,

@@ -14,9 +14,9 @@ SAT model is the independent method the tests compare it with.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Literal
+from typing import Annotated
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import AfterValidator, BaseModel, Field, model_validator
 
 from solvers import sudoku_engine as engine
 from solvers.common import Cell, Deadline, InvalidInput, SolveOutcome, Violation, at, grid_shape_violations, violation
@@ -25,7 +25,16 @@ from solvers.sat import SatBackend, count_models, make_backend
 BACKENDS = ("search", "cadical", "z3")  # the first is the default
 DEFAULT_BACKEND = BACKENDS[0]
 SIZES = tuple(engine.BOXES)
-Size = Literal[4, 6, 9, 16]
+
+
+def _known_size(n: int) -> int:
+    if n not in SIZES:
+        raise ValueError(f"size must be 4, 6, 9 or 16 (boxes 2×2, 2×3, 3×3, 4×4), got {n}")
+    return n
+
+
+# An int checked against the sizes (a Literal would refuse the query string's "16"); the schema lists them.
+Size = Annotated[int, AfterValidator(_known_size), Field(json_schema_extra={"enum": list(SIZES)})]
 Grid = list[list[int]]
 # Digits as a player types them on a 16×16 (1-9, then A-G for 10-16) is a play-page matter; the API
 # always speaks numbers.

@@ -39,7 +39,9 @@ from generators.registry import TYPES
 from generators.spec import PuzzleType
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
-ASSETS = {"play.js": "text/javascript", "play.css": "text/css"}
+# The page's files: play.js, play.css and each mode's own module (play-<mode>.js).
+ASSETS = {path.name: {".js": "text/javascript", ".css": "text/css"}[path.suffix]
+          for path in sorted(STATIC.iterdir()) if path.suffix in (".js", ".css")}
 SVG = "image/svg+xml"
 HTML = "text/html; charset=utf-8"
 PAGE = Template((STATIC / "play.html").read_text())

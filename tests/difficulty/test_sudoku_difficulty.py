@@ -196,7 +196,7 @@ def singles_solve(givens: list[int], n: int) -> bool:
     return all(grid.values())
 
 
-def made(size: int, level: str, seed: int, symmetry: str | None = None) -> Generated:
+def made(size: int, level: str, seed: int, symmetry: str = "rotational") -> Generated:
     result = gen.generate_puzzle(gen.SudokuParams(size=size, difficulty=level, symmetry=symmetry), seed,
                                  Deadline.after(120))
     assert result.difficulty is not None and result.difficulty.level == level

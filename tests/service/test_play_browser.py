@@ -242,3 +242,70 @@ def test_hint_button_asks_the_service_and_shows_its_answer(browser, service: str
     assert decided_after > decided_before or page.locator(".because").count() > 0
     page.screenshot(path=tmp_path / "dabuhamienai-phone-hint.png", full_page=True)
     page.close()
+
+
+def type_digit(page, r: int, c: int, digit: int) -> None:  # noqa: ANN001
+    cell(page, r, c).click()
+    page.keyboard.press("ABCDEFG"[digit - 10] if digit >= 10 else str(digit))
+
+
+def test_sudoku_digits_and_pencil_marks(browser, service: str, tmp_path: Path) -> None:
+    """A 4×4 solved by clicking cells and typing digits (and one by the keypad); pencil marks shown and
+    cleared; a wrong digit shows its broken rules; a hint fills a digit or pencils a cell."""
+    record = generate(service, "sudoku", size=4, seed=5)
+    givens, solution = record["puzzle"]["givens"], record["solution"]["digits"]
+    open_cells = [(r, c) for r in range(4) for c in range(4) if not givens[r][c]]
+    for viewport, name in ((PHONE, "phone"), (DESKTOP, "desktop")):
+        page = open_page(browser, service, record, viewport)
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        first = open_cells[0]
+        cell(page, *first).click()
+        page.click('[data-action="pencil"]')
+        for d in (1, 3):
+            page.keyboard.press(str(d))
+        assert cell(page, *first).get_attribute("data-marks") == "1 3"
+        assert cell(page, *first).locator(".mark").count() == 2
+        page.screenshot(path=tmp_path / f"sudoku-{name}-pencil.png", full_page=True)
+        page.keyboard.press("p")  # back to digits
+        assert page.locator('[data-action="pencil"]').get_attribute("aria-pressed") == "false"
+        for r, c in open_cells[:-1]:
+            type_digit(page, r, c, solution[r][c])
+        last = open_cells[-1]
+        cell(page, *last).click()
+        page.click(f'.keypad [data-digit="{solution[last[0]][last[1]]}"]')
+        assert cell(page, *first).locator(".mark").count() == 0  # a digit hides the marks
+        assert cell(page, *first).get_attribute("data-state") == "filled"
+        assert check(page).startswith("solved")
+        page.screenshot(path=tmp_path / f"sudoku-{name}-solved.png", full_page=True)
+        given = next((r, c) for r in range(4) for c in range(4) if givens[r][c])
+        type_digit(page, *given, givens[given[0]][given[1]] % 4 + 1)
+        assert page.locator("[data-result]").inner_text() == "That cell is given."
+        assert page.errors == []  # type: ignore[attr-defined]
+        page.close()
+
+    page = open_page(browser, service, record, PHONE)
+    r, c = open_cells[0]
+    type_digit(page, r, c, solution[r][c] % 4 + 1)
+    text = check(page)
+    assert not text.startswith("solved") and "broken" in text and page.locator(".violation").count() >= 1
+    page.click('[data-action="clear"]')
+    page.click('[data-action="hint"]')
+    sync_api.expect(page.locator("[data-result]")).to_contain_text("Hint", timeout=30_000)
+    filled = page.locator('[data-cell][data-state="filled"]').count()
+    assert filled > sum(1 for row in givens for v in row if v) or page.locator("[data-marks]").count() > 0
+    page.screenshot(path=tmp_path / "sudoku-phone-hint.png", full_page=True)
+    page.close()
+
+
+def test_sudoku_16_takes_letters_for_10_to_16(browser, service: str, tmp_path: Path) -> None:
+    record = generate(service, "sudoku", size=16, difficulty="easy", seed=2)
+    givens, solution = record["puzzle"]["givens"], record["solution"]["digits"]
+    page = open_page(browser, service, record, DESKTOP)
+    high = [(r, c) for r in range(16) for c in range(16) if not givens[r][c] and solution[r][c] >= 10][:3]
+    for r, c in high:
+        type_digit(page, r, c, solution[r][c])
+        assert cell(page, r, c).get_attribute("data-digit") == str(solution[r][c])
+        assert cell(page, r, c).locator(".entry").text_content() == str(solution[r][c])
+    page.screenshot(path=tmp_path / "sudoku16-desktop.png", full_page=True)
+    assert page.errors == []  # type: ignore[attr-defined]
+    page.close()
