@@ -29,6 +29,7 @@ from pictures import sudoku as picture
 from solvers import sudoku as rules
 from solvers import sudoku_engine as engine
 from solvers.common import Deadline
+from solvers.formats.puzzlink import sudoku as puzzlink
 from solvers.techniques import sudoku as human
 from solvers.techniques.human import Grade
 
@@ -260,6 +261,8 @@ PUZZLE_TYPE = PuzzleType(
     check=rules.check,
     solve=rules.solve,
     render=picture.render,
+    parse_url=puzzlink.parse_sudoku_url,
+    to_url=puzzlink.sudoku_url,
     backends=rules.BACKENDS,
     warm_up=warm_up,
     difficulty=human.DIFFICULTY,

@@ -316,6 +316,9 @@ class StoredRecord(PuzzleRecord):
     difficulty: DifficultyGrade | None = Field(None, description="How hard it is for a person (types with levels).")
 
 
+PUZZLINK_TYPES = ", ".join(t.name for t in TYPES.values() if t.to_url is not None)
+
+
 class PuzzlinkLink(BaseModel):
     url: str = Field(description="The puzzle on puzz.link (pzprjs), where people play and share it.")
 
@@ -324,7 +327,7 @@ class PuzzlinkLink(BaseModel):
 async def get_puzzle(
     puzzle_id: str, service: ServiceDep, request: Request,
     output: Annotated[
-        Literal["json", "puzzlink"], Query(alias="format", description="`puzzlink`: `{\"url\": ...}` (battleship)")
+        Literal["json", "puzzlink"], Query(alias="format", description=f"`puzzlink`: `{{\"url\": ...}}` ({PUZZLINK_TYPES})")
     ] = "json",
 ) -> Response:
     row = await _stored_row(service, puzzle_id)
