@@ -13,6 +13,7 @@ $(STAMP): pyproject.toml constraints.txt
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]' -c constraints.txt
 	$(BIN)/python -c "from solvers.othello_engine import warm_up; warm_up()"  # numba's cache: no request compiles
+	$(BIN)/python -c "from solvers.sudoku_engine import warm_up; warm_up()"
 	touch $(STAMP)
 
 serve: $(STAMP)

@@ -79,3 +79,16 @@ def test_through_the_service(client) -> None:
     assert refused.status_code == 422 and "question mark" in refused.text
     both = client.post("/solve/sudoku", json={"url": url, "puzzle": record["puzzle"]})
     assert both.status_code == 422
+
+
+def test_book_prints_sudoku_by_size(tmp_path) -> None:  # noqa: ANN001
+    """`puzzlegen book --type sudoku`: six 9×9 to a page, two 16×16 (the default per page follows the size)."""
+    from app.cli.main import main
+    from tests.operations.test_book import pdf_pages_and_text
+
+    db = f"sqlite:///{tmp_path / 'p.db'}"
+    for size, count, pages in ((9, 6, 2), (16, 2, 2)):
+        out = tmp_path / f"book{size}.pdf"
+        assert main(["--database-url", db, "book", "--type", "sudoku", "--size", str(size), "--count", str(count),
+                     "--difficulty", "easy", "--jobs", "1", "--out", str(out)]) == 0
+        assert pdf_pages_and_text(out)[0] == pages
