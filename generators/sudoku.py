@@ -83,9 +83,11 @@ def orbits(n: int, symmetry: Symmetry) -> list[tuple[int, ...]]:
 
 
 def random_grid(n: int, rng: random.Random, deadline: Deadline) -> Flat:
-    """A random complete grid: the exact search with every cell's digits in a random order."""
+    """A random complete grid: the exact search with every cell's digits in a random order (drawn by numpy
+    from a seed the pipeline's generator gives, so it stays reproducible)."""
+    shuffle = np.random.default_rng(rng.getrandbits(64))
     while True:
-        order = np.array([rng.sample(range(1, n + 1), n) for _ in range(n * n)], dtype=np.int32)
+        order = (np.argsort(shuffle.random((n * n, n)), axis=1) + 1).astype(np.int32)
         search = engine.Search(n, [0] * (n * n), 1, 1, order).run(deadline, max_nodes=FILL_BUDGET)
         if search.count:
             return search.found()[0]
@@ -175,7 +177,7 @@ def solvable_at(puzzle: rules.SudokuPuzzle, level: int, deadline: Deadline) -> b
         no_locked = np.zeros((0, 3, puzzle.size), dtype=np.int32)
         return bool(engine.propagate(cand, g.units, g.peers, no_locked, (1 << puzzle.size) - 1)) \
             and all(m & (m - 1) == 0 for m in cand.tolist())
-    return human.SOLVER.run(human.board_of(puzzle), upto=level, deadline=deadline).state.solved
+    return human.SOLVER.run(human.board_of(puzzle, explain=False), upto=level, deadline=deadline).state.solved
 
 
 class TowardLevel:
@@ -198,7 +200,7 @@ class TowardLevel:
     def grade(self, puzzle: rules.SudokuPuzzle, deadline: Deadline) -> Grade:
         if self.target > 0 and solvable_at(puzzle, 0, deadline):
             return Grade(human.LEVELS[0], 0.0, 0, None)  # too easy, told without the slower techniques
-        path = human.SOLVER.run(human.board_of(puzzle), upto=self.target, deadline=deadline)
+        path = human.SOLVER.run(human.board_of(puzzle, explain=False), upto=self.target, deadline=deadline)
         self.stuck = None if path.state.solved else path.state
         if path.state.solved:
             return human.SOLVER.grade_path(path)
@@ -222,7 +224,7 @@ class TowardLevel:
         puzzle, solution = generated.puzzle, rules.flat(generated.solution.digits)
         givens, stuck = rules.flat(puzzle.givens), self.stuck
         open_orbits = [orbit for orbit in orbits(self.n, self.symmetry) if not stuck.digits[orbit[0]]]
-        model = human.board_of(puzzle)
+        model = human.board_of(puzzle, explain=False)
         best: tuple[tuple[bool, int], tuple[int, ...], bool] | None = None
         for orbit in rng.sample(open_orbits, min(self.TRIED, len(open_orbits))):
             deadline.check()

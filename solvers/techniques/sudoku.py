@@ -62,6 +62,7 @@ class Board:
     names: tuple[str, ...]  # "row 3", "column 5", "box 4"
     peers: tuple[tuple[int, ...], ...]
     peer_sets: tuple[frozenset[int], ...]
+    single_order: tuple[int, ...]  # units in the order hidden singles are looked for: boxes, rows, columns
     # every box and line that cross: (box, line, shared cells, rest of the box, rest of the line)
     crossings: tuple[tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...]
 
@@ -95,19 +96,22 @@ def board_for(n: int) -> Board:
             if shared:
                 crossings.append((b, line, shared, tuple(i for i in unit_list[b] if i not in shared),
                                   tuple(i for i in unit_list[line] if i not in shared)))
-    return Board(n, unit_list, names, peers, tuple(frozenset(p) for p in peers), tuple(crossings))
+    return Board(n, unit_list, names, peers, tuple(frozenset(p) for p in peers),
+                 (*range(2 * n, 3 * n), *range(2 * n)), tuple(crossings))
 
 
 @dataclass(frozen=True)
 class Puzzle:
-    """The puzzle as the techniques read it: its board and givens."""
+    """The puzzle as the techniques read it: its board and givens. Without ``explain`` the singles skip
+    their sentences and justifying cells (grading in the generator reads only techniques and efforts)."""
 
     board: Board
     givens: tuple[int, ...]
+    explain: bool = True
 
 
-def board_of(puzzle: SudokuPuzzle) -> Puzzle:
-    return Puzzle(board_for(puzzle.size), tuple(v for row in puzzle.givens for v in row))
+def board_of(puzzle: SudokuPuzzle, explain: bool = True) -> Puzzle:
+    return Puzzle(board_for(puzzle.size), tuple(v for row in puzzle.givens for v in row), explain)
 
 
 class Candidates:
@@ -215,30 +219,36 @@ def _holder(board: Board, state: Candidates, i: int, digit: int, skip: frozenset
 def hidden_single(puzzle: Puzzle, state: Candidates) -> list[Step]:
     """A digit with one place left in a box, row or column (boxes first: where people look first)."""
     board, digits, masks = puzzle.board, state.digits, state.masks
-    n = board.n
+    full = board.full
     steps, taken = [], set()
-    for k in (*range(2 * n, 3 * n), *range(2 * n)):
+    for k in board.single_order:
+        unit = board.units[k]
         once = twice = placed = 0
-        for i in board.units[k]:
+        for i in unit:
             m = masks[i]
             if digits[i]:
                 placed |= m
             else:
                 twice |= once & m
                 once |= m
-        missing = board.full & ~placed & ~once
-        if missing:
-            d = digits_of(missing)[0]
-            raise Contradiction(f"{d} has no place left in {board.names[k]}", [board.cell(i) for i in board.units[k]])
-        for d in digits_of(once & ~twice):
+        if (once | placed) != full:
+            d = digits_of(full & ~placed & ~once)[0]
+            raise Contradiction(f"{d} has no place left in {board.names[k]}", [board.cell(i) for i in unit])
+        only = once & ~twice
+        if not only:
+            continue
+        for d in digits_of(only):
             b = bit(d)
-            i = next(j for j in board.units[k] if not digits[j] and masks[j] & b)
+            i = next(j for j in unit if not digits[j] and masks[j] & b)
             if i in taken:
                 continue
             taken.add(i)
-            unit = frozenset(board.units[k])
-            holders = dict.fromkeys(h for j in board.units[k] if j != i and not digits[j]
-                                    for h in [_holder(board, state, j, d, unit)] if h is not None)
+            if not puzzle.explain:
+                steps.append(Step("hidden-single", "", placing(board, i, d)))
+                continue
+            inside = frozenset(unit)
+            holders = dict.fromkeys(h for j in unit if j != i and not digits[j]
+                                    for h in [_holder(board, state, j, d, inside)] if h is not None)
             why = f": the {d}s in {board.names_of(holders)} rule out the other cells" if holders else ""
             steps.append(Step("hidden-single", f"Hidden single: in {board.names[k]}, {d} fits only in "
                                                f"{board.name(i)}{why}.",
@@ -256,6 +266,9 @@ def naked_single(puzzle: Puzzle, state: Candidates) -> list[Step]:
         if not m:
             raise Contradiction(f"{board.name(i)} has no candidate left", [board.cell(i)])
         d = digits_of(m)[0]
+        if not puzzle.explain:
+            steps.append(Step("naked-single", "", placing(board, i, d)))
+            continue
         holders = [h for e in range(1, board.n + 1) if e != d for h in [_holder(board, state, i, e)] if h is not None]
         steps.append(Step("naked-single", f"Naked single: {board.name(i)} can only be {d}; every other digit is "
                                           f"already in its row, column or box, or ruled out.",
