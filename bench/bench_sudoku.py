@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import resource
 import shutil
 import statistics
 import subprocess
@@ -190,33 +191,46 @@ def bench_effort(seeds: int = 20) -> None:
         print(shown, flush=True)
 
 
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def bench_peers(count: int) -> None:
     engine.warm_up()
-    print(f"9x9 generation side by side, {count} puzzles each (per-puzzle times; wall)")
-    ours = {}
+    print(f"9x9 generation side by side, {count} puzzles each (per-puzzle wall times; Solo's include the draws it "
+          "rejected, QQWing's only the attempt it kept, so its mean over all attempts is added)")
     for level in human.LEVELS:
         wall = []
+        started_cpu = time.process_time()
         for seed in range(count):
             started = time.perf_counter()
             gen.generate_puzzle(gen.SudokuParams(size=9, difficulty=level), seed, Deadline.after(300))
             wall.append(time.perf_counter() - started)
-        ours[level] = wall
-        print(summary(f"ours {level}", wall), flush=True)
+        cpu = (time.process_time() - started_cpu) / count
+        print(summary(f"ours {level}", wall), f" CPU mean per puzzle {1000 * cpu:.1f} ms", flush=True)
     if QQWING:
         for level in ("simple", "easy", "intermediate", "expert"):
+            before = children_cpu()
             out = subprocess.run([QQWING, "--generate", str(count), "--difficulty", level, "--timer", "--one-line"],
                                  capture_output=True, text=True, check=True).stdout
-            ms = [float(x.split()[1]) / 1000 for x in out.splitlines() if x.startswith("Time:")]
-            print(summary(f"qqwing {level}", ms), flush=True)
+            cpu = (children_cpu() - before) / count
+            seconds = [float(x.split()[1]) / 1000 for x in out.splitlines() if x.startswith("Time:")]
+            total = float(next(x for x in out.splitlines() if " generated in " in x).split()[4])
+            # QQWing times only the attempt it keeps; its total includes the attempts of other levels it drew
+            print(summary(f"qqwing {level}", seconds), f" CPU mean per puzzle {1000 * cpu:.1f} ms (wall, all "
+                  f"attempts {1000 * total / count:.1f} ms)", flush=True)
     else:
         print("qqwing not installed: skipped (apt-get install qqwing)")
     if SOLO:
         for code, name in (("t", "trivial"), ("b", "basic"), ("i", "intermediate"), ("a", "advanced"),
                            ("e", "extreme"), ("u", "unreasonable")):
+            before = children_cpu()
             out = subprocess.run([SOLO, "--generate", str(count), "--time-generation", f"3x3d{code}"],
                                  capture_output=True, text=True, check=True).stdout
+            cpu = (children_cpu() - before) / count
             seconds = [float(x.rsplit(":", 1)[1]) for x in out.splitlines() if x.startswith("Solo")]
-            print(summary(f"solo {name}", seconds), flush=True)
+            print(summary(f"solo {name}", seconds), f" CPU mean per puzzle {1000 * cpu:.1f} ms", flush=True)
     else:
         print("sgt-solo not installed: skipped (apt-get install sgt-puzzles)")
 

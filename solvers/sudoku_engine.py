@@ -50,6 +50,7 @@ class Geometry:
     cell_units: np.ndarray  # (n², 3): the cell's row, column and box unit indices
     crossings: np.ndarray  # (k, 3, n): per box and line that cross, shared cells, rest of box, rest of line (-1 pads)
     popcount: np.ndarray  # popcount of every mask of n bits
+    given_masks: np.ndarray  # a given digit's mask (index 0, no given: every digit)
 
     @property
     def cells(self) -> int:
@@ -82,7 +83,8 @@ def geometry(n: int) -> Geometry:
                 crossings.append([part + [-1] * (n - len(part)) for part in parts])
     crossing_array = np.array(crossings, dtype=np.int32) if LOCKED.get(n, False) else np.zeros((0, 3, n), np.int32)
     return Geometry(n, box_rows, box_cols, np.array(units, dtype=np.int32), np.array(peers, dtype=np.int32),
-                    np.array(cell_units, dtype=np.int32), crossing_array, popcount)
+                    np.array(cell_units, dtype=np.int32), crossing_array, popcount,
+                    np.array([(1 << n) - 1] + [1 << d for d in range(n)], dtype=np.int32))
 
 
 @njit(cache=True)
@@ -332,17 +334,15 @@ class Search:
     def __init__(self, n: int, givens: Sequence[int], limit: int, keep: int, order: np.ndarray | None = None):
         g = self.geometry = geometry(n)
         self.full = (1 << n) - 1
-        self.stack = np.zeros((g.cells + 2, g.cells), dtype=np.int32)
-        self.branch_cell = np.zeros(g.cells + 2, dtype=np.int32)
-        self.branch_rest = np.zeros(g.cells + 2, dtype=np.int32)
+        self.stack = np.empty((g.cells + 2, g.cells), dtype=np.int32)  # row d is written before it is read
+        self.branch_cell = np.empty(g.cells + 2, dtype=np.int32)
+        self.branch_rest = np.empty(g.cells + 2, dtype=np.int32)
         self.control = np.zeros(6, dtype=np.int64)
         self.solutions = np.zeros((max(keep, 0), g.cells), dtype=np.int8)
         self.order = order if order is not None else in_order(n)
         self.limit = limit
         start = self.stack[0]
-        given = np.asarray(givens, dtype=np.int32)
-        start[:] = np.where(given > 0, np.left_shift(1, given - 1, where=given > 0, out=np.zeros_like(given)),
-                            self.full)
+        start[:] = g.given_masks[np.asarray(givens, dtype=np.intp)]
         if not propagate(start, g.units, g.peers, g.crossings, self.full):
             self.control[STATUS] = EXHAUSTED
 
