@@ -428,9 +428,9 @@ def fish(size: int) -> Any:
                                    if places[k] >> pos & 1]
                         steps.append(Step(
                             FISH_NAMES[size].lower(),
-                            f"{FISH_NAMES[size]}: in {base_word} {', '.join(str(k + 1) for k in group)}, {d} fits "
-                            f"only in {cover_word} {', '.join(str(p + 1) for p in lines)}; whichever cells take "
-                            f"it, those {cover_word} get their {d} there: remove {d} from "
+                            f"{FISH_NAMES[size]} on {d}: in {base_word} {digit_list([k + 1 for k in group])}, "
+                            f"{d} fits only in {cover_word} {digit_list([p + 1 for p in lines])}; whichever cells "
+                            f"take it, those {cover_word} get their {d} there: remove {d} from "
                             f"{board.names_of(i for i, _ in gone)}.",
                             eliminating(board, gone), tuple(board.cell(i) for i in corners)))
         return steps

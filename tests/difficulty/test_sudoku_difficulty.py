@@ -94,7 +94,7 @@ def test_x_wing_and_xy_wing() -> None:
                 only(state, (r, c), 1, 2, 3, 4, 6, 7, 8, 9)
     steps = human.fish(2)(puzzle9(), state)
     assert removed(steps) == {((r, c), 5) for r in range(9) if r not in (0, 4) for c in (1, 6)}
-    assert steps[0].message.startswith("X-Wing: in rows 1, 5, 5 fits only in columns 2, 7")
+    assert steps[0].message.startswith("X-Wing on 5: in rows 1 and 5, 5 fits only in columns 2 and 7")
     state = blank()
     only(state, (0, 0), 1, 2)  # pivot
     only(state, (0, 4), 1, 3)  # pincer in row 1
@@ -325,3 +325,42 @@ def test_hint_names_mistakes_and_wrong_pencil_marks() -> None:
     assert solved.technique == "solved"
     with pytest.raises(InvalidInput):
         human.hint(result.puzzle, human.SudokuState(digits=[[0] * 4] * 4), result.solution, Deadline.never())
+
+
+# ---------------------------------------------------------------- through the service
+
+
+def test_levels_grades_and_hints_through_the_service(client) -> None:
+    listed = next(t for t in client.get("/types").json() if t["name"] == "sudoku")
+    assert listed["difficulties"] == list(LEVELS) and listed["default_difficulty"] == "medium"
+    assert listed["backends"] == ["search", "cadical", "z3"]
+    size = next(p for p in listed["params"] if p["name"] == "size")
+    assert size["choices"] == [4, 6, 9, 16] and size["default"] == 9
+
+    made = client.post("/generate/sudoku", params={"difficulty": "hard", "seed": 3, "include_solution": True})
+    assert made.status_code == 201 and made.json()["difficulty"]["level"] == "hard"
+    record = made.json()
+    assert record["params"] == {"size": 9, "symmetry": "rotational", "difficulty": "hard", "seed": 3}
+    again = client.post("/generate/sudoku", params={"size": 9, "symmetry": "rotational", "difficulty": "hard", "seed": 3})
+    assert again.status_code == 200 and again.json()["id"] == record["id"]  # one spelling, one id
+
+    line = next(x for x in published("sudoku-exchange") if x.get("rating") == 8.3)
+    graded = client.post("/grade/sudoku", json={"puzzle": line["puzzle"]}).json()
+    assert graded["status"] == "unique" and graded["level"] == "expert" and graded["hardest"] == "forcing-chain"
+
+    empty = [[v or None for v in row] for row in record["puzzle"]["givens"]]
+    hint = client.post(f"/puzzles/{record['id']}/hint", json={"state": {"digits": empty}}).json()
+    assert hint["technique"] in ("hidden-single", "naked-single") and hint["decide"][0]["value"]
+    anyone = client.post("/hint/sudoku", json={"puzzle": line["puzzle"], "state": {"digits": line["puzzle"]["givens"]}})
+    assert anyone.status_code == 200 and anyone.json()["technique"] == "hidden-single"
+    bad_state = client.post(f"/puzzles/{record['id']}/hint", json={"state": {"digits": [[0] * 4] * 4}})
+    assert bad_state.status_code == 422 and "9 rows of 9" in bad_state.text
+
+
+@pytest.mark.parametrize(("params", "says"), [({"size": 4, "difficulty": "hard"}, "singles finish every 4×4"),
+                                              ({"size": 6, "difficulty": "medium"}, "about 1 in 1,000"),
+                                              ({"size": 5}, "size must be 4, 6, 9 or 16"),
+                                              ({"symmetry": "mirror"}, "rotational")])
+def test_parameters_out_of_range_are_a_clear_422(client, params: dict, says: str) -> None:
+    response = client.post("/generate/sudoku", params=params)
+    assert response.status_code == 422 and says in response.text, response.text
