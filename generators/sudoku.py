@@ -18,6 +18,8 @@ for uniqueness.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from functools import cache
 from typing import Literal
 
 import numpy as np
@@ -77,9 +79,10 @@ def partner(i: int, n: int, symmetry: Symmetry) -> int:
     return n * n - 1 - i if symmetry == "rotational" else i
 
 
-def orbits(n: int, symmetry: Symmetry) -> list[tuple[int, ...]]:
+@cache
+def orbits(n: int, symmetry: Symmetry) -> tuple[tuple[int, ...], ...]:
     """The groups of cells given or left out together, each once."""
-    return [tuple(sorted({i, partner(i, n, symmetry)})) for i in range(n * n) if i <= partner(i, n, symmetry)]
+    return tuple(tuple(sorted({i, partner(i, n, symmetry)})) for i in range(n * n) if i <= partner(i, n, symmetry))
 
 
 def random_grid(n: int, rng: random.Random, deadline: Deadline) -> Flat:
@@ -105,7 +108,6 @@ class SudokuSteps:
     def __init__(self, n: int, symmetry: Symmetry):
         self.n, self.symmetry = n, symmetry
         self.orbits = orbits(n, symmetry)
-        self.solver_calls = 0
 
     def random_solution(self, rng: random.Random) -> Flat:
         return random_grid(self.n, rng, Deadline.never())
@@ -136,7 +138,7 @@ class SudokuSteps:
                             lambda givens: is_unique(self.n, givens, deadline, POLISH_NODES))
 
 
-def remove_while(puzzle: Flat, n: int, symmetry: Symmetry, rng: random.Random, keeps: object) -> Flat:
+def remove_while(puzzle: Flat, n: int, symmetry: Symmetry, rng: random.Random, keeps: Callable[[Flat], bool]) -> Flat:
     """Each given orbit, in random order, is left out when ``keeps(givens without it)`` holds. One pass
     suffices: a given needed with more givens present is needed with fewer."""
     givens = puzzle[:]
@@ -146,7 +148,7 @@ def remove_while(puzzle: Flat, n: int, symmetry: Symmetry, rng: random.Random, k
         trial = givens[:]
         for i in orbit:
             trial[i] = 0
-        if keeps(trial):  # type: ignore[operator]
+        if keeps(trial):
             givens = trial
     return givens
 

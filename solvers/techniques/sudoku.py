@@ -18,11 +18,11 @@ a player has applied are not hinted again.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 from pydantic import BaseModel, Field
@@ -322,9 +322,10 @@ def claiming(puzzle: Puzzle, state: Candidates) -> list[Step]:
 
 
 SUBSET_NAMES = {2: "pair", 3: "triple", 4: "quad"}
+Finder = Callable[[Puzzle, Candidates], list[Step]]
 
 
-def naked_subset(size: int) -> Any:
+def naked_subset(size: int) -> Finder:
     def find(puzzle: Puzzle, state: Candidates) -> list[Step]:
         """``size`` cells of a unit whose candidates together are ``size`` digits: those digits go there."""
         board, masks = puzzle.board, state.masks
@@ -351,7 +352,7 @@ def naked_subset(size: int) -> Any:
     return find
 
 
-def hidden_subset(size: int) -> Any:
+def hidden_subset(size: int) -> Finder:
     def find(puzzle: Puzzle, state: Candidates) -> list[Step]:
         """``size`` digits of a unit that fit only in the same ``size`` cells: those cells hold nothing else."""
         board, digits, masks = puzzle.board, state.digits, state.masks
@@ -393,7 +394,7 @@ def hidden_subset(size: int) -> Any:
 FISH_NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
 
 
-def fish(size: int) -> Any:
+def fish(size: int) -> Finder:
     def find(puzzle: Puzzle, state: Candidates) -> list[Step]:
         """``size`` rows in which a digit fits only within the same ``size`` columns: those columns'
         other cells lose it (and the same with rows and columns swapped)."""
