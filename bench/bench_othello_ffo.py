@@ -247,6 +247,8 @@ def main() -> None:
                         help="Egaroucid's table of 2^LEVEL entries of 24 bytes (default: its own, 25, 768 MB; "
                              f"ours has 2^{engine.TT_BITS})")
     args = parser.parse_args()
+    if args.egaroucid_eval and not args.egaroucid_eval.exists():
+        parser.error(f"no file {args.egaroucid_eval}")
     with tempfile.TemporaryDirectory() as work:
         egaroucid = None
         if args.egaroucid:
