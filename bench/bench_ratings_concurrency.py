@@ -53,7 +53,8 @@ def start_replica(database_url: str) -> tuple[subprocess.Popen, str]:
            "MAX_PENDING_JOBS": "1000"}  # hints queue for the one worker instead of a 503: the checks are measured
     process = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port), "--no-access-log",
-         "--no-proxy-headers", "--log-level", "warning"], cwd=REPO, env=env, stdout=subprocess.DEVNULL)
+         "--no-proxy-headers", "--log-level", "warning"], cwd=REPO, env=env, stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL)  # access lines: one per request
     return process, f"http://127.0.0.1:{port}"
 
 
