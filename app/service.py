@@ -222,11 +222,7 @@ class PuzzleService:
         await run_in_threadpool(self.store.record_hint, player, row.id)
 
     async def next_for(self, player: str, puzzle_type: PuzzleType) -> PuzzleRow | None:
-        def choose() -> PuzzleRow | None:
-            rating = self.store.perf(player, puzzle_type.name).rating
-            return self.store.next_for(player, puzzle_type.name, rating)
-
-        row = await run_in_threadpool(choose)
+        row = await run_in_threadpool(self.store.next_for, player, puzzle_type.name)
         return None if row is None else self.cache.put(row)
 
     async def perfs(self, player: str) -> dict[str, dict[str, Any]]:

@@ -12,6 +12,7 @@ chooses for /next's candidates. Loopback only; bounded by the request counts.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
@@ -87,10 +88,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"stored {len(ids)} puzzles, {args.players} players x 50 games in {time.perf_counter() - started:.0f} s")
     with store.engine.connect() as connection:
         plan = connection.execute(text(
-            "EXPLAIN SELECT id, rating FROM puzzles WHERE type = 'ubongo' AND (pool_key IS NULL OR served_at IS NOT NULL) "
+            "EXPLAIN ANALYZE SELECT id, rating FROM puzzles WHERE type = 'ubongo' "
+            "AND (pool_key IS NULL OR served_at IS NOT NULL) "
             "AND NOT EXISTS (SELECT 1 FROM games WHERE games.player = 'bench-next-00001' AND games.puzzle_id = puzzles.id) "
             "AND rating >= 1500 ORDER BY rating LIMIT 10")).scalars().all()
-    print("plan of one side of /next's candidates:\n  " + "\n  ".join(plan))
+    print("plan of one side of /next's candidates (run once):\n  " + "\n  ".join(plan))
     process, base = start_replica(url)
     rng = random.Random(5)
     try:
@@ -127,6 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     overhead = statistics.median(rated) - statistics.median(plain)
     print(f"a rated check adds {overhead * 1000:.2f} ms at the median "
           f"(p95 {(percentile(rated, 95) - percentile(plain, 95)) * 1000:.2f} ms)")
+    print(f"load average while measuring: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     return 0
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from app.store import PuzzleRow
 
-PLAYER, OTHER = "player-one-0001", "player-two-0002"
+PLAYER, OTHER, UNFETCHED, HINTED = "player-one-0001", "player-two-0002", "player-three-0003", "player-hinted-0004"
 NUMBERS = [[1, 1, 2, 3], [2, 3, 4, 1], [3, 4, 1, 2], [4, 2, 3, 3]]
 SOLUTION = {"shaded": [[1, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 1]]}
 WRONG = {"shaded": [[0] * 4 for _ in range(4)]}
@@ -61,22 +61,22 @@ def test_a_player_fetches_solves_and_both_ratings_move_once(app) -> None:
 
 def test_a_check_without_a_fetch_is_checked_but_not_rated_and_uses_up_the_first_try(app) -> None:
     record = generate(app, 2)
-    first = app.post(f"/puzzles/{record['id']}/verify", json={"answer": WRONG, "player": PLAYER}).json()
+    first = app.post(f"/puzzles/{record['id']}/verify", json={"answer": WRONG, "player": UNFETCHED}).json()
     assert not first["solved"] and first["violations"]
     assert first["game"] == {"rated": False, "reason": "not fetched with this player token first", "first_try": True}
-    app.get(f"/puzzles/{record['id']}", params={"player": PLAYER})  # fetching now makes no game of it
-    later = app.post(f"/puzzles/{record['id']}/verify", json={"answer": record["solution"], "player": PLAYER}).json()
+    app.get(f"/puzzles/{record['id']}", params={"player": UNFETCHED})  # fetching now makes no game of it
+    later = app.post(f"/puzzles/{record['id']}/verify", json={"answer": record["solution"], "player": UNFETCHED}).json()
     assert later["solved"] and not later["game"]["rated"]
-    assert app.get(f"/players/{PLAYER}").json()["perfs"]["dabuhamienai"]["games"] == 0
+    assert app.get(f"/players/{UNFETCHED}").json()["perfs"]["dabuhamienai"]["games"] == 0
     assert app.get(f"/puzzles/{record['id']}/plays").json()["games"] == 0
 
 
 def test_a_hint_before_the_first_check_makes_a_solve_a_loss(app) -> None:
     record = generate(app, 3)
-    app.get(f"/puzzles/{record['id']}", params={"player": PLAYER})
+    app.get(f"/puzzles/{record['id']}", params={"player": HINTED})
     state = {"shaded": [[None] * 4 for _ in range(4)]}
-    assert app.post(f"/puzzles/{record['id']}/hint", json={"state": state, "player": PLAYER}).status_code == 200
-    checked = app.post(f"/puzzles/{record['id']}/verify", json={"answer": record["solution"], "player": PLAYER}).json()
+    assert app.post(f"/puzzles/{record['id']}/hint", json={"state": state, "player": HINTED}).status_code == 200
+    checked = app.post(f"/puzzles/{record['id']}/verify", json={"answer": record["solution"], "player": HINTED}).json()
     assert checked["solved"] and checked["game"]["result"] == "loss" and checked["game"]["hints"] == 1
     assert checked["game"]["player"]["rating"] < 1500 and checked["game"]["puzzle"]["rating"] > 1100
 
