@@ -503,7 +503,10 @@ class PuzzleStore:
             perf = session.execute(select(PERFS.c.rating, PERFS.c.rd, PERFS.c.volatility, PERFS.c.games)
                                    .where(PERFS.c.player == player, PERFS.c.type == type_name).with_for_update()).one()
             puzzle = session.execute(select(PUZZLES.c.rating, PUZZLES.c.rd, PUZZLES.c.volatility, PUZZLES.c.games,
-                                            PUZZLES.c.difficulty).where(PUZZLES.c.id == puzzle_id).with_for_update()).one()
+                                            PUZZLES.c.difficulty).where(PUZZLES.c.id == puzzle_id).with_for_update()).first()
+            if puzzle is None:  # pruned since the check read it: nothing left to rate against
+                session.rollback()
+                return {"rated": False, "reason": "the puzzle is no longer stored", "first_try": False}
             player_before = Glicko(perf.rating, perf.rd, perf.volatility)
             puzzle_before = glicko_of(puzzle.rating, puzzle.rd, puzzle.volatility) or Glicko(
                 *self.prior(type_name, puzzle.difficulty))
