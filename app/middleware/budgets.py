@@ -46,8 +46,11 @@ ROUTES: tuple[tuple[str, str], ...] = (
     ("read", r"/puzzles/.*"),
     ("read", r"/daily/.*"),
     ("read", r"/plays"),
+    ("read", r"/next/[^/]+"),
+    ("read", r"/players/[^/]+"),
 )
-WHAT = {"work": "generate, solve, grade, hint and render", "verify": "answer checks", "read": "stored puzzles, dailies and plays"}
+WHAT = {"work": "generate, solve, grade, hint and render", "verify": "answer checks",
+        "read": "stored puzzles, dailies, plays, players and next puzzles"}
 PATTERNS = [(name, re.compile(pattern)) for name, pattern in ROUTES]
 STORAGE_TIMEOUT_SECONDS = 0.5  # a slow Redis must not hold requests: past this they go unlimited
 
