@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 from starlette.concurrency import run_in_threadpool
 
 from app.middleware.replay import allow_replay, max_age_until
-from app.service import ServiceDep
+from app.service import PuzzleService, ServiceDep
 from app.store import PuzzleRecord, PuzzleRow
 from app.work import WorkFailed
 from generators.registry import TYPES
@@ -132,6 +132,44 @@ def immutable_response(
     return Response(render(), status_code=status, headers=headers, media_type=media_type)
 
 
+_daily_queries: dict[str, type[BaseModel]] = {}
+
+
+def daily_query(puzzle_type: PuzzleType) -> type[BaseModel]:
+    """The query of everything that shows a type's daily puzzle (its record, picture and play page): the
+    type's parameters and a date. One class per type, so each route reads the same query the same way."""
+    if puzzle_type.name not in _daily_queries:
+        _daily_queries[puzzle_type.name] = create_model(
+            f"{camel(puzzle_type.name)}DailyQuery",
+            __base__=(puzzle_type.params_model, StrictQuery),
+            date=(date | None, Field(None, description="The day (UTC); today when omitted.")),
+        )
+    return _daily_queries[puzzle_type.name]
+
+
+def daily_date(asked: date | None) -> date:
+    """The day a daily is asked for: today (UTC) when not given; a 422 outside the days served."""
+    today = datetime.now(UTC).date()
+    day = asked or today
+    if not date(2000, 1, 1) <= day <= today + timedelta(days=DAILY_HORIZON_DAYS):
+        latest = today + timedelta(days=DAILY_HORIZON_DAYS)
+        message = f"date must be between 2000-01-01 and {latest} (got {day})"
+        raise RequestValidationError([{"type": "value_error", "loc": ("query", "date"), "msg": message, "input": str(day)}])
+    return day
+
+
+async def daily_row(service: PuzzleService, puzzle_type: PuzzleType, query: BaseModel) -> tuple[PuzzleRow, float]:
+    """The daily puzzle a ``daily_query`` asks for (generated and stored on its first request), and until
+    when a response showing it stays right: today's without `date` moves on at midnight UTC, so no cache
+    may keep it past then."""
+    day = daily_date(query.date)  # type: ignore[attr-defined]
+    params = puzzle_type.params_model.model_construct(**{f: getattr(query, f) for f in puzzle_type.params_model.model_fields})
+    row = await service.daily(puzzle_type, params, day)
+    if query.date is not None:  # type: ignore[attr-defined]
+        return row, math.inf
+    return row, datetime.combine(day + timedelta(days=1), datetime.min.time(), tzinfo=UTC).timestamp()
+
+
 def record_response(
     request: Request, row: PuzzleRow, include_solution: bool = False, status: int = 200, until: float = math.inf
 ) -> Response:
@@ -167,11 +205,7 @@ def type_router(puzzle_type: PuzzleType) -> APIRouter:
         seed=(int | None, Field(None, ge=0, le=MAX_SEED, description="Same seed and parameters, same puzzle.")),
         include_solution=(bool, Field(False, description="Add the solution to the record.")),
     )
-    DailyQuery = create_model(  # noqa: N806
-        f"{title}DailyQuery",
-        __base__=(puzzle_type.params_model, StrictQuery),
-        date=(date | None, Field(None, description="The day (UTC); today when omitted.")),
-    )
+    DailyQuery = daily_query(puzzle_type)  # noqa: N806
     Record = create_model(  # noqa: N806
         f"{title}Record",
         __base__=PuzzleRecord,
@@ -219,17 +253,8 @@ def type_router(puzzle_type: PuzzleType) -> APIRouter:
 
     @router.get(f"/daily/{name}", response_model=Record, summary=f"The {name} puzzle of the day")
     async def daily(query: Annotated[DailyQuery, Query()], service: ServiceDep, request: Request) -> Response:
-        today = datetime.now(UTC).date()
-        day = query.date or today
-        if not date(2000, 1, 1) <= day <= today + timedelta(days=DAILY_HORIZON_DAYS):
-            latest = today + timedelta(days=DAILY_HORIZON_DAYS)
-            message = f"date must be between 2000-01-01 and {latest} (got {day})"
-            raise RequestValidationError([{"type": "value_error", "loc": ("query", "date"), "msg": message, "input": str(day)}])
-        row = await service.daily(puzzle_type, params_of(query), day)
-        if query.date is None:  # "today" moves on at midnight UTC: no cache may keep it past then
-            midnight = datetime.combine(today + timedelta(days=1), datetime.min.time(), tzinfo=UTC)
-            return record_response(request, row, until=midnight.timestamp())
-        return record_response(request, row)
+        row, until = await daily_row(service, puzzle_type, query)
+        return record_response(request, row, until=until)
 
     @router.post(f"/verify/{name}", response_model=VerifyResult, summary=f"Check an answer to a {name} puzzle")
     async def verify(body: VerifyRequest, service: ServiceDep) -> dict[str, Any]:
