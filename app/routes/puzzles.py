@@ -74,8 +74,9 @@ class StoredVerifyRequest(BaseModel):
 
 
 class StoredHintRequest(BaseModel):
-    state: dict[str, Any] = Field(description="The player's partial answer: the type's answer shape with null for "
-                                              "undecided cells (see the type's hint route for its exact shape).")
+    state: dict[str, Any] | None = Field(None, description=(
+        "The player's partial answer: the type's answer shape with null for undecided cells (see the type's hint "
+        "route for its exact shape). Left out, null, or its field null: nothing decided yet."))
 
 
 class DifficultyGrade(BaseModel):
@@ -280,7 +281,8 @@ def add_difficulty_routes(router: APIRouter, puzzle_type: PuzzleType, title: str
     GradeRequest = create_model(f"{title}GradeRequest", **puzzle_input_fields(puzzle_type))  # noqa: N806
     HintRequest = create_model(  # noqa: N806
         f"{title}HintRequest", puzzle=(puzzle_type.puzzle_model, ...),
-        state=(difficulty.state_model, Field(description="The player's partial answer (null: undecided).")),
+        state=(difficulty.state_model | None, Field(None, description=(
+            "The player's partial answer (null: undecided). Left out, null, or its field null: nothing decided yet."))),
     )
 
     @router.post(f"/grade/{name}", response_model=GradeResult, summary=f"How hard a {name} puzzle is for a person")
@@ -290,7 +292,8 @@ def add_difficulty_routes(router: APIRouter, puzzle_type: PuzzleType, title: str
 
     @router.post(f"/hint/{name}", response_model=HintResult, summary=f"The next step in a {name} puzzle")
     async def hint(body: HintRequest, service: ServiceDep) -> dict[str, Any]:  # type: ignore[valid-type]
-        return await service.hint(puzzle_type, body.puzzle, body.state)  # type: ignore[attr-defined]
+        state = difficulty.read_state(body.state)  # type: ignore[attr-defined]
+        return await service.hint(puzzle_type, body.puzzle, state)  # type: ignore[attr-defined]
 
 
 def puzzle_input_fields(puzzle_type: PuzzleType) -> dict[str, Any]:
@@ -394,9 +397,10 @@ async def hint_stored(puzzle_id: str, body: StoredHintRequest, service: ServiceD
     if puzzle_type.difficulty is None:
         raise HTTPException(404, f"{row.type} puzzles have no hints yet.")
     try:
-        state = puzzle_type.difficulty.state_model.model_validate(body.state)
+        sent = None if body.state is None else puzzle_type.difficulty.state_model.model_validate(body.state)
     except ValidationError as exc:
         raise invalid_answer(exc, ("body", "state")) from None
+    state = puzzle_type.difficulty.read_state(sent)
     puzzle, solution = puzzle_type.puzzle_model.model_validate(row.puzzle), puzzle_type.answer_model.model_validate(row.solution)
     return await service.hint(puzzle_type, puzzle, state, solution)
 

@@ -43,3 +43,20 @@ def test_the_hint_machinery_reads_a_missing_or_null_state_as_an_empty_one(name: 
         state = None if sent is None else difficulty.state_model.model_validate(sent)
         hint = difficulty.hint(generated.puzzle, difficulty.read_state(state), generated.solution, Deadline.after(60))
         assert hint.as_json() == expected, sent
+
+
+@pytest.mark.parametrize("name", HINTED)
+def test_both_hint_routes_take_an_empty_grid_as_nothing_decided(client, name: str) -> None:
+    record = client.post(f"/generate/{name}", params={**PARAMS[name], "seed": 5}).json()
+    stored = f"/puzzles/{record['id']}/hint"
+    expected = client.post(stored, json={"state": explicitly_empty(name, record["puzzle"])})
+    assert expected.status_code == 200, expected.text
+    for sent in nothing_decided(name):
+        body = {} if sent is None else {"state": sent}
+        for route, extra in ((stored, {}), (f"/hint/{name}", {"puzzle": record["puzzle"]})):
+            for request in ({**extra, **body}, {**extra, "state": None}):
+                response = client.post(route, json=request)
+                assert response.status_code == 200, (route, request, response.text)
+                assert response.json() == expected.json(), (route, request)
+    wrong = client.post(stored, json={"state": {next(iter(explicitly_empty(name, record["puzzle"]))): "none"}})
+    assert wrong.status_code == 422  # null is nothing decided; anything else that is not the shape stays a 422
