@@ -35,6 +35,17 @@ PRESETS = {  # pzprjs's preset fleets, pieces in its order (ascending length)
 }
 UNKNOWN = -1  # nothing given
 QUESTION = -2  # pzprjs's "?"
+SHOWN_CHARS = 40  # how much of a bad part a message quotes: enough to find it, never the whole URL back
+
+
+def _shown(text: str) -> str:
+    return repr(text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS] + "…")
+
+
+def _count(text: str) -> int | None:
+    """A count as pzprjs writes one (ASCII digits), else None. Not ``str.isdigit``, which is also true of
+    `²` or `٣` (int() refuses the first), nor a number too long for int() to read."""
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 9 else None
 
 
 # --- the number16 run encoding --------------------------------------------------------------------
@@ -148,10 +159,10 @@ def piece_length(piece: str, number: int) -> int:
             width, height = int(piece[0], 36), int(piece[1], 36)
             bits = "".join(format(int(ch, 32), "05b") for ch in piece[2:])[:width * height].ljust(width * height, "0")
     except (ValueError, IndexError, ZeroDivisionError):
-        raise InvalidInput(f"fleet piece {number} ({piece!r}) is not a pzprjs piece") from None
+        raise InvalidInput(f"fleet piece {number} ({_shown(piece)}) is not a pzprjs piece") from None
     if min(width, height) != 1 or set(bits) != {"1"}:
-        raise InvalidInput(f"fleet piece {number} ({piece!r}, {width}×{height} cells {bits}) is not a straight ship: "
-                           "pzprjs allows any polyomino fleet, this service plays fleets of straight ships only")
+        raise InvalidInput(f"fleet piece {number} ({_shown(piece)}, {width}×{height} cells {_shown(bits)}) is not a "
+                           "straight ship: pzprjs allows any polyomino fleet, this service plays fleets of straight ships only")
     return max(width, height)
 
 
@@ -163,9 +174,9 @@ def read_bank(rest: str) -> list[int]:
         pieces = PRESETS[key]
     else:
         fields = rest[1:].split("/") if rest.startswith("/") else []
-        if not fields or not fields[0].isdigit() or int(fields[0]) == 0:
+        count = _count(fields[0]) if fields else None
+        if not count:
             raise InvalidInput("the URL names no fleet: after the clues it needs `//c`, `//d`, `//e` or `/N/piece/...`")
-        count = int(fields[0])
         pieces = fields[1:1 + count]
         if len(pieces) != count:
             raise InvalidInput(f"the fleet announces {count} pieces but lists {len(pieces)}")
@@ -199,11 +210,12 @@ def parse_battleship_url(url: str) -> BattleshipPuzzle:
     query = unquote(url.strip()).split("?", 1)[-1]
     fields = query.split("/")
     if fields[0] != GENRE:
-        raise InvalidInput(f"not a battleship URL: expected `...?{GENRE}/<cols>/<rows>/<body>`, got genre {fields[0]!r}")
-    if len(fields) > 1 and not fields[1].isdigit():
+        raise InvalidInput(f"not a battleship URL: expected `...?{GENRE}/<cols>/<rows>/<body>`, got genre {_shown(fields[0])}")
+    if len(fields) > 1 and _count(fields[1]) is None:
         fields.pop(1)  # a pzprjs flag field; battleship defines none that changes the puzzle
-    if len(fields) < 4 or not fields[1].isdigit() or not fields[2].isdigit():
-        raise InvalidInput(f"a battleship URL reads `...?{GENRE}/<cols>/<rows>/<body>`, got {query!r}")
+    if len(fields) < 4 or _count(fields[1]) is None or _count(fields[2]) is None:
+        raise InvalidInput(f"a battleship URL reads `...?{GENRE}/<cols>/<rows>/<body>` (sizes in digits 0-9), "
+                           f"got {_shown(query)}")
     cols, rows, body = int(fields[1]), int(fields[2]), "/".join(fields[3:])
     if not (1 <= rows <= 100 and 1 <= cols <= 100):
         raise InvalidInput(f"grid size {cols}×{rows} is out of range")
