@@ -24,7 +24,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
 from pydantic import Field, ValidationError
 
-from app.routes.pictures import STATIC, VERSION
+from app.routes.pictures import STATIC, VERSION, long_date
 from app.routes.puzzles import StrictQuery, daily_date
 from app.service import identity
 from generators.registry import TYPES
@@ -120,8 +120,8 @@ async def front_page(query: Annotated[FrontQuery, Query()], request: Request) ->
     else:  # the examples as this server is reached, ready to paste
         curl = CURL.replace(README_HOST, host) if host else CURL
     page = PAGE.substitute(
-        heading="Today's puzzles" if query.date is None else f"Puzzles of {day:%-d %B %Y}",
-        day=f"{day:%A %-d %B %Y}",
+        heading="Today's puzzles" if query.date is None else f"Puzzles of {day.day} {day:%B %Y}",
+        day=long_date(day),
         types="\n".join(type_section(t, query.date) for t in TYPES.values()),
         curl=html.escape(curl),
         version=VERSION,

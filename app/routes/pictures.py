@@ -125,6 +125,11 @@ class PlayData(BaseModel):
     difficulty: dict[str, Any] | None = None
 
 
+def long_date(day: date) -> str:
+    """`Sunday 22 November 2026` (strftime's `%-d` is not portable)."""
+    return f"{day:%A} {day.day} {day:%B %Y}"
+
+
 def size_and_setting(params: dict[str, Any]) -> list[str]:
     """A record's parameters as a player reads them: a square grid is `size` alone and any other `rows`
     and `cols` (how every type writes them), so both read `R×C`; a count reads `12 empties`, a switch that
@@ -160,7 +165,7 @@ def play_heading(row: PuzzleRow) -> tuple[str, str]:
     facts = size_and_setting(row.params)
     title = " · ".join([name, *facts[:1], *([level] if level else [])])
     day = row.params.get("date")
-    line = [f"Daily puzzle for {date.fromisoformat(day):%A %-d %B %Y}"] if day else []
+    line = [f"Daily puzzle for {long_date(date.fromisoformat(day))}"] if day else []
     line += facts
     if level:
         line.append(f"level: {level}")
@@ -203,16 +208,16 @@ def daily_router(puzzle_type: PuzzleType) -> APIRouter:
     type_router = APIRouter(tags=["pictures and play"], responses=ERRORS)
     DailyQuery = daily_query(puzzle_type)  # noqa: N806
     name = puzzle_type.name
-    unknown = {422: {"description": "A parameter that is not the type's, or out of its range."}}
+    bad_query = {422: {"description": "A parameter that is not the type's, or out of its range."}}
 
     @type_router.get(f"/daily/{name}.svg", summary=f"The {name} puzzle of the day as an SVG picture",
-                     responses={**PICTURE_DOC, **unknown})
+                     responses={**PICTURE_DOC, **bad_query})
     async def daily_svg(query: Annotated[DailyQuery, Query()], service: ServiceDep, request: Request) -> Response:  # type: ignore[valid-type]
         row, until = await daily_row(service, puzzle_type, query)
         return await svg_response(request, row, until=until)
 
     @type_router.get(f"/play/daily/{name}", summary=f"Play the {name} puzzle of the day in the browser",
-                     responses={**PAGE_DOC, **unknown})
+                     responses={**PAGE_DOC, **bad_query})
     async def play_daily(query: Annotated[DailyQuery, Query()], service: ServiceDep, request: Request) -> Response:  # type: ignore[valid-type]
         row, until = await daily_row(service, puzzle_type, query)
         return await rendered_response(request, f"{row.id}-play-{VERSION}", lambda: play_page(row), HTML, until=until)
