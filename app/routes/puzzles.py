@@ -18,7 +18,7 @@ from starlette.concurrency import run_in_threadpool
 
 from app.middleware.replay import allow_replay, max_age_until
 from app.ratings import MAX_SECONDS, RECORD_MAX_AGE_SECONDS, PlayerToken
-from app.service import ServiceDep
+from app.service import PuzzleService, ServiceDep
 from app.store import PuzzleRecord, PuzzleRow
 from app.work import WorkFailed
 from generators.registry import TYPES
@@ -98,8 +98,9 @@ class StoredVerifyRequest(BaseModel):
 
 
 class StoredHintRequest(BaseModel):
-    state: dict[str, Any] = Field(description="The player's partial answer: the type's answer shape with null for "
-                                              "undecided cells (see the type's hint route for its exact shape).")
+    state: dict[str, Any] | None = Field(None, description=(
+        "The player's partial answer: the type's answer shape with null for undecided cells (see the type's hint "
+        "route for its exact shape). Left out, null, or its field null: nothing decided yet."))
     player: PlayerToken | None = Field(None, description="The player asking: a hint before their first check "
                                                          "makes that game a loss.")
 
@@ -165,6 +166,44 @@ def immutable_response(
     return Response(render(), status_code=status, headers=headers, media_type=media_type)
 
 
+_daily_queries: dict[str, type[BaseModel]] = {}
+
+
+def daily_query(puzzle_type: PuzzleType) -> type[BaseModel]:
+    """The query of everything that shows a type's daily puzzle (its record, picture and play page): the
+    type's parameters and a date. One class per type, so each route reads the same query the same way."""
+    if puzzle_type.name not in _daily_queries:
+        _daily_queries[puzzle_type.name] = create_model(
+            f"{camel(puzzle_type.name)}DailyQuery",
+            __base__=(puzzle_type.params_model, StrictQuery),
+            date=(date | None, Field(None, description="The day (UTC); today when omitted.")),
+        )
+    return _daily_queries[puzzle_type.name]
+
+
+def daily_date(asked: date | None) -> date:
+    """The day a daily is asked for: today (UTC) when not given; a 422 outside the days served."""
+    today = datetime.now(UTC).date()
+    day = asked or today
+    if not date(2000, 1, 1) <= day <= today + timedelta(days=DAILY_HORIZON_DAYS):
+        latest = today + timedelta(days=DAILY_HORIZON_DAYS)
+        message = f"date must be between 2000-01-01 and {latest} (got {day})"
+        raise RequestValidationError([{"type": "value_error", "loc": ("query", "date"), "msg": message, "input": str(day)}])
+    return day
+
+
+async def daily_row(service: PuzzleService, puzzle_type: PuzzleType, query: BaseModel) -> tuple[PuzzleRow, float]:
+    """The daily puzzle a ``daily_query`` asks for (generated and stored on its first request), and until
+    when a response showing it stays right: today's without `date` moves on at midnight UTC, so no cache
+    may keep it past then."""
+    day = daily_date(query.date)  # type: ignore[attr-defined]
+    params = puzzle_type.params_model.model_construct(**{f: getattr(query, f) for f in puzzle_type.params_model.model_fields})
+    row = await service.daily(puzzle_type, params, day)
+    if query.date is not None:  # type: ignore[attr-defined]
+        return row, math.inf
+    return row, datetime.combine(day + timedelta(days=1), datetime.min.time(), tzinfo=UTC).timestamp()
+
+
 def record_response(
     request: Request, row: PuzzleRow, include_solution: bool = False, status: int = 200, until: float = math.inf,
     shared: bool = True,
@@ -205,9 +244,8 @@ def type_router(puzzle_type: PuzzleType) -> APIRouter:
         include_solution=(bool, Field(False, description="Add the solution to the record.")),
     )
     DailyQuery = create_model(  # noqa: N806
-        f"{title}DailyQuery",
-        __base__=(puzzle_type.params_model, StrictQuery),
-        date=(date | None, Field(None, description="The day (UTC); today when omitted.")),
+        f"{title}DailyRecordQuery",
+        __base__=daily_query(puzzle_type),
         player=(PlayerToken | None, Field(None, description="The player fetching it: their first check of it is a rated game.")),
     )
     Record = create_model(  # noqa: N806
@@ -257,20 +295,10 @@ def type_router(puzzle_type: PuzzleType) -> APIRouter:
 
     @router.get(f"/daily/{name}", response_model=Record, summary=f"The {name} puzzle of the day")
     async def daily(query: Annotated[DailyQuery, Query()], service: ServiceDep, request: Request) -> Response:
-        today = datetime.now(UTC).date()
-        day = query.date or today
-        if not date(2000, 1, 1) <= day <= today + timedelta(days=DAILY_HORIZON_DAYS):
-            latest = today + timedelta(days=DAILY_HORIZON_DAYS)
-            message = f"date must be between 2000-01-01 and {latest} (got {day})"
-            raise RequestValidationError([{"type": "value_error", "loc": ("query", "date"), "msg": message, "input": str(day)}])
-        row = await service.daily(puzzle_type, params_of(query), day)
+        row, until = await daily_row(service, puzzle_type, query)
         if query.player is not None:
             await service.fetched(query.player, row)
-        shared = query.player is None
-        if query.date is None:  # "today" moves on at midnight UTC: no cache may keep it past then
-            midnight = datetime.combine(today + timedelta(days=1), datetime.min.time(), tzinfo=UTC)
-            return record_response(request, row, until=midnight.timestamp(), shared=shared)
-        return record_response(request, row, shared=shared)
+        return record_response(request, row, until=until, shared=query.player is None)
 
     @router.post(f"/verify/{name}", response_model=VerifyResult, summary=f"Check an answer to a {name} puzzle")
     async def verify(body: VerifyRequest, service: ServiceDep) -> dict[str, Any]:
@@ -296,7 +324,8 @@ def add_difficulty_routes(router: APIRouter, puzzle_type: PuzzleType, title: str
     GradeRequest = create_model(f"{title}GradeRequest", **puzzle_input_fields(puzzle_type))  # noqa: N806
     HintRequest = create_model(  # noqa: N806
         f"{title}HintRequest", puzzle=(puzzle_type.puzzle_model, ...),
-        state=(difficulty.state_model, Field(description="The player's partial answer (null: undecided).")),
+        state=(difficulty.state_model | None, Field(None, description=(
+            "The player's partial answer (null: undecided). Left out, null, or its field null: nothing decided yet."))),
     )
 
     @router.post(f"/grade/{name}", response_model=GradeResult, summary=f"How hard a {name} puzzle is for a person")
@@ -306,7 +335,8 @@ def add_difficulty_routes(router: APIRouter, puzzle_type: PuzzleType, title: str
 
     @router.post(f"/hint/{name}", response_model=HintResult, summary=f"The next step in a {name} puzzle")
     async def hint(body: HintRequest, service: ServiceDep) -> dict[str, Any]:  # type: ignore[valid-type]
-        return await service.hint(puzzle_type, body.puzzle, body.state)  # type: ignore[attr-defined]
+        state = difficulty.read_state(body.state)  # type: ignore[attr-defined]
+        return await service.hint(puzzle_type, body.puzzle, state)  # type: ignore[attr-defined]
 
 
 def puzzle_input_fields(puzzle_type: PuzzleType) -> dict[str, Any]:
@@ -418,9 +448,10 @@ async def hint_stored(puzzle_id: str, body: StoredHintRequest, service: ServiceD
     if puzzle_type.difficulty is None:
         raise HTTPException(404, f"{row.type} puzzles have no hints yet.")
     try:
-        state = puzzle_type.difficulty.state_model.model_validate(body.state)
+        sent = None if body.state is None else puzzle_type.difficulty.state_model.model_validate(body.state)
     except ValidationError as exc:
         raise invalid_answer(exc, ("body", "state")) from None
+    state = puzzle_type.difficulty.read_state(sent)
     puzzle, solution = puzzle_type.puzzle_model.model_validate(row.puzzle), puzzle_type.answer_model.model_validate(row.solution)
     hint = await service.hint(puzzle_type, puzzle, state, solution)
     if body.player is not None:  # counted once the hint is given: a refused or failed one helped nobody

@@ -11,6 +11,17 @@ from solvers.common import InvalidInput
 BASE_URL = "https://puzz.link/p?"
 UNKNOWN = -1  # nothing given
 QUESTION = -2  # pzprjs's "?"
+SHOWN_CHARS = 40  # how much of a bad part a message quotes: enough to find it, never the whole URL back
+
+
+def shown(text: str) -> str:
+    return repr(text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS] + "…")
+
+
+def count_field(text: str) -> int | None:
+    """A count as pzprjs writes one (ASCII digits), else None. Not ``str.isdigit``, which is also true of
+    `²` or `٣` (int() refuses the first), nor a number too long for int() to read."""
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 9 else None
 
 
 def write_numbers(values: list[int]) -> str:
