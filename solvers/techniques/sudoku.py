@@ -618,8 +618,9 @@ def grade_within(puzzle: SudokuPuzzle, level: str, deadline: Deadline) -> Grade 
 
 
 class SudokuState(BaseModel):
-    digits: list[list[int | None]] = Field(
-        description="N×N: the digits entered so far (givens may be included), 0 or null for an empty cell.")
+    digits: list[list[int | None]] | None = Field(
+        None, description="N×N: the digits entered so far (givens may be included), 0 or null for an empty cell; "
+                          "null or omitted: nothing entered yet.")
     candidates: list[list[list[int] | None]] | None = Field(
         None, description="Optional N×N pencil marks: a cell's list narrows its candidates to those digits; "
                           "null or [] where the player has made no marks.")
@@ -628,9 +629,10 @@ class SudokuState(BaseModel):
 def _player_state(puzzle: SudokuPuzzle, state: SudokuState) -> tuple[list[int], list[int | None]]:
     """The player's digits and pencil-mark masks, flat; InvalidInput when they do not fit the grid."""
     n = puzzle.size
-    if len(state.digits) != n or any(len(row) != n for row in state.digits):
+    grid = state.digits if state.digits is not None else [[0] * n for _ in range(n)]  # nothing entered yet
+    if len(grid) != n or any(len(row) != n for row in grid):
         raise InvalidInput(f"`digits` must have {n} rows of {n} values (0..{n} or null), as the puzzle has")
-    digits = [v or 0 for row in state.digits for v in row]
+    digits = [v or 0 for row in grid for v in row]
     if any(not 0 <= v <= n for v in digits):
         raise InvalidInput(f"`digits` values must be 0..{n} or null")
     marks: list[int | None] = [None] * (n * n)
