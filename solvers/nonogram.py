@@ -155,10 +155,7 @@ def line_solve(vals, n, runs, fwd, bwd, zp, diff, out):  # noqa: ANN001, ANN201 
             if not ok and i >= length:
                 s = i - length
                 if zp[i] - zp[s] == 0:
-                    if s == 0:
-                        ok = j == 1
-                    else:
-                        ok = vals[s - 1] != 1 and fwd[j - 1, s - 1]
+                    ok = j == 1 if s == 0 else vals[s - 1] != 1 and fwd[j - 1, s - 1]
             fwd[j, i] = ok
     if not fwd[k, n]:
         return False
@@ -171,10 +168,7 @@ def line_solve(vals, n, runs, fwd, bwd, zp, diff, out):  # noqa: ANN001, ANN201 
             ok = vals[i] != 1 and bwd[j, i + 1]
             if not ok and i + length <= n and zp[i + length] - zp[i] == 0:
                 e = i + length
-                if e == n:
-                    ok = j == k - 1
-                else:
-                    ok = vals[e] != 1 and bwd[j + 1, e + 1]
+                ok = j == k - 1 if e == n else vals[e] != 1 and bwd[j + 1, e + 1]
             bwd[j, i] = ok
     for i in range(n + 1):
         diff[i] = 0
