@@ -292,6 +292,46 @@ def propagate(grid, trail, st, dirty, rows, cols, line_cells, line_len, clue_run
 
 
 @njit(cache=True)
+def probe(grid, trail, st, dirty, rows, cols, line_cells, line_len, clue_runs, clue_start,
+          vals, fwd, bwd, zp, diff, out, mode, seen, held, cell):  # noqa: ANN001, ANN201
+    """Assume ``cell`` filled, then empty, each followed by the line solver, and undo both. Returns
+    (filled holds, empty holds, cells the filled one decided, cells the empty one decided, cells both
+    decide alike); in mode 2 those last cells are left in ``held[:n]`` with ``seen`` = 2 + their value."""
+    mark = st[TRAIL]
+    st[PROBES] += 2
+    _assign(grid, trail, st, dirty, cols, rows, cell, 1)
+    ok1 = propagate(grid, trail, st, dirty, rows, cols, line_cells, line_len, clue_runs, clue_start,
+                    vals, fwd, bwd, zp, diff, out)
+    got1 = st[TRAIL] - mark
+    if ok1 and mode == 2:  # remember what the filled assumption decided
+        for t in range(got1):
+            c = trail[mark + t]
+            held[t] = c
+            seen[c] = grid[c]
+    _undo(grid, trail, st, mark)
+    _assign(grid, trail, st, dirty, cols, rows, cell, 0)
+    ok0 = propagate(grid, trail, st, dirty, rows, cols, line_cells, line_len, clue_runs, clue_start,
+                    vals, fwd, bwd, zp, diff, out)
+    got0 = st[TRAIL] - mark
+    if ok1 and ok0 and mode == 2:  # cells both assumptions decide alike (grid holds the empty one's)
+        for t in range(mark + 1, st[TRAIL]):
+            c = trail[t]
+            if seen[c] == grid[c]:
+                seen[c] = 2 + grid[c]
+    _undo(grid, trail, st, mark)
+    common = 0
+    if ok1 and mode == 2:
+        for t in range(got1):
+            c = held[t]
+            if seen[c] >= 2 and ok0:
+                held[common] = c
+                common += 1
+            else:
+                seen[c] = -1
+    return ok1, ok0, got1, got0, common
+
+
+@njit(cache=True)
 def fixpoint(grid, trail, st, dirty, rows, cols, line_cells, line_len, clue_runs, clue_start,
              vals, fwd, bwd, zp, diff, out, mode, seen, held):  # noqa: ANN001, ANN201
     """Close the grid under the line solver (mode 0), plus probing: a cell whose assumption the line
@@ -313,59 +353,54 @@ def fixpoint(grid, trail, st, dirty, rows, cols, line_cells, line_len, clue_runs
         for cell in range(ncells):
             if grid[cell] != -1:
                 continue
-            mark = st[TRAIL]
-            st[PROBES] += 1
-            _assign(grid, trail, st, dirty, cols, rows, cell, 1)
-            ok1 = propagate(grid, trail, st, dirty, rows, cols, line_cells, line_len, clue_runs, clue_start,
-                            vals, fwd, bwd, zp, diff, out)
-            got1 = st[TRAIL] - mark
-            if ok1 and mode == 2:  # remember what the filled assumption decided
-                for t in range(got1):
-                    c = trail[mark + t]
-                    held[t] = c
-                    seen[c] = grid[c]
-            _undo(grid, trail, st, mark)
-            st[PROBES] += 1
-            _assign(grid, trail, st, dirty, cols, rows, cell, 0)
-            ok0 = propagate(grid, trail, st, dirty, rows, cols, line_cells, line_len, clue_runs, clue_start,
-                            vals, fwd, bwd, zp, diff, out)
-            got0 = st[TRAIL] - mark
-            common = 0
-            moved = False
-            if ok1 and ok0 and mode == 2:  # cells both assumptions decide alike (grid holds the empty one's)
-                for t in range(mark + 1, st[TRAIL]):
-                    c = trail[t]
-                    if seen[c] == grid[c]:
-                        seen[c] = 2 + grid[c]
-                        common += 1
-            _undo(grid, trail, st, mark)
+            ok1, ok0, got1, got0, common = probe(grid, trail, st, dirty, rows, cols, line_cells, line_len,
+                                                 clue_runs, clue_start, vals, fwd, bwd, zp, diff, out, mode,
+                                                 seen, held, cell)
             if not ok1 and not ok0:
                 return False, -1
             if not ok1 or not ok0:
                 _assign(grid, trail, st, dirty, cols, rows, cell, 0 if not ok1 else 1)
-                moved = True
             elif common > 0:
-                for t in range(got1):
+                for t in range(common):
                     c = held[t]
-                    if seen[c] >= 2:
-                        _assign(grid, trail, st, dirty, cols, rows, c, seen[c] - 2)
-                moved = True
+                    _assign(grid, trail, st, dirty, cols, rows, c, seen[c] - 2)
+                    seen[c] = -1
             else:
                 score = min(got1, got0) * 4 * ncells + got1 + got0
                 if score > best_score:
                     best, best_score = cell, score
-            if ok1 and mode == 2:
-                for t in range(got1):
-                    seen[held[t]] = -1
-            if moved:
-                changed = True
-                if not propagate(grid, trail, st, dirty, rows, cols, line_cells, line_len, clue_runs, clue_start,
-                                 vals, fwd, bwd, zp, diff, out):
-                    return False, -1
+                continue
+            changed = True
+            if not propagate(grid, trail, st, dirty, rows, cols, line_cells, line_len, clue_runs, clue_start,
+                             vals, fwd, bwd, zp, diff, out):
+                return False, -1
             if st[TRAIL] == ncells:
                 return True, -1
         if not changed:
             return True, best
+
+
+@njit(cache=True)
+def first_probe(grid, trail, st, dirty, rows, cols, line_cells, line_len, clue_runs, clue_start,
+                vals, fwd, bwd, zp, diff, out, mode, seen, held):  # noqa: ANN001, ANN201
+    """The first undecided cell (row by row) where probing finds something, without deciding it:
+    (cell, 0) the filled assumption breaks, (cell, 1) the empty one breaks, (cell, 2) both hold and
+    decide some cells alike (mode 2 only; ``seen`` is left clean). (-1, -1) when there is none."""
+    for cell in range(rows * cols):
+        if grid[cell] != -1:
+            continue
+        ok1, ok0, got1, got0, common = probe(grid, trail, st, dirty, rows, cols, line_cells, line_len,
+                                             clue_runs, clue_start, vals, fwd, bwd, zp, diff, out, mode,
+                                             seen, held, cell)
+        for t in range(common):
+            seen[held[t]] = -1
+        if not ok1:
+            return cell, 0
+        if not ok0:
+            return cell, 1
+        if common > 0:
+            return cell, 2
+    return -1, -1
 
 
 @njit(cache=True)
@@ -495,6 +530,17 @@ class Engine:
         """Apply the line solver (0), with probing (1), with both-ways probing (2) to a fixpoint."""
         ok, _ = fixpoint(self.grid, self.trail, self.st, self.dirty, *self._core(), mode, self.seen, self.held)
         return bool(ok)
+
+    def first_probe(self, mode: int) -> tuple[int, int]:
+        """See ``first_probe``: where probing (mode 1) or both-ways probing (mode 2) finds a step."""
+        self.dirty[:] = False
+        cell, what = first_probe(self.grid, self.trail, self.st, self.dirty, *self._core(), mode, self.seen,
+                                 self.held)
+        return int(cell), int(what)
+
+    @property
+    def undecided(self) -> int:
+        return int(self.board.rows * self.board.cols - self.st[TRAIL])
 
     def count(self, limit: int, keep: int, deadline: Deadline, slice_nodes: int = 64) -> tuple[np.ndarray, int, bool]:
         """Count solutions up to ``limit`` keeping the first ``keep``: (solutions, count, complete)."""
