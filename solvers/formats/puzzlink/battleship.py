@@ -17,8 +17,6 @@ has no equivalent here and is refused with the reason.
 
 from __future__ import annotations
 
-from urllib.parse import unquote
-
 from solvers.battleship import BattleshipPuzzle, Revealed
 from solvers.common import InvalidInput
 from solvers.formats.puzzlink.codec import (
@@ -28,6 +26,7 @@ from solvers.formats.puzzlink.codec import (
     base36,
     read_cell_numbers,
     read_outside_numbers,
+    split_url,
     write_numbers,
 )
 
@@ -114,17 +113,7 @@ def battleship_url(puzzle: BattleshipPuzzle) -> str:
 def parse_battleship_url(url: str) -> BattleshipPuzzle:
     """The puzzle of a puzz.link (or any pzprjs host's) battleship URL; raises InvalidInput with why not.
     Model validation (sizes, counts, fleet) then applies as for a JSON puzzle."""
-    query = unquote(url.strip()).split("?", 1)[-1]
-    fields = query.split("/")
-    if fields[0] != GENRE:
-        raise InvalidInput(f"not a battleship URL: expected `...?{GENRE}/<cols>/<rows>/<body>`, got genre {fields[0]!r}")
-    if len(fields) > 1 and not fields[1].isdigit():
-        fields.pop(1)  # a pzprjs flag field; battleship defines none that changes the puzzle
-    if len(fields) < 4 or not fields[1].isdigit() or not fields[2].isdigit():
-        raise InvalidInput(f"a battleship URL reads `...?{GENRE}/<cols>/<rows>/<body>`, got {query!r}")
-    cols, rows, body = int(fields[1]), int(fields[2]), "/".join(fields[3:])
-    if not (1 <= rows <= 100 and 1 <= cols <= 100):
-        raise InvalidInput(f"grid size {cols}×{rows} is out of range")
+    cols, rows, body = split_url(url, GENRE)
     counts, rest = ([UNKNOWN] * (cols + rows), body) if body.startswith("/") else read_outside_numbers(body, cols + rows)
     cells, rest = ([UNKNOWN] * (rows * cols), rest) if body.startswith("/") else read_cell_numbers(rest, rows * cols)
     fleet = read_bank(rest.rstrip("="))

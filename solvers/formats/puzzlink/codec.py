@@ -6,11 +6,30 @@ depends on the genre (its ``src/variety/*.js``), but most genres build it from t
 
 from __future__ import annotations
 
+from urllib.parse import unquote
+
 from solvers.common import InvalidInput
 
 BASE_URL = "https://puzz.link/p?"
 UNKNOWN = -1  # nothing given
 QUESTION = -2  # pzprjs's "?"
+
+
+def split_url(url: str, genre: str, max_side: int = 100) -> tuple[int, int, str]:
+    """(cols, rows, body) of a pzprjs URL of ``genre`` (puzz.link, pzv.jp or the bare ``genre/...``);
+    raises InvalidInput saying what is wrong."""
+    query = unquote(url.strip()).split("?", 1)[-1]
+    fields = query.split("/")
+    if fields[0] != genre:
+        raise InvalidInput(f"not a {genre} URL: expected `...?{genre}/<cols>/<rows>/<body>`, got genre {fields[0]!r}")
+    if len(fields) > 1 and not fields[1].isdigit():
+        fields.pop(1)  # a pzprjs flag field; none of the genres here defines one that changes the puzzle
+    if len(fields) < 4 or not fields[1].isdigit() or not fields[2].isdigit():
+        raise InvalidInput(f"a {genre} URL reads `...?{genre}/<cols>/<rows>/<body>`, got {query!r}")
+    cols, rows = int(fields[1]), int(fields[2])
+    if not (1 <= rows <= max_side and 1 <= cols <= max_side):
+        raise InvalidInput(f"grid size {cols}×{rows} is out of range (1..{max_side} each way)")
+    return cols, rows, "/".join(fields[3:])
 
 
 def write_numbers(values: list[int]) -> str:
