@@ -240,7 +240,8 @@ def run_starts(vals, n, runs, fwd, bwd, zp, diff, out, starts):  # noqa: ANN001,
 
 
 # Counters and registers of a search, kept in one int64 array so a search can stop and resume.
-TRAIL, DEPTH, PHASE, COUNT, NODES, LINES, PROBES, FAILED = range(8)
+# LIMIT: how many rounds a probe follows its assumption (0: to the end); ROUND: when the last one broke.
+TRAIL, DEPTH, PHASE, COUNT, NODES, LINES, PROBES, FAILED, LIMIT, ROUND = range(10)
 GO, BACKTRACK, DONE = 0, 1, 2
 NODE_MODE = 1  # probing at every node: far fewer nodes on the hard published puzzles than line solving alone
 
@@ -292,16 +293,65 @@ def propagate(grid, trail, st, dirty, rows, cols, line_cells, line_len, clue_run
 
 
 @njit(cache=True)
+def follow(grid, trail, st, dirty, rows, cols, line_cells, line_len, clue_runs, clue_start,
+           vals, fwd, bwd, zp, diff, out):  # noqa: ANN001, ANN201
+    """``propagate`` in rounds, as a person follows an assumption (and as ``Trial.follow`` does): each
+    round line-solves, in order, the lines whose cells the previous round decided, each seeing what the
+    lines before it decided. Stops after ``st[LIMIT]`` rounds (0: none); False if a line breaks by then,
+    its round in ``st[ROUND]``."""
+    if st[LIMIT] == 0:
+        return propagate(grid, trail, st, dirty, rows, cols, line_cells, line_len, clue_runs, clue_start,
+                         vals, fwd, bwd, zp, diff, out)
+    n_lines = rows + cols
+    rounds = 0
+    busy = True
+    while busy and rounds < st[LIMIT]:
+        rounds += 1
+        for line in range(n_lines):
+            if not dirty[line]:
+                continue
+            dirty[line] = False
+            n = line_len[line]
+            for t in range(n):
+                vals[t] = grid[line_cells[line, t]]
+            st[LINES] += 1
+            runs = clue_runs[clue_start[line]:clue_start[line + 1]]
+            if not line_solve(vals, n, runs, fwd, bwd, zp, diff, out):
+                st[FAILED] = line
+                st[ROUND] = rounds
+                for other in range(2 * n_lines):
+                    dirty[other] = False
+                return False
+            for t in range(n):
+                if vals[t] == -1 and out[t] != -1:
+                    cell = line_cells[line, t]
+                    grid[cell] = out[t]
+                    trail[st[TRAIL]] = cell
+                    st[TRAIL] += 1
+                    dirty[n_lines + cell // cols] = True
+                    dirty[n_lines + rows + cell % cols] = True
+        busy = False
+        for line in range(n_lines):
+            dirty[line] = dirty[n_lines + line]
+            dirty[n_lines + line] = False
+            busy = busy or dirty[line]
+    for line in range(n_lines):
+        dirty[line] = False
+    return True
+
+
+@njit(cache=True)
 def probe(grid, trail, st, dirty, rows, cols, line_cells, line_len, clue_runs, clue_start,
           vals, fwd, bwd, zp, diff, out, mode, seen, held, cell):  # noqa: ANN001, ANN201
-    """Assume ``cell`` filled, then empty, each followed by the line solver, and undo both. Returns
+    """Assume ``cell`` filled, then empty, each followed by the line solver (for ``st[LIMIT]`` rounds, or
+    to the end), and undo both. Returns
     (filled holds, empty holds, cells the filled one decided, cells the empty one decided, cells both
     decide alike); in mode 2 those last cells are left in ``held[:n]`` with ``seen`` = 2 + their value."""
     mark = st[TRAIL]
     st[PROBES] += 2
     _assign(grid, trail, st, dirty, cols, rows, cell, 1)
-    ok1 = propagate(grid, trail, st, dirty, rows, cols, line_cells, line_len, clue_runs, clue_start,
-                    vals, fwd, bwd, zp, diff, out)
+    ok1 = follow(grid, trail, st, dirty, rows, cols, line_cells, line_len, clue_runs, clue_start,
+                 vals, fwd, bwd, zp, diff, out)
     got1 = st[TRAIL] - mark
     if ok1 and mode == 2:  # remember what the filled assumption decided
         for t in range(got1):
@@ -310,8 +360,8 @@ def probe(grid, trail, st, dirty, rows, cols, line_cells, line_len, clue_runs, c
             seen[c] = grid[c]
     _undo(grid, trail, st, mark)
     _assign(grid, trail, st, dirty, cols, rows, cell, 0)
-    ok0 = propagate(grid, trail, st, dirty, rows, cols, line_cells, line_len, clue_runs, clue_start,
-                    vals, fwd, bwd, zp, diff, out)
+    ok0 = follow(grid, trail, st, dirty, rows, cols, line_cells, line_len, clue_runs, clue_start,
+                 vals, fwd, bwd, zp, diff, out)
     got0 = st[TRAIL] - mark
     if ok1 and ok0 and mode == 2:  # cells both assumptions decide alike (grid holds the empty one's)
         for t in range(mark + 1, st[TRAIL]):
@@ -335,9 +385,9 @@ def probe(grid, trail, st, dirty, rows, cols, line_cells, line_len, clue_runs, c
 def fixpoint(grid, trail, st, dirty, rows, cols, line_cells, line_len, clue_runs, clue_start,
              vals, fwd, bwd, zp, diff, out, mode, seen, held):  # noqa: ANN001, ANN201
     """Close the grid under the line solver (mode 0), plus probing: a cell whose assumption the line
-    solver refutes takes the other value (mode 1), plus cells both assumptions of a cell decide alike
-    (mode 2). Returns (ok, cell to branch on or -1): the undecided cell whose two probes decided the
-    most (mode ≥ 1), else the first undecided one."""
+    solver refutes (within ``st[LIMIT]`` rounds) takes the other value (mode 1), plus cells both
+    assumptions of a cell decide alike (mode 2). Returns (ok, cell to branch on or -1): the undecided
+    cell whose two probes decided the most (mode ≥ 1), else the first undecided one."""
     if not propagate(grid, trail, st, dirty, rows, cols, line_cells, line_len, clue_runs, clue_start,
                      vals, fwd, bwd, zp, diff, out):
         return False, -1
@@ -509,8 +559,9 @@ class Engine:
         ncells = board.rows * board.cols
         self.grid = np.full(ncells, -1, dtype=np.int8) if grid is None else grid.astype(np.int8).copy()
         self.trail = np.zeros(ncells, dtype=np.int32)
-        self.st = np.zeros(8, dtype=np.int64)
-        self.dirty = np.ones(board.rows + board.cols, dtype=np.bool_)
+        self.st = np.zeros(10, dtype=np.int64)
+        self.dirty = np.zeros(2 * (board.rows + board.cols), dtype=np.bool_)  # this round's lines, the next's
+        self.dirty[: board.rows + board.cols] = True
         self.marks = np.zeros(ncells + 1, dtype=np.int64)
         self.branch = np.zeros(ncells + 1, dtype=np.int32)
         self.tried = np.zeros(ncells + 1, dtype=np.int8)
@@ -526,14 +577,17 @@ class Engine:
         return (b.rows, b.cols, b.line_cells, b.line_len, b.clue_runs, b.clue_start, s.vals, s.fwd, s.bwd, s.zp,
                 s.diff, s.out)
 
-    def close_under(self, mode: int) -> bool:
-        """Apply the line solver (0), with probing (1), with both-ways probing (2) to a fixpoint."""
+    def close_under(self, mode: int, rounds: int = 0) -> bool:
+        """Apply the line solver (0), with probing (1), with both-ways probing (2) to a fixpoint; probes
+        follow their assumption for ``rounds`` rounds (0: to the end)."""
+        self.st[LIMIT] = rounds
         ok, _ = fixpoint(self.grid, self.trail, self.st, self.dirty, *self._core(), mode, self.seen, self.held)
         return bool(ok)
 
-    def first_probe(self, mode: int) -> tuple[int, int]:
+    def first_probe(self, mode: int, rounds: int = 0) -> tuple[int, int]:
         """See ``first_probe``: where probing (mode 1) or both-ways probing (mode 2) finds a step."""
         self.dirty[:] = False
+        self.st[LIMIT] = rounds
         cell, what = first_probe(self.grid, self.trail, self.st, self.dirty, *self._core(), mode, self.seen,
                                  self.held)
         return int(cell), int(what)

@@ -5,9 +5,11 @@
   which kind of look it was: ``overlap`` (a line with nothing decided yet: where the leftmost and the
   rightmost placement of a run overlap), ``completed-runs`` (every run of the line is in place: the rest
   is empty) and ``line`` (the runs placed every way that fits the decided cells: what all agree on).
-- ``medium``: probing: assume one cell, follow the line rule through rows and columns; a broken line
-  means the cell takes the other value (``by_contradiction`` on the shared layer).
-- ``hard``: both values of a cell followed, keeping what both lead to.
+- ``medium``: several lines together: assume one cell, follow the line rule for two rounds (its row
+  and column, then the lines they change); a broken line means the cell takes the other value
+  (``by_contradiction`` on the shared layer).
+- ``hard``: deeper: the same assumption followed as far as it goes, and both values of a cell followed,
+  keeping what both lead to.
 
 Each technique asks the compiled line solver and prober of ``solvers/nonogram.py`` where to look, and
 the shared ``Trials`` follow the assumption the same way a person would (line by line), so the sentences
@@ -17,7 +19,7 @@ does not depend on the order of steps: the generator's fast check (``level_index
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -204,22 +206,31 @@ def _engine(board: Board, state: GridState) -> rules.Engine:
     return rules.Engine(board.lines, grid)
 
 
-def refuted_first(board: Board, state: GridState) -> list[Cell]:
-    """Where probing succeeds (found by the compiled prober), so ``by_contradiction`` follows only the
-    assumption that breaks instead of trying every cell in Python."""
-    cell, what = _engine(board, state).first_probe(1)
-    return [] if what not in (0, 1) else [divmod(cell, board.cols)]
+def refuted_within(rounds: int) -> Callable[[Board, GridState], list[Cell]]:
+    """Where probing within ``rounds`` rounds (0: any) succeeds, found by the compiled prober, so
+    ``by_contradiction`` follows only the assumption that breaks instead of trying every cell in Python."""
+
+    def candidates(board: Board, state: GridState) -> list[Cell]:
+        cell, what = _engine(board, state).first_probe(1, rounds)
+        return [] if what not in (0, 1) else [divmod(cell, board.cols)]
+
+    return candidates
 
 
-CONTRADICTION = by_contradiction(
-    "contradiction", "Assume one cell filled (or empty) and follow rows and columns line by line: if a line "
-                     "can no longer be completed, the cell is the other value.", 4.0, LINE_TRIALS, VALUE_NAMES,
-    candidates=refuted_first)
+SHORT_ROUNDS = 2  # medium: the assumption breaks a line within two rounds (its own row or column, then the crossing lines)
+SHORT_CHAIN = by_contradiction(
+    "short-chain", f"Assume one cell filled (or empty) and follow rows and columns for {SHORT_ROUNDS} rounds: if a "
+                   f"line can no longer be completed, the cell is the other value.", 4.0, LINE_TRIALS, VALUE_NAMES,
+    max_rounds=SHORT_ROUNDS, candidates=refuted_within(SHORT_ROUNDS))
+LONG_CHAIN = by_contradiction(
+    "long-chain", "Assume one cell filled (or empty) and follow rows and columns as far as they go: if a line "
+                  "can no longer be completed, the cell is the other value.", 8.0, LINE_TRIALS, VALUE_NAMES,
+    candidates=refuted_within(0))
 
 
 def either_way(board: Board, state: GridState) -> list[Step]:
     """A cell followed both ways, line by line: what both lead to is certain."""
-    cell_index, what = _engine(board, state).first_probe(2)
+    cell_index, what = _engine(board, state).first_probe(2, 0)
     if what != 2:
         return []
     cell = divmod(cell_index, board.cols)
@@ -246,24 +257,38 @@ EITHER_WAY = Technique("either-way", "Follow one cell both ways (filled, then em
 SOLVER: HumanSolver[Board, GridState] = HumanSolver(
     levels=(
         Level("easy", (_kind("overlap"), _kind("completed-runs"), _kind("line"))),
-        Level("medium", (CONTRADICTION,)),
-        Level("hard", (EITHER_WAY,)),
+        Level("medium", (SHORT_CHAIN,)),
+        Level("hard", (LONG_CHAIN, EITHER_WAY)),
     ),
     start=start,
 )
 
 
-def level_index(puzzle: rules.NonogramPuzzle, deadline: Deadline | None = None) -> int | None:
-    """The level the path reaches, fast: the compiled closures in order (line rule; with probing; with
-    both-ways probing). None: not solvable by any level's techniques (or no solution)."""
+# Each level as the compiled closure of its rules: (mode, rounds a probe follows; 0 = to the end).
+CLOSURES = ((0, 0), (1, SHORT_ROUNDS), (2, 0))
+
+
+def closed(puzzle: rules.NonogramPuzzle, upto: int, deadline: Deadline | None = None) -> list[np.ndarray | None]:
+    """The grids the levels up to ``upto`` leave, fast (the compiled closures, each from the one before);
+    None where the clues have no solution."""
     engine = rules.Engine(rules.Board.of(puzzle))
-    for mode in range(len(SOLVER.levels)):
+    grids: list[np.ndarray | None] = []
+    for mode, rounds in CLOSURES[: upto + 1]:
         if deadline is not None:
             deadline.check()
-        if not engine.close_under(mode):
+        if not engine.close_under(mode, rounds):
+            return grids + [None] * (upto + 1 - len(grids))
+        grids.append(engine.grid.copy())
+    return grids
+
+
+def level_index(puzzle: rules.NonogramPuzzle, deadline: Deadline | None = None) -> int | None:
+    """The level the path reaches, fast. None: not solvable by any level's techniques (or no solution)."""
+    for index, grid in enumerate(closed(puzzle, len(CLOSURES) - 1, deadline)):
+        if grid is None:
             return None
-        if engine.undecided == 0:
-            return mode
+        if not np.any(grid == -1):
+            return index
     return None
 
 
