@@ -598,7 +598,9 @@ class Engine:
 
     def count(self, limit: int, keep: int, deadline: Deadline, slice_nodes: int = 64) -> tuple[np.ndarray, int, bool]:
         """Count solutions up to ``limit`` keeping the first ``keep``: (solutions, count, complete)."""
-        kept = self.count_kept = np.zeros((max(keep, 1), self.board.rows * self.board.cols), dtype=np.int8)
+        if getattr(self, "count_kept", None) is None or len(self.count_kept) != max(keep, 1):
+            self.count_kept = np.zeros((max(keep, 1), self.board.rows * self.board.cols), dtype=np.int8)
+        kept = self.count_kept  # a count stopped by its deadline goes on where it stopped
         while True:
             deadline.check()
             done = search(self.grid, self.trail, self.st, self.dirty, self.marks, self.branch, self.tried,
@@ -693,23 +695,31 @@ def solve(puzzle: NonogramPuzzle, limit: int, deadline: Deadline, backend: str |
           keep: int | None = None) -> SolveOutcome:
     """``portfolio`` (the default): the search for 40% of the budget, then CaDiCaL for the rest (its
     clause learning finishes the few published puzzles the search finds hard, e.g. webpbn #6574 and
-    #8098). Past the deadline a count of two or more is returned with ``complete: false`` (the status
-    "multiple" is certain); with fewer the puzzle's status is unknown and the budget error stands."""
+    #8098), unless the search has counted two solutions by then: it goes on counting. Past the
+    deadline a count of two or more is returned with ``complete: false`` (the status "multiple" is
+    certain); with fewer the puzzle's status is unknown and the budget error stands."""
     backend = backend or DEFAULT_BACKEND
     limit = max(limit, 2)
     partial: SolveOutcome | None = None
     if backend in ("search", "portfolio"):
         engine = Engine(Board.of(puzzle))
         share = deadline if backend == "search" else Deadline.after(max(0.0, deadline.remaining()) * 0.4)
+        kept_count = limit if keep is None else keep
         try:
-            kept, count, complete = engine.count(limit, limit if keep is None else keep, share)
+            try:
+                kept, count, complete = engine.count(limit, kept_count, share)
+            except BudgetExceeded:
+                if backend == "search" or engine.st[COUNT] < 2:
+                    raise
+                # Solutions keep coming (the status is "multiple" already): counting on beats starting over.
+                kept, count, complete = engine.count(limit, kept_count, deadline)
             found = [to_grid(k, puzzle.rows, puzzle.cols) for k in kept]
             return SolveOutcome([{"filled": grid} for grid in found], complete, extra={"work": engine.work},
                                 count=count)
         except BudgetExceeded:
             if int(engine.st[COUNT]) >= 2:
                 partial = _partial(engine, puzzle, int(engine.st[COUNT]), keep)
-            if backend == "search":
+            if backend == "search" or partial is not None:
                 if partial is not None:
                     return partial
                 raise
