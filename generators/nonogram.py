@@ -41,6 +41,9 @@ FILL = (0.45, 0.55)
 # Share of cells redrawn at random per level: unique smooth pictures are nearly all easy, so harder
 # levels draw rougher ones (bench/bench_nonogram.py --levels shows the levels each setting yields).
 SPECKLE = {"easy": 0.0, "medium": 0.35, "hard": 0.5}
+# Below these sizes the level is too rare to draw on request (bench/bench_nonogram.py --levels: 6×6
+# hard failed 2 of 6 seeds within 15 s; 8×8 none).
+MIN_CELLS = {"easy": 0, "medium": 25, "hard": 64}
 
 
 class NonogramParams(BaseModel):
@@ -54,6 +57,11 @@ class NonogramParams(BaseModel):
     @model_validator(mode="after")
     def _normalised(self) -> NonogramParams:
         normalise_shape(self)
+        rows, cols = self.shape()
+        if rows * cols < MIN_CELLS[self.difficulty]:
+            raise ValueError(f"difficulty {self.difficulty} needs at least {MIN_CELLS[self.difficulty]} cells (got "
+                             f"{rows}×{cols}): smaller grids leave no room for its reasoning; "
+                             + ", ".join(f"{level} needs {cells}" for level, cells in MIN_CELLS.items() if cells))
         return self
 
     def shape(self) -> tuple[int, int]:
