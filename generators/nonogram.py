@@ -41,6 +41,9 @@ FILL = (0.45, 0.55)
 # Share of cells redrawn at random per level: unique smooth pictures are nearly all easy, so harder
 # levels draw rougher ones (bench/bench_nonogram.py --levels shows the levels each setting yields).
 SPECKLE = {"easy": 0.0, "medium": 0.35, "hard": 0.5}
+# From this many cells on, smooth pictures give each level often enough (and speckled ones cost long
+# repairs): the speckle fades out between 15×15 and this size.
+SMOOTH_FROM = 400
 # Below these sizes the level is too rare to draw on request (bench/bench_nonogram.py --levels: 6×6
 # hard failed 2 of 6 seeds within 15 s; 8×8 none).
 MIN_CELLS = {"easy": 0, "medium": 25, "hard": 64}
@@ -151,7 +154,7 @@ def generate_puzzle(params: NonogramParams, seed: int, deadline: Deadline) -> Ge
     """A unique puzzle of the asked level (Tatham's rule: solved at that level, not at the one below)."""
     rows, cols = params.shape()
     toward = TowardLevel(params.difficulty)
-    speckle = SPECKLE[params.difficulty]
+    speckle = SPECKLE[params.difficulty] * min(1.0, max(0.0, (SMOOTH_FROM - rows * cols) / (SMOOTH_FROM - 225)))
     return generate_at_level(lambda draw, limit: generate_unique(rows, cols, draw, limit, speckle), toward.grade,
                              params.difficulty, seed, deadline, adjust=toward, max_adjusts=1)
 

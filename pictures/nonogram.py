@@ -15,7 +15,8 @@ from pictures.grid import CELL, GRID_LINE, INK, SHADE, Grid, canvas, cell_backgr
 from solvers.nonogram import NonogramAnswer, NonogramPuzzle
 
 MARGIN = 6
-SLOT = CELL * 0.62  # room for one clue number across (row clues) or down (column clues)
+SLOT = CELL * 0.62  # room for one clue number down (column clues), or across when it has one digit
+WIDE_SLOT = CELL * 0.92  # across, for two digits
 MAJOR = 5  # a thicker line every 5 cells, as printed nonograms have
 
 
@@ -23,14 +24,15 @@ def render(puzzle: NonogramPuzzle, answer: NonogramAnswer | None = None, play: b
     rows, cols = puzzle.rows, puzzle.cols
     widest = max((len(runs) for runs in puzzle.row_clues), default=0) or 1
     tallest = max((len(runs) for runs in puzzle.col_clues), default=0) or 1
-    grid = Grid(rows, cols, MARGIN + widest * SLOT + CELL * 0.15, MARGIN + tallest * SLOT + CELL * 0.15)
+    across = WIDE_SLOT if any(run >= 10 for runs in puzzle.row_clues for run in runs) else SLOT
+    grid = Grid(rows, cols, MARGIN + widest * across + CELL * 0.15, MARGIN + tallest * SLOT + CELL * 0.15)
     d = canvas(grid.x(cols) + MARGIN, grid.y(rows) + MARGIN, f"Nonogram {rows}×{cols}")
     font = CELL * 0.46
     for r, runs in enumerate(puzzle.row_clues):
         group = draw.Group(class_="clue", data_clue=f"row,{r}", data_runs=" ".join(map(str, runs)))
         shown = runs or [0]
         for k, run in enumerate(shown):
-            x = grid.x(0) - CELL * 0.15 - (len(shown) - k - 0.5) * SLOT
+            x = grid.x(0) - CELL * 0.15 - (len(shown) - k - 0.5) * across
             group.append(text(run, x, grid.y(r + 0.5), font))
         d.append(group)
     for c, runs in enumerate(puzzle.col_clues):

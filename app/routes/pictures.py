@@ -39,7 +39,8 @@ from generators.registry import TYPES
 from generators.spec import PuzzleType
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
-ASSETS = {"play.js": "text/javascript", "play.css": "text/css"}
+ASSETS = {path.name: {".js": "text/javascript", ".css": "text/css"}[path.suffix]  # the page's modules and style
+          for path in STATIC.iterdir() if path.suffix in (".js", ".css")}
 SVG = "image/svg+xml"
 HTML = "text/html; charset=utf-8"
 PAGE = Template((STATIC / "play.html").read_text())

@@ -2,7 +2,7 @@
 // player's state, shows it by setting classes on the cells, and talks to the service:
 //   check -> POST /puzzles/{id}/verify, hint -> POST /puzzles/{id}/hint (shown only for types that
 //   /types lists with difficulties). Three ways to play:
-//   cycle  (dabuhamienai, battleship, number-sums): a cell cycles undecided -> filled -> empty -> undecided
+//   cycle  (dabuhamienai, battleship, number-sums, nonogram): a cell cycles undecided -> filled -> empty -> undecided
 //   square (othello): pick the square to play
 //   pieces (ubongo): pick a piece, rotate/flip it, place it on the board; click a placed piece to lift it
 
@@ -26,6 +26,9 @@ const rows = Math.max(...keys.map((k) => +k.split(",")[0])) + 1;
 const cols = Math.max(...keys.map((k) => +k.split(",")[1])) + 1;
 const state = new Map(keys.map((k) => [k, "unknown"]));
 const NEXT = { unknown: "filled", filled: "empty", empty: "unknown" };
+// Per-type additions to a mode, in their own modules (same version query as this file).
+const extra = data.type === "nonogram"
+  ? (await import(`./play-nonogram.js${new URL(import.meta.url).search}`)).watchClues(state, rows, cols) : null;
 
 document.getElementById("how").textContent = HOW[mode];
 
@@ -48,6 +51,7 @@ function setState(key, value) {
   el.dataset.state = value;
   el.classList.toggle("filled", value === "filled");
   el.classList.toggle("empty", value === "empty");
+  extra?.changed(key);
   if (data.type === "battleship") {
     const [r, c] = key.split(",").map(Number);
     for (const [dr, dc] of [[0, 0], [-1, 0], [1, 0], [0, -1], [0, 1]]) shapeShip(r + dr, c + dc);
