@@ -17,6 +17,7 @@ PARAMS = {
     "number-sums": {"size": 5, "regions": True},
     "ubongo": {"pieces": 4},
     "othello": {"empties": 8},
+    "nonogram": {"size": 8},
 }
 
 
@@ -37,6 +38,8 @@ def expected_texts(name: str, puzzle: dict) -> set[str]:
         return {str(n) for n in sums} | {str(n) for row in puzzle["numbers"] for n in row}
     if name == "ubongo":
         return set(puzzle["pieces"])
+    if name == "nonogram":
+        return {str(run) for runs in puzzle["row_clues"] + puzzle["col_clues"] for run in runs}
     return set("ABCDEFGH") | {str(rank) for rank in range(1, 9)}
 
 
@@ -84,6 +87,7 @@ def test_play_mode_marks_every_cell_with_its_hook(name: str) -> None:
         "number-sums": ({"numbers": [[1, 2], [3, 4]], "row_sums": [1, 4], "col_sums": [1, 4]}, 4),
         "ubongo": ({"shape": ["##.", "###"], "pieces": ["I2", "L3"]}, 5),
         "othello": ({"board": "-" * 27 + "OX" + "-" * 6 + "XO" + "-" * 27, "to_move": "X"}, 64),
+        "nonogram": ({"rows": 2, "cols": 3, "row_clues": [[2], [1]], "col_clues": [[1], [1], [1]]}, 6),
     }
     payload, cells = examples[name]
     puzzle_type = TYPES[name]
