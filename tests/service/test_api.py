@@ -262,6 +262,7 @@ SOLVABLE = {
     "number-sums": {"numbers": [[1, 2], [3, 4]], "row_sums": [1, 4], "col_sums": [1, 4]},
     "ubongo": {"shape": ["##", "#"], "catalogue": "standard", "mode": "given", "pieces": ["L3"]},
     "othello": {"board": "-OOOOO-XOOOOOOXXOXOXOOXXOOXOOOXXOOOOOXXXXXXOXXXX-XXXXXXX-OXXXXX-", "to_move": "X", "task": "best"},
+    "nonogram": {"rows": 2, "cols": 3, "row_clues": [[2], [1]], "col_clues": [[1], [1], [1]]},
 }
 
 
