@@ -50,6 +50,11 @@ PUZZLES = {
         "to_move": st.sampled_from(["X", "O", "Z"]),
         "task": st.sampled_from(["win", "best"]),
     }),
+    "nonogram": st.fixed_dictionaries({
+        "rows": st.integers(-1, 7), "cols": st.integers(-1, 7),
+        "row_clues": st.lists(st.lists(st.integers(-1, 5), max_size=3), max_size=7),
+        "col_clues": st.lists(st.lists(st.integers(-1, 5), max_size=3), max_size=7),
+    }),
 }
 
 
