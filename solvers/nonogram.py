@@ -568,6 +568,7 @@ class Engine:
         self.seen = np.full(ncells, -1, dtype=np.int8)
         self.held = np.zeros(ncells, dtype=np.int32)
         self.scratch = Scratch(max(board.rows, board.cols))
+        self.count_kept: np.ndarray | None = None  # the solutions a count keeps, across its slices
         decided = np.flatnonzero(self.grid != -1)
         self.trail[: len(decided)] = decided
         self.st[TRAIL] = len(decided)
@@ -598,7 +599,7 @@ class Engine:
 
     def count(self, limit: int, keep: int, deadline: Deadline, slice_nodes: int = 64) -> tuple[np.ndarray, int, bool]:
         """Count solutions up to ``limit`` keeping the first ``keep``: (solutions, count, complete)."""
-        if getattr(self, "count_kept", None) is None or len(self.count_kept) != max(keep, 1):
+        if self.count_kept is None or len(self.count_kept) != max(keep, 1):
             self.count_kept = np.zeros((max(keep, 1), self.board.rows * self.board.cols), dtype=np.int8)
         kept = self.count_kept  # a count stopped by its deadline goes on where it stopped
         while True:
@@ -744,6 +745,7 @@ def warm_up() -> None:
     puzzle = NonogramPuzzle(rows=2, cols=2, row_clues=[[1], [1]], col_clues=[[1], [1]])
     count_solutions(puzzle, 3, Deadline.after(600))
     engine = Engine(Board.of(puzzle))
+    engine.first_probe(1, 2)
     engine.close_under(2)
     s = engine.scratch
     run_starts(s.vals, 2, engine.board.runs(0), s.fwd, s.bwd, s.zp, s.diff, s.out, s.starts)
