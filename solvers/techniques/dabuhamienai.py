@@ -312,8 +312,9 @@ SOLVER: HumanSolver[Board, GridState] = HumanSolver(
 
 
 class DabuhamienaiState(BaseModel):
-    shaded: list[list[Literal[0, 1] | None]] = Field(
-        description="N×N: 1 shaded, 0 marked unshaded, null undecided (the player's grid so far).")
+    shaded: list[list[Literal[0, 1] | None]] | None = Field(
+        None, description="N×N: 1 shaded, 0 marked unshaded, null undecided (the player's grid so far); "
+        "null or left out: nothing decided yet.")
 
 
 DIFFICULTY = grid_difficulty(SOLVER, board_of, "shaded", DabuhamienaiState, VALUE_NAMES, default="medium")

@@ -216,6 +216,17 @@ def test_malformed_csv_is_422_naming_the_problem(client, body: str) -> None:
     assert "CSV" in response.json()["detail"][0]["msg"] or "line" in response.json()["detail"][0]["msg"]
 
 
+@pytest.mark.parametrize("route", ["solve", "grade", "render"])
+@pytest.mark.parametrize("line_end", ["\n", "\r\n", "\r"], ids=["unix", "windows", "old-mac"])
+def test_csv_with_any_common_line_end_is_read_by_every_route(client, route: str, line_end: str) -> None:
+    text = line_end.join(ARTICLE_CSV.splitlines())
+    for response in (client.post(f"/{route}/number-sums", json={"csv": text}),
+                     client.post(f"/{route}/number-sums", json={"csv": ",1" + line_end + "2,1"})):
+        assert response.status_code == 200, response.text
+    as_body = client.post("/solve/number-sums", content=text.encode(), headers={"Content-Type": "text/csv"})
+    assert as_body.json()["solutions"] == [{"selected": ARTICLE_ANSWER}]
+
+
 def test_solve_wants_exactly_one_of_puzzle_and_csv(client) -> None:
     puzzle = {"numbers": [[1]], "row_sums": [1], "col_sums": [1]}
     assert client.post("/solve/number-sums", json={}).status_code == 422

@@ -24,8 +24,10 @@ from solvers.formats.puzzlink.codec import (
     QUESTION,
     UNKNOWN,
     base36,
+    count_field,
     read_cell_numbers,
     read_outside_numbers,
+    shown,
     split_url,
     write_numbers,
 )
@@ -65,10 +67,10 @@ def piece_length(piece: str, number: int) -> int:
             width, height = int(piece[0], 36), int(piece[1], 36)
             bits = "".join(format(int(ch, 32), "05b") for ch in piece[2:])[:width * height].ljust(width * height, "0")
     except (ValueError, IndexError, ZeroDivisionError):
-        raise InvalidInput(f"fleet piece {number} ({piece!r}) is not a pzprjs piece") from None
+        raise InvalidInput(f"fleet piece {number} ({shown(piece)}) is not a pzprjs piece") from None
     if min(width, height) != 1 or set(bits) != {"1"}:
-        raise InvalidInput(f"fleet piece {number} ({piece!r}, {width}×{height} cells {bits}) is not a straight ship: "
-                           "pzprjs allows any polyomino fleet, this service plays fleets of straight ships only")
+        raise InvalidInput(f"fleet piece {number} ({shown(piece)}, {width}×{height} cells {shown(bits)}) is not a "
+                           "straight ship: pzprjs allows any polyomino fleet, this service plays fleets of straight ships only")
     return max(width, height)
 
 
@@ -80,9 +82,9 @@ def read_bank(rest: str) -> list[int]:
         pieces = PRESETS[key]
     else:
         fields = rest[1:].split("/") if rest.startswith("/") else []
-        if not fields or not fields[0].isdigit() or int(fields[0]) == 0:
+        count = count_field(fields[0]) if fields else None
+        if not count:
             raise InvalidInput("the URL names no fleet: after the clues it needs `//c`, `//d`, `//e` or `/N/piece/...`")
-        count = int(fields[0])
         pieces = fields[1:1 + count]
         if len(pieces) != count:
             raise InvalidInput(f"the fleet announces {count} pieces but lists {len(pieces)}")
@@ -122,8 +124,8 @@ def parse_battleship_url(url: str) -> BattleshipPuzzle:
         if code == UNKNOWN:
             continue
         if code not in CODE_KINDS:
-            shown = "a question mark" if code == QUESTION else f"clue {code} (a bent ship's corner)"
-            raise InvalidInput(f"cell row {index // cols}, column {index % cols} holds {shown}, which a battleship "
+            what = "a question mark" if code == QUESTION else f"clue {code} (a bent ship's corner)"
+            raise InvalidInput(f"cell row {index // cols}, column {index % cols} holds {what}, which a battleship "
                                f"puzzle here cannot express (revealed kinds: {', '.join(KIND_CODES)})")
         revealed.append(Revealed(cell=(index // cols, index % cols), kind=CODE_KINDS[code]))
 

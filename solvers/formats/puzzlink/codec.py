@@ -13,6 +13,17 @@ from solvers.common import InvalidInput
 BASE_URL = "https://puzz.link/p?"
 UNKNOWN = -1  # nothing given
 QUESTION = -2  # pzprjs's "?"
+SHOWN_CHARS = 40  # how much of a bad part a message quotes: enough to find it, never the whole URL back
+
+
+def shown(text: str) -> str:
+    return repr(text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS] + "…")
+
+
+def count_field(text: str) -> int | None:
+    """A count as pzprjs writes one (ASCII digits), else None. Not ``str.isdigit``, which is also true of
+    `²` or `٣` (int() refuses the first), nor a number too long for int() to read."""
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 9 else None
 
 
 def split_url(url: str, genre: str, max_side: int = 100) -> tuple[int, int, str]:
@@ -21,11 +32,12 @@ def split_url(url: str, genre: str, max_side: int = 100) -> tuple[int, int, str]
     query = unquote(url.strip()).split("?", 1)[-1]
     fields = query.split("/")
     if fields[0] != genre:
-        raise InvalidInput(f"not a {genre} URL: expected `...?{genre}/<cols>/<rows>/<body>`, got genre {fields[0]!r}")
-    if len(fields) > 1 and not fields[1].isdigit():
+        raise InvalidInput(f"not a {genre} URL: expected `...?{genre}/<cols>/<rows>/<body>`, got genre {shown(fields[0])}")
+    if len(fields) > 1 and count_field(fields[1]) is None:
         fields.pop(1)  # a pzprjs flag field; none of the genres here defines one that changes the puzzle
-    if len(fields) < 4 or not fields[1].isdigit() or not fields[2].isdigit():
-        raise InvalidInput(f"a {genre} URL reads `...?{genre}/<cols>/<rows>/<body>`, got {query!r}")
+    if len(fields) < 4 or count_field(fields[1]) is None or count_field(fields[2]) is None:
+        raise InvalidInput(f"a {genre} URL reads `...?{genre}/<cols>/<rows>/<body>` (sizes in digits 0-9), "
+                           f"got {shown(query)}")
     cols, rows = int(fields[1]), int(fields[2])
     if not (1 <= rows <= max_side and 1 <= cols <= max_side):
         raise InvalidInput(f"grid size {cols}×{rows} is out of range (1..{max_side} each way)")
