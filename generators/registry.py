@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from generators import battleship, dabuhamienai, number_sums, othello, sudoku, ubongo
+from generators import battleship, dabuhamienai, nonogram, number_sums, othello, sudoku, ubongo
 from generators.spec import PuzzleType
 
 TYPES: dict[str, PuzzleType] = {
@@ -14,5 +14,6 @@ TYPES: dict[str, PuzzleType] = {
         ubongo.PUZZLE_TYPE,
         othello.PUZZLE_TYPE,
         sudoku.PUZZLE_TYPE,
+        nonogram.PUZZLE_TYPE,
     )
 }

@@ -2,7 +2,7 @@
 // player's state, shows it by setting classes on the cells, and talks to the service:
 //   check -> POST /puzzles/{id}/verify, hint -> POST /puzzles/{id}/hint (shown only for types that
 //   /types lists with difficulties). Three ways to play:
-//   cycle  (dabuhamienai, battleship, number-sums): a cell cycles undecided -> filled -> empty -> undecided
+//   cycle  (dabuhamienai, battleship, number-sums, nonogram): a cell cycles undecided -> filled -> empty -> undecided
 //   square (othello): pick the square to play
 //   pieces (ubongo): pick a piece, rotate/flip it, place it on the board; click a placed piece to lift it
 //   digits (sudoku): its own module, play-digits.js: select a cell, type its digit or pencil marks
@@ -27,6 +27,9 @@ const rows = Math.max(...keys.map((k) => +k.split(",")[0])) + 1;
 const cols = Math.max(...keys.map((k) => +k.split(",")[1])) + 1;
 const state = new Map(keys.map((k) => [k, "unknown"]));
 const NEXT = { unknown: "filled", filled: "empty", empty: "unknown" };
+// Per-type additions to a mode, in their own modules (same version query as this file).
+const extra = data.type === "nonogram"
+  ? (await import(`./play-nonogram.js${new URL(import.meta.url).search}`)).watchClues(state, rows, cols) : null;
 
 // A mode kept in its own module (same version query as this one: the assets are cached for a year).
 const MODULES = { digits: ["./play-digits.js", "createDigitsMode"] };
@@ -55,6 +58,7 @@ function setState(key, value) {
   el.dataset.state = value;
   el.classList.toggle("filled", value === "filled");
   el.classList.toggle("empty", value === "empty");
+  extra?.changed(key);
   if (data.type === "battleship") {
     const [r, c] = key.split(",").map(Number);
     for (const [dr, dc] of [[0, 0], [-1, 0], [1, 0], [0, -1], [0, 1]]) shapeShip(r + dr, c + dc);

@@ -18,6 +18,7 @@ PARAMS = {
     "ubongo": {"pieces": 4},
     "othello": {"empties": 8},
     "sudoku": {"size": 9},
+    "nonogram": {"size": 8},
 }
 
 
@@ -40,6 +41,8 @@ def expected_texts(name: str, puzzle: dict) -> set[str]:
         return set(puzzle["pieces"])
     if name == "sudoku":
         return {str(v) for row in puzzle["givens"] for v in row if v}
+    if name == "nonogram":
+        return {str(run) for runs in puzzle["row_clues"] + puzzle["col_clues"] for run in runs}
     return set("ABCDEFGH") | {str(rank) for rank in range(1, 9)}
 
 
@@ -97,6 +100,7 @@ def test_play_mode_marks_every_cell_with_its_hook(name: str) -> None:
         "ubongo": ({"shape": ["##.", "###"], "pieces": ["I2", "L3"]}, 5),
         "othello": ({"board": "-" * 27 + "OX" + "-" * 6 + "XO" + "-" * 27, "to_move": "X"}, 64),
         "sudoku": ({"size": 4, "givens": [[0, 1, 0, 0], [0, 0, 0, 2], [3, 0, 0, 0], [0, 0, 3, 0]]}, 16),
+        "nonogram": ({"rows": 2, "cols": 3, "row_clues": [[2], [1]], "col_clues": [[1], [1], [1]]}, 6),
     }
     payload, cells = examples[name]
     puzzle_type = TYPES[name]

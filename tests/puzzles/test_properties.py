@@ -56,6 +56,11 @@ PUZZLES = {
         "givens": st.sampled_from([4, 6]).flatmap(lambda n: st.lists(st.lists(
             st.sampled_from([0, 0, 0, 0, 1, 2, 3, 4, 7, -1]), min_size=n, max_size=n), min_size=n, max_size=n)),
     }),
+    "nonogram": st.fixed_dictionaries({
+        "rows": st.integers(-1, 7), "cols": st.integers(-1, 7),
+        "row_clues": st.lists(st.lists(st.integers(-1, 5), max_size=3), max_size=7),
+        "col_clues": st.lists(st.lists(st.integers(-1, 5), max_size=3), max_size=7),
+    }),
 }
 
 

@@ -120,6 +120,7 @@ GRID_CASES = [
     ("dabuhamienai", {"size": 6, "seed": 11}, "shaded"),
     ("battleship", {"size": 7, "seed": 11}, "ships"),
     ("number-sums", {"size": 5, "seed": 11, "regions": "true"}, "selected"),
+    ("nonogram", {"size": 6, "seed": 11}, "filled"),
 ]
 
 

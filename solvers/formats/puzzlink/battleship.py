@@ -26,9 +26,9 @@ from solvers.formats.puzzlink.codec import (
     base36,
     count_field,
     read_cell_numbers,
-    read_header,
     read_outside_numbers,
     shown,
+    split_url,
     write_numbers,
 )
 
@@ -115,7 +115,7 @@ def battleship_url(puzzle: BattleshipPuzzle) -> str:
 def parse_battleship_url(url: str) -> BattleshipPuzzle:
     """The puzzle of a puzz.link (or any pzprjs host's) battleship URL; raises InvalidInput with why not.
     Model validation (sizes, counts, fleet) then applies as for a JSON puzzle."""
-    cols, rows, body = read_header(url, GENRE)
+    cols, rows, body = split_url(url, GENRE)
     counts, rest = ([UNKNOWN] * (cols + rows), body) if body.startswith("/") else read_outside_numbers(body, cols + rows)
     cells, rest = ([UNKNOWN] * (rows * cols), rest) if body.startswith("/") else read_cell_numbers(rest, rows * cols)
     fleet = read_bank(rest.rstrip("="))

@@ -26,22 +26,22 @@ def count_field(text: str) -> int | None:
     return int(text) if text.isascii() and text.isdigit() and len(text) <= 9 else None
 
 
-def read_header(url: str, genre: str) -> tuple[int, int, str]:
-    """(cols, rows, body) of a pzprjs URL of ``genre`` (puzz.link, pzv.jp or the bare `genre/...`); raises
-    InvalidInput saying which form was expected."""
+def split_url(url: str, genre: str, max_side: int = 100) -> tuple[int, int, str]:
+    """(cols, rows, body) of a pzprjs URL of ``genre`` (puzz.link, pzv.jp or the bare ``genre/...``);
+    raises InvalidInput saying what is wrong."""
     query = unquote(url.strip()).split("?", 1)[-1]
     fields = query.split("/")
     if fields[0] != genre:
         raise InvalidInput(f"not a {genre} URL: expected `...?{genre}/<cols>/<rows>/<body>`, got genre {shown(fields[0])}")
     if len(fields) > 1 and count_field(fields[1]) is None:
-        fields.pop(1)  # a pzprjs flag field; the genres read here define none that changes the puzzle
+        fields.pop(1)  # a pzprjs flag field; none of the genres here defines one that changes the puzzle
     if len(fields) < 4 or count_field(fields[1]) is None or count_field(fields[2]) is None:
         raise InvalidInput(f"a {genre} URL reads `...?{genre}/<cols>/<rows>/<body>` (sizes in digits 0-9), "
                            f"got {shown(query)}")
-    cols, rows, body = int(fields[1]), int(fields[2]), "/".join(fields[3:])
-    if not (1 <= rows <= 100 and 1 <= cols <= 100):
-        raise InvalidInput(f"grid size {cols}×{rows} is out of range")
-    return cols, rows, body
+    cols, rows = int(fields[1]), int(fields[2])
+    if not (1 <= rows <= max_side and 1 <= cols <= max_side):
+        raise InvalidInput(f"grid size {cols}×{rows} is out of range (1..{max_side} each way)")
+    return cols, rows, "/".join(fields[3:])
 
 
 def write_numbers(values: list[int]) -> str:

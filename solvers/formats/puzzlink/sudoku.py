@@ -10,7 +10,7 @@ A `?` cell (a given pzprjs leaves unnamed) and sizes other than 4, 6, 9 and 16 h
 from __future__ import annotations
 
 from solvers.common import InvalidInput
-from solvers.formats.puzzlink.codec import BASE_URL, QUESTION, UNKNOWN, read_cell_numbers, read_header, write_numbers
+from solvers.formats.puzzlink.codec import BASE_URL, QUESTION, UNKNOWN, read_cell_numbers, split_url, write_numbers
 from solvers.sudoku import SIZES, SudokuPuzzle
 
 GENRE = "sudoku"
@@ -24,7 +24,7 @@ def sudoku_url(puzzle: SudokuPuzzle) -> str:
 
 def parse_sudoku_url(url: str) -> SudokuPuzzle:
     """The puzzle of a puzz.link (or any pzprjs host's) sudoku URL; raises InvalidInput with why not."""
-    cols, rows, body = read_header(url, GENRE)
+    cols, rows, body = split_url(url, GENRE)
     if cols != rows or cols not in SIZES:
         raise InvalidInput(f"a {cols}×{rows} sudoku cannot be played here: sizes 4, 6, 9 and 16 (square) only")
     n = cols
