@@ -10,9 +10,9 @@ COPY app ./app
 COPY generators ./generators
 COPY solvers ./solvers
 COPY pictures ./pictures
-# Compile the Othello engine into numba's cache at build time, so no container compiles it at start-up
+# Compile every type's numba code into numba's cache at build time, so no container compiles it at start-up
 # (the cache stays writable: numba recompiles if the host's CPU differs from the build machine's).
-RUN pip install -c constraints.txt . && python -c "from solvers.othello_engine import warm_up; warm_up()" \
+RUN pip install -c constraints.txt . && python -c "from app.work import warm_up_worker; warm_up_worker()" \
     && useradd --system --uid 10001 puzzles && mkdir /data && chown -R puzzles /data /srv/numba-cache
 
 USER puzzles

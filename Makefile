@@ -12,7 +12,7 @@ $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]' -c constraints.txt
-	$(BIN)/python -c "from solvers.othello_engine import warm_up; warm_up()"  # numba's cache: no request compiles
+	$(BIN)/python -c "from app.work import warm_up_worker; warm_up_worker()"  # every type's numba code cached: no request compiles
 	touch $(STAMP)
 
 serve: $(STAMP)
@@ -43,7 +43,7 @@ openapi: $(STAMP)
 	$(BIN)/python -m app.openapi
 
 bench: $(STAMP)
-	for type in dabuhamienai battleship number_sums ubongo othello; do $(BIN)/python -m bench.bench_$$type || exit 1; done
+	for type in dabuhamienai battleship number_sums ubongo othello sudoku; do $(BIN)/python -m bench.bench_$$type || exit 1; done
 
 bench-load: $(STAMP)
 	$(BIN)/python -m bench.load

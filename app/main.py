@@ -18,7 +18,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from app import upkeep
 from app.middleware import budgets, errors, faults, observability
 from app.middleware.replay import ReplayStore, ResponseReplay
-from app.routes import meta, pictures, puzzles
+from app.routes import front, meta, pictures, puzzles, ratings
 from app.service import PuzzleService
 from app.settings import Settings, get_settings
 from app.store import PuzzleStore
@@ -198,7 +198,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(puzzles.type_router(puzzle_type))
     app.include_router(pictures.router)  # before stored_router, whose /puzzles/{id} would take /puzzles/{id}.svg
     app.include_router(puzzles.stored_router)
+    app.include_router(ratings.router)
     app.include_router(meta.router)
+    app.include_router(front.router)
     app.include_router(observability.router)
     app.include_router(puzzles.unknown_router)
     app.add_middleware(JsonByDefault)

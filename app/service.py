@@ -19,6 +19,7 @@ from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
 from app.middleware.observability import Metrics
+from app.ratings import RECORD_MAX_AGE_SECONDS
 from app.settings import Settings
 from app.store import PuzzleRow, PuzzleStore, canonical, derive_id, derive_seed
 from app.work import WorkPool, envelope, generate_job, grade_job, hint_job, solve_job, unwrap, verify_job
@@ -26,25 +27,36 @@ from generators.spec import PuzzleType
 
 
 class RecordCache:
-    """Stored records never change, so a bounded in-memory copy is never stale. Keys are ids and
-    daily keys; the rendered JSON is kept too, so a hot daily puzzle costs no database or JSON work."""
+    """A stored puzzle never changes; only its rating does, as people play it. So a bounded in-memory copy
+    is kept for ``max_age`` seconds (the rating's allowed age), keyed by id and daily key; the rendered
+    JSON is kept too, so a hot daily puzzle costs no database or JSON work."""
 
-    def __init__(self, capacity: int = 4096):
+    def __init__(self, capacity: int = 4096, max_age: float = RECORD_MAX_AGE_SECONDS):
         self.capacity = capacity
-        self._rows: LRUCache[str, PuzzleRow] = LRUCache(capacity)
-        self._bodies: LRUCache[tuple[str, bool], bytes] = LRUCache(capacity)
+        self.max_age = max_age
+        self._rows: LRUCache[str, tuple[PuzzleRow, float]] = LRUCache(capacity)
+        self._bodies: LRUCache[tuple[str, bool, int, float | None], bytes] = LRUCache(capacity)
 
     def get(self, key: str) -> PuzzleRow | None:
-        return self._rows.get(key)
+        kept = self._rows.get(key)
+        if kept is None or time.monotonic() - kept[1] > self.max_age:
+            return None
+        return kept[0]
 
     def put(self, row: PuzzleRow) -> PuzzleRow:
+        now = time.monotonic()
         for key in (row.id, row.daily_key):
             if key:
-                self._rows[key] = row
+                self._rows[key] = (row, now)
         return row
 
+    def forget(self, row: PuzzleRow) -> None:
+        for key in (row.id, row.daily_key):
+            if key:
+                self._rows.pop(key, None)
+
     def body(self, row: PuzzleRow, include_solution: bool) -> bytes:
-        key = (row.id, include_solution)
+        key = (row.id, include_solution, row.games, row.rating)
         rendered = self._bodies.get(key)
         if rendered is None:
             rendered = self._bodies[key] = json.dumps(row.record(include_solution), separators=(",", ":")).encode()
@@ -195,6 +207,26 @@ class PuzzleService:
         """Count a player's check of an answer (no identity kept): operators see which puzzles and
         levels players find hard."""
         await run_in_threadpool(self.store.record_attempt, puzzle_id, solved, first_try)
+
+    async def play(self, row: PuzzleRow, solved: bool, player: str, seconds: float | None) -> dict[str, Any]:
+        """A check from a player: their first one of a puzzle they fetched is a rated game."""
+        outcome = await run_in_threadpool(self.store.play, row.id, row.type, solved, player, seconds)
+        if outcome["rated"]:
+            self.cache.forget(row)  # this process shows the new rating at once; others within the cache's max age
+        return outcome
+
+    async def fetched(self, player: str, row: PuzzleRow) -> None:
+        await run_in_threadpool(self.store.record_fetch, player, row.id, row.type)
+
+    async def hinted(self, player: str, row: PuzzleRow) -> None:
+        await run_in_threadpool(self.store.record_hint, player, row.id)
+
+    async def next_for(self, player: str, puzzle_type: PuzzleType) -> PuzzleRow | None:
+        row = await run_in_threadpool(self.store.next_for, player, puzzle_type.name)
+        return None if row is None else self.cache.put(row)
+
+    async def perfs(self, player: str) -> dict[str, dict[str, Any]]:
+        return await run_in_threadpool(self.store.perfs, player)
 
 
 async def get_service(request: Request) -> PuzzleService:

@@ -25,7 +25,7 @@ from generators.spec import PuzzleType
 from pictures import battleship as picture
 from solvers import battleship as rules
 from solvers.common import Deadline, InvalidInput
-from solvers.formats import puzzlink
+from solvers.formats.puzzlink import battleship as puzzlink
 from solvers.sat import SatBackend, make_backend
 from solvers.techniques import battleship as human
 from solvers.techniques.human import Grade

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from generators import battleship, dabuhamienai, number_sums, othello, ubongo
+from generators import battleship, dabuhamienai, nonogram, number_sums, othello, sudoku, ubongo
 from generators.spec import PuzzleType
 
 TYPES: dict[str, PuzzleType] = {
@@ -13,5 +13,7 @@ TYPES: dict[str, PuzzleType] = {
         number_sums.PUZZLE_TYPE,
         ubongo.PUZZLE_TYPE,
         othello.PUZZLE_TYPE,
+        sudoku.PUZZLE_TYPE,
+        nonogram.PUZZLE_TYPE,
     )
 }

@@ -25,13 +25,13 @@ def share(items: Sequence[T], every: int) -> list[T]:
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
-    """Compile the Othello engine into numba's on-disk cache once, before any test process or service
-    worker needs it: they then load it in a fraction of a second instead of compiling it for ~15 s
-    inside a request's time budget."""
+    """Compile every type's numba code into numba's on-disk cache once, before any test process or service
+    worker needs it: it then loads in a fraction of a second instead of compiling for seconds inside a
+    request's time budget."""
     if not hasattr(session.config, "workerinput"):  # the controlling process, before xdist starts workers
-        from solvers import othello_engine
+        from app.work import warm_up_worker
 
-        othello_engine.warm_up()
+        warm_up_worker()
 
 
 @pytest.hookimpl(trylast=True)  # after pytest-xdist has tagged the grouped tests

@@ -28,7 +28,7 @@ from sqlalchemy.engine import make_url
 from tqdm import tqdm
 
 from app import book, upkeep
-from app.cli.plan import Task, plan_tasks
+from app.cli.plan import Task, plan_tasks, tally
 from app.fleet.cli import add_fleet_commands
 from app.service import build_row
 from app.settings import get_settings
@@ -53,7 +53,8 @@ def pregenerate(args: argparse.Namespace) -> int:
               f"{exc.errors()[0]['msg']}", file=sys.stderr)
         return 2
     todo = [task for task in tasks if store.get(task.puzzle_id) is None]
-    print(f"{len(tasks)} puzzles planned, {len(tasks) - len(todo)} already stored, {len(todo)} to generate", file=sys.stderr)
+    for line in tally(tasks, todo):  # before the first puzzle: a --pool meant per type alone shows here
+        print(line, file=sys.stderr)
     failures = 0
     with ProcessPoolExecutor(args.jobs, initializer=warm_up_worker) as pool, tqdm(total=len(todo), unit="puzzle") as bar:
         running: dict[Future, Task] = {}
@@ -214,12 +215,16 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     pre = commands.add_parser("pregenerate", help="generate the coming days' daily puzzles and ready pools")
     pre.add_argument("--type", default="all", choices=["all", *TYPES])
-    pre.add_argument("--days", type=int, default=30, help="daily puzzles for this many days from --start")
+    pre.add_argument("--days", type=int, default=30,
+                     help="daily puzzles for this many days from --start, per type and level")
     pre.add_argument("--start", type=date.fromisoformat, default=datetime.now(UTC).date(), help="first day (UTC)")
-    pre.add_argument("--pool", type=int, default=0, help="ready puzzles per type (default parameters)")
+    pre.add_argument("--pool", type=int, default=0,
+                     help="ready puzzles per type and level (default parameters): with --difficulty all, the "
+                          "default, that many for each level; the run prints the totals before it starts")
     pre.add_argument("--jobs", type=int, default=None, help="worker processes (default: every core)")
     pre.add_argument("--budget", type=float, default=120.0, help="seconds allowed per puzzle")
-    pre.add_argument("--difficulty", default="all", help="a difficulty level, or all (default): dailies and pools per level")
+    pre.add_argument("--difficulty", default="all",
+                     help="a difficulty level, or all (default): dailies and pools for every level")
     pre.set_defaults(run=pregenerate)
     grader = commands.add_parser("grade", help="grade stored puzzles that have no difficulty yet")
     grader.add_argument("--type", default="all", choices=["all", *TYPES])

@@ -3,6 +3,7 @@ the id and seed derived from what it makes. Shared by local pre-generation and t
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
@@ -54,3 +55,19 @@ def plan_tasks(types: list[PuzzleType], start: date, days: int, pool_size: int, 
             puzzle_id = derive_id(puzzle_type.id_prefix, "pool", key, slot)
             tasks.append(Task(puzzle_type, params, shown, seed, puzzle_id, pool=key))
     return tasks
+
+
+def tally(tasks: list[Task], todo: list[Task], doing: str = "to generate") -> list[str]:
+    """What a run is about to make, one line per type and level, then the total: `--pool` and `--days`
+    count per level, so `--difficulty all` multiplies them by the number of levels."""
+    def group(task: Task) -> tuple[str, str]:
+        return task.puzzle_type.name, getattr(task.params, "difficulty", None) or "default parameters"
+
+    dailies = Counter(group(task) for task in tasks if task.daily_key is not None)
+    pooled = Counter(group(task) for task in tasks if task.pool is not None)
+    left = Counter(group(task) for task in todo)
+    lines = [f"{name} {level}: {dailies[name, level]} {'daily' if dailies[name, level] == 1 else 'dailies'} + "
+             f"{pooled[name, level]} pooled, {left[name, level]} {doing}" for name, level in dict.fromkeys(map(group, tasks))]
+    lines.append(f"{len(tasks)} puzzles planned ({len(lines)} type and level pairs), {len(tasks) - len(todo)} already stored, "
+                 f"{len(todo)} {doing}")
+    return lines

@@ -51,7 +51,7 @@ def _queued_or(local: Callable[[argparse.Namespace], int]) -> Callable[[argparse
 
 
 def _enqueue_pregenerate(args: argparse.Namespace) -> int:
-    from app.cli.plan import plan_tasks
+    from app.cli.plan import plan_tasks, tally
     from app.fleet.broker import make_celery
     from app.fleet.tasks import TIME_LIMIT_MARGIN_SECONDS, chunks, enqueue
 
@@ -61,6 +61,8 @@ def _enqueue_pregenerate(args: argparse.Namespace) -> int:
     tasks = plan_tasks(types, args.start, args.days, args.pool, args.difficulty)
     todo = [task for task in tasks if store.get(task.puzzle_id) is None]
     store.dispose()
+    for line in tally(tasks, todo, "to enqueue"):
+        print(line, file=sys.stderr)
     size = args.chunk or settings.fleet_chunk_size
     limit = args.budget * size + TIME_LIMIT_MARGIN_SECONDS
     if settings.broker_url.startswith("redis") and limit > settings.fleet_visibility_timeout:

@@ -44,10 +44,14 @@ ROUTES: tuple[tuple[str, str], ...] = (
     ("verify", r"/verify/[^/]+"),
     ("verify", r"/puzzles/[^/]+/verify"),
     ("read", r"/puzzles/.*"),
-    ("read", r"/daily/.*"),
+    ("read", r"/daily/.*"),  # a daily's record and picture (`/daily/{type}.svg`): what the front page shows
+    ("read", r"/play/.*"),  # play pages read a record, or make a daily as `/daily/...` does
     ("read", r"/plays"),
+    ("read", r"/next/[^/]+"),
+    ("read", r"/players/[^/]+"),
 )
-WHAT = {"work": "generate, solve, grade, hint and render", "verify": "answer checks", "read": "stored puzzles, dailies and plays"}
+WHAT = {"work": "generate, solve, grade, hint and render", "verify": "answer checks",
+        "read": "stored puzzles, dailies, play pages, plays, players and next puzzles"}
 PATTERNS = [(name, re.compile(pattern)) for name, pattern in ROUTES]
 STORAGE_TIMEOUT_SECONDS = 0.5  # a slow Redis must not hold requests: past this they go unlimited
 

@@ -43,18 +43,23 @@ def _range_hint(error: dict[str, Any], puzzle_type: PuzzleType | None) -> dict[s
 
 ECHO_DEPTH = 6  # levels of a bad input echoed back; deeper ones (a body nested 900 deep) become "..."
 ECHO_ITEMS = 50
+ECHO_CHARS = 200  # of a bad string (a 1 MB `url` past its 4,000 characters is not sent back whole)
 
 
 def echo(value: Any, depth: int = 0) -> Any:
     """The bad input as a 422 can send it back: JSON has no NaN or Infinity (Python's parser reads them),
-    so they become strings; deep or long structures are cut, so the echo stays small and never recurses
-    past the interpreter's limit."""
+    so they become strings; deep or long structures and long strings are cut, so the echo stays small and
+    never recurses past the interpreter's limit. A lone surrogate (JSON's `"\\ud800"` reads as one) cannot
+    be written as UTF-8: it is echoed as its escape."""
+    if isinstance(value, str):
+        cut = value if len(value) <= ECHO_CHARS else value[:ECHO_CHARS] + "…"
+        return cut.encode("utf-8", "backslashreplace").decode("utf-8")
     if isinstance(value, float) and not math.isfinite(value):
         return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
     if isinstance(value, (dict, list, tuple)) and depth >= ECHO_DEPTH:
         return "..."
     if isinstance(value, dict):
-        return {str(key): echo(item, depth + 1) for key, item in list(value.items())[:ECHO_ITEMS]}
+        return {echo(str(key)): echo(item, depth + 1) for key, item in list(value.items())[:ECHO_ITEMS]}
     if isinstance(value, (list, tuple)):
         return [echo(item, depth + 1) for item in value[:ECHO_ITEMS]] + (["..."] if len(value) > ECHO_ITEMS else [])
     return value

@@ -12,7 +12,7 @@ import html
 import json
 import math
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
+from datetime import date
 from pathlib import Path
 from string import Template
 from typing import Annotated, Any
@@ -25,9 +25,10 @@ from starlette.concurrency import run_in_threadpool
 from app.routes.puzzles import (
     ERRORS,
     NOT_FOUND,
-    ErrorDetail,
     _stored_row,
     camel,
+    daily_query,
+    daily_row,
     immutable_response,
     puzzle_input_fields,
     text_or_json_puzzle,
@@ -39,7 +40,9 @@ from generators.registry import TYPES
 from generators.spec import PuzzleType
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
-ASSETS = {"play.js": "text/javascript", "play.css": "text/css"}
+# The pages' files: play.js, play.css, front.js, front.css and each play mode's own module (play-<mode>.js).
+ASSETS = {path.name: {".js": "text/javascript", ".css": "text/css"}[path.suffix]
+          for path in sorted(STATIC.iterdir()) if path.suffix in (".js", ".css")}
 SVG = "image/svg+xml"
 HTML = "text/html; charset=utf-8"
 PAGE = Template((STATIC / "play.html").read_text())
@@ -77,18 +80,25 @@ def picture(puzzle_type: PuzzleType, puzzle: dict[str, Any], solution: dict[str,
     return puzzle_type.render(puzzle_type.puzzle_model.model_validate(puzzle), answer, play)
 
 
-@router.get("/puzzles/{puzzle_id}.svg", summary="A stored puzzle as an SVG picture", responses={
-    **NOT_FOUND, 200: {"content": {SVG: {"schema": {"type": "string"}}}, "description": "The picture."}})
+PICTURE_DOC = {200: {"content": {SVG: {"schema": {"type": "string"}}}, "description": "The picture."}}
+
+
+async def svg_response(request: Request, row: PuzzleRow, solution: bool = False, until: float = math.inf) -> Response:
+    """A stored puzzle's picture, cached as the record is (the same picture under any URL that shows it)."""
+    puzzle_type = TYPES[row.type]
+    etag = f"{row.id}-svg{'-s' if solution else ''}-{VERSION}"
+    return await rendered_response(
+        request, etag, lambda: picture(puzzle_type, row.puzzle, row.solution if solution else None).encode(), SVG,
+        until=until,
+    )
+
+
+@router.get("/puzzles/{puzzle_id}.svg", summary="A stored puzzle as an SVG picture", responses={**NOT_FOUND, **PICTURE_DOC})
 async def stored_svg(
     puzzle_id: str, service: ServiceDep, request: Request,
     solution: Annotated[bool, Query(description="Draw the solution.")] = False,
 ) -> Response:
-    row = await _stored_row(service, puzzle_id)
-    puzzle_type = TYPES[row.type]
-    etag = f"{row.id}-svg{'-s' if solution else ''}-{VERSION}"
-    return await rendered_response(
-        request, etag, lambda: picture(puzzle_type, row.puzzle, row.solution if solution else None).encode(), SVG
-    )
+    return await svg_response(request, await _stored_row(service, puzzle_id), solution)
 
 
 def render_router(puzzle_type: PuzzleType) -> APIRouter:
@@ -117,17 +127,63 @@ class PlayData(BaseModel):
     difficulty: dict[str, Any] | None = None
 
 
-def play_page(row: PuzzleRow, title: str) -> bytes:
+def long_date(day: date) -> str:
+    """`Sunday 22 November 2026` (strftime's `%-d` is not portable)."""
+    return f"{day:%A} {day.day} {day:%B %Y}"
+
+
+def size_and_setting(params: dict[str, Any]) -> list[str]:
+    """A record's parameters as a player reads them: a square grid is `size` alone and any other `rows`
+    and `cols` (how every type writes them), so both read `R×C`; a count reads `12 empties`, a switch that
+    is on its name, anything else `name value`. Seed, date and level are shown elsewhere."""
+    shown = {name: value for name, value in params.items() if name not in ("seed", "date", "difficulty")}
+    facts = []
+    if isinstance(shown.get("rows"), int) and isinstance(shown.get("cols"), int):
+        facts.append(f"{shown.pop('rows')}×{shown.pop('cols')}")
+        shown.pop("size", None)
+    elif isinstance(shown.get("size"), int):
+        size = shown.pop("size")
+        facts.append(f"{size}×{size}")
+    for name, value in shown.items():
+        words = name.replace("_", " ")
+        if value is True:
+            facts.append(words)
+        elif isinstance(value, int) and not isinstance(value, bool):
+            facts.append(f"{value} {words}")
+        elif isinstance(value, list):
+            facts.append(f"{words} {','.join(map(str, value))}")
+        elif value not in (False, None):
+            facts.append(f"{words} {value}")
+    return facts
+
+
+def play_heading(row: PuzzleRow) -> tuple[str, str]:
+    """The page's title (also the browser tab's) and the line under it: what a player cares about, the
+    type, the day of a daily, size and level; the id is small print of its own."""
+    puzzle_type = TYPES[row.type]
+    name = puzzle_type.name.replace("-", " ").title()
+    grade = getattr(row, "difficulty", None) or {}
+    level = grade.get("level") or row.params.get("difficulty")  # the grade says what it is, the request what was asked
+    facts = size_and_setting(row.params)
+    title = " · ".join([name, *facts[:1], *([level] if level else [])])
+    day = row.params.get("date")
+    line = [f"Daily puzzle for {long_date(date.fromisoformat(day))}"] if day else []
+    line += facts
+    if level:
+        line.append(f"level: {level}")
+    return title, " · ".join(line)
+
+
+def play_page(row: PuzzleRow) -> bytes:
     puzzle_type = TYPES[row.type]
     difficulty = getattr(row, "difficulty", None)
     data = PlayData(id=row.id, type=row.type, puzzle=row.puzzle, difficulty=difficulty,
                     answer_field=next(iter(puzzle_type.answer_model.model_fields)))
-    facts = [puzzle_type.name.replace("-", " ").title(), f"id {row.id}"]
-    if difficulty and difficulty.get("level"):
-        facts.append(f"difficulty: {difficulty['level']}")
+    title, facts = play_heading(row)
     page = PAGE.substitute(
         title=html.escape(title),
-        facts=html.escape(" · ".join(facts)),
+        facts=html.escape(facts),
+        id=html.escape(row.id),
         rules=html.escape(puzzle_type.summary),
         type=html.escape(row.type),
         board=picture(puzzle_type, row.puzzle, None, play=True),
@@ -145,22 +201,32 @@ PAGE_DOC = {200: {"content": {"text/html": {"schema": {"type": "string"}}}, "des
 @router.get("/play/{puzzle_id}", summary="Play a stored puzzle in the browser", responses={**NOT_FOUND, **PAGE_DOC})
 async def play_stored(puzzle_id: str, service: ServiceDep, request: Request) -> Response:
     row = await _stored_row(service, puzzle_id)
-    title = f"{row.type.replace('-', ' ').title()} {row.id}"
-    return await rendered_response(request, f"{row.id}-play-{VERSION}", lambda: play_page(row, title), HTML)
+    return await rendered_response(request, f"{row.id}-play-{VERSION}", lambda: play_page(row), HTML)
 
 
-@router.get("/play/daily/{type_name}", summary="Play today's daily puzzle of a type in the browser",
-            responses={**PAGE_DOC, 404: {"model": ErrorDetail, "description": "Unknown puzzle type."}})
-async def play_daily(type_name: str, service: ServiceDep, request: Request) -> Response:
-    puzzle_type = TYPES.get(type_name)
-    if puzzle_type is None:
-        raise unknown_type(type_name)
-    today = datetime.now(UTC).date()
-    row = await service.daily(puzzle_type, puzzle_type.params_model(), today)  # the type's default parameters
-    midnight = datetime.combine(today + timedelta(days=1), datetime.min.time(), tzinfo=UTC)
-    title = f"Daily {type_name.replace('-', ' ')} for {today.isoformat()}"
-    return await rendered_response(request, f"{row.id}-play-{VERSION}", lambda: play_page(row, title), HTML,
-                                   until=midnight.timestamp())
+def daily_router(puzzle_type: PuzzleType) -> APIRouter:
+    """A type's daily puzzle as a picture and as a play page: the same query as `GET /daily/{type}` (the
+    type's parameters and `date`), so `?difficulty=hard` shows the hard daily, and a typo is a 422."""
+    type_router = APIRouter(tags=["pictures and play"], responses=ERRORS)
+    DailyQuery = daily_query(puzzle_type)  # noqa: N806
+    name = puzzle_type.name
+    bad_query = {422: {"description": "A parameter that is not the type's, or out of its range."}}
+
+    @type_router.get(f"/daily/{name}.svg", summary=f"The {name} puzzle of the day as an SVG picture",
+                     responses={**PICTURE_DOC, **bad_query})
+    async def daily_svg(query: Annotated[DailyQuery, Query()], service: ServiceDep, request: Request) -> Response:  # type: ignore[valid-type]
+        row, until = await daily_row(service, puzzle_type, query)
+        return await svg_response(request, row, until=until)
+
+    @type_router.get(f"/play/daily/{name}", summary=f"Play the {name} puzzle of the day in the browser",
+                     responses={**PAGE_DOC, **bad_query})
+    async def play_daily(query: Annotated[DailyQuery, Query()], service: ServiceDep, request: Request) -> Response:  # type: ignore[valid-type]
+        row, until = await daily_row(service, puzzle_type, query)
+        return await rendered_response(request, f"{row.id}-play-{VERSION}", lambda: play_page(row), HTML, until=until)
+
+    for route in type_router.routes:  # error handlers find the type here, not in the URL
+        route.puzzle_type = puzzle_type  # type: ignore[attr-defined]
+    return type_router
 
 
 @router.get("/play/assets/{name}", include_in_schema=False)
@@ -174,8 +240,11 @@ async def asset(name: str) -> Response:
 for _type in TYPES.values():
     if _type.render is not None:
         router.include_router(render_router(_type))
+        router.include_router(daily_router(_type))
 
 
 @router.post("/render/{type_name}", include_in_schema=False)
-async def render_unknown(type_name: str) -> None:
+@router.get("/daily/{type_name}.svg", include_in_schema=False)
+@router.get("/play/daily/{type_name}", include_in_schema=False)
+async def unknown_type_picture(type_name: str) -> None:
     raise unknown_type(type_name)

@@ -5,6 +5,7 @@ the known ones."""
 
 import json
 import math
+import time
 from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
 from typing import Annotated, Any, Literal
@@ -16,7 +17,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 from starlette.concurrency import run_in_threadpool
 
 from app.middleware.replay import allow_replay, max_age_until
-from app.service import ServiceDep
+from app.ratings import MAX_SECONDS, RECORD_MAX_AGE_SECONDS, PlayerToken
+from app.service import PuzzleService, ServiceDep
 from app.store import PuzzleRecord, PuzzleRow
 from app.work import WorkFailed
 from generators.registry import TYPES
@@ -67,15 +69,40 @@ class VerifyResult(BaseModel):
     violations: list[Violation]
 
 
+class GameOutcome(BaseModel):
+    """What a check from a player did to the ratings (``app/ratings.py`` holds the rules)."""
+
+    rated: bool = Field(description="True when this check settled the player's game against the puzzle: their first "
+                                    "check of a puzzle they fetched with their token.")
+    reason: str | None = Field(None, description="Why it was not rated.")
+    first_try: bool = Field(description="This was the token's first check of this puzzle.")
+    result: Literal["win", "loss"] | None = Field(None, description="A win: solved at the first check, no hint before.")
+    hints: int | None = Field(None, description="Hints the player asked before this check.")
+    player: dict[str, Any] | None = Field(None, description="The player's rating in this type after the game.")
+    puzzle: dict[str, Any] | None = Field(None, description="The puzzle's rating and deviation after the game.")
+
+
+class StoredVerifyResult(VerifyResult):
+    game: GameOutcome | None = Field(None, description="Present when the check carried a `player` token.")
+
+
 class StoredVerifyRequest(BaseModel):
     answer: dict[str, Any] = Field(description="The answer in the stored puzzle's type's answer shape.")
-    first_try: bool = Field(False, description="This player's first check of this puzzle (the client counts; no "
-                                               "identity is kept): feeds the puzzle's first-try solve rate.")
+    first_try: bool = Field(False, description="This player's first check of this puzzle (the client counts): feeds "
+                                               "the puzzle's first-try solve rate. With `player` the service knows "
+                                               "which check is the first, and this is ignored.")
+    player: PlayerToken | None = None
+    seconds: float | None = Field(None, ge=0, le=MAX_SECONDS, description=(
+        "Seconds the player spent on the puzzle up to this check, as the app measured it (0 to a week): kept with "
+        "the player's first check, for the puzzle's median solving time."))
 
 
 class StoredHintRequest(BaseModel):
-    state: dict[str, Any] = Field(description="The player's partial answer: the type's answer shape with null for "
-                                              "undecided cells (see the type's hint route for its exact shape).")
+    state: dict[str, Any] | None = Field(None, description=(
+        "The player's partial answer: the type's answer shape with null for undecided cells (see the type's hint "
+        "route for its exact shape). Left out, null, or its field null: nothing decided yet."))
+    player: PlayerToken | None = Field(None, description="The player asking: a hint before their first check "
+                                                         "makes that game a loss.")
 
 
 class DifficultyGrade(BaseModel):
@@ -108,9 +135,13 @@ class HintResult(BaseModel):
 class Plays(BaseModel):
     attempts: int = Field(description="Answers players checked through POST /puzzles/{id}/verify.")
     solves: int
-    first_tries: int = Field(description="Checks the client marked as the player's first (`first_try`).")
+    first_tries: int = Field(description="Players' first checks (a token's first, or marked `first_try`).")
     first_try_solves: int
     first_try_solve_rate: float | None = Field(description="first_try_solves / first_tries; null before any.")
+    rating: float | None = Field(description="The puzzle's Glicko-2 rating (its grade's prior before any game).")
+    rd: float | None = Field(description="The rating's deviation.")
+    games: int = Field(description="Rated games: players' first checks of it after fetching it.")
+    median_seconds: float | None = Field(description="Median `seconds` of players' solved first checks; null before any.")
 
 
 def camel(name: str) -> str:
@@ -119,25 +150,70 @@ def camel(name: str) -> str:
 
 def immutable_response(
     request: Request, etag: str, render: Callable[[], bytes], status: int = 200, until: float = math.inf,
-    media_type: str = "application/json",
+    media_type: str = "application/json", shared: bool = True,
 ) -> Response:
     """Stored puzzles never change, so their id makes a strong ETag and caches may keep them (until the
     Unix time ``until`` where the same request means another puzzle later, as today's daily does), and
     the server may replay the response to the same GET until then (``app.middleware.replay``); ``render`` runs only
-    when the client does not already hold this version."""
-    allow_replay(request, until)
-    headers = {"ETag": f'"{etag}"', "Cache-Control": f"public, max-age={max_age_until(until)}"}
+    when the client does not already hold this version. A response that is not ``shared`` (a player's
+    fetch, which the service must see to rate that player's game) is neither replayed nor cached."""
+    if shared:
+        allow_replay(request, until)
+    control = f"public, max-age={max_age_until(until)}" if shared else "private, no-store"
+    headers = {"ETag": f'"{etag}"', "Cache-Control": control}
     if status == 200 and headers["ETag"] in request.headers.get("if-none-match", ""):
         return Response(status_code=304, headers=headers)
     return Response(render(), status_code=status, headers=headers, media_type=media_type)
 
 
+_daily_queries: dict[str, type[BaseModel]] = {}
+
+
+def daily_query(puzzle_type: PuzzleType) -> type[BaseModel]:
+    """The query of everything that shows a type's daily puzzle (its record, picture and play page): the
+    type's parameters and a date. One class per type, so each route reads the same query the same way."""
+    if puzzle_type.name not in _daily_queries:
+        _daily_queries[puzzle_type.name] = create_model(
+            f"{camel(puzzle_type.name)}DailyQuery",
+            __base__=(puzzle_type.params_model, StrictQuery),
+            date=(date | None, Field(None, description="The day (UTC); today when omitted.")),
+        )
+    return _daily_queries[puzzle_type.name]
+
+
+def daily_date(asked: date | None) -> date:
+    """The day a daily is asked for: today (UTC) when not given; a 422 outside the days served."""
+    today = datetime.now(UTC).date()
+    day = asked or today
+    if not date(2000, 1, 1) <= day <= today + timedelta(days=DAILY_HORIZON_DAYS):
+        latest = today + timedelta(days=DAILY_HORIZON_DAYS)
+        message = f"date must be between 2000-01-01 and {latest} (got {day})"
+        raise RequestValidationError([{"type": "value_error", "loc": ("query", "date"), "msg": message, "input": str(day)}])
+    return day
+
+
+async def daily_row(service: PuzzleService, puzzle_type: PuzzleType, query: BaseModel) -> tuple[PuzzleRow, float]:
+    """The daily puzzle a ``daily_query`` asks for (generated and stored on its first request), and until
+    when a response showing it stays right: today's without `date` moves on at midnight UTC, so no cache
+    may keep it past then."""
+    day = daily_date(query.date)  # type: ignore[attr-defined]
+    params = puzzle_type.params_model.model_construct(**{f: getattr(query, f) for f in puzzle_type.params_model.model_fields})
+    row = await service.daily(puzzle_type, params, day)
+    if query.date is not None:  # type: ignore[attr-defined]
+        return row, math.inf
+    return row, datetime.combine(day + timedelta(days=1), datetime.min.time(), tzinfo=UTC).timestamp()
+
+
 def record_response(
-    request: Request, row: PuzzleRow, include_solution: bool = False, status: int = 200, until: float = math.inf
+    request: Request, row: PuzzleRow, include_solution: bool = False, status: int = 200, until: float = math.inf,
+    shared: bool = True,
 ) -> Response:
+    """A record carries the puzzle's rating, which moves as people play it: its ETag names the rated games
+    counted, and caches and replays keep it at most ``RECORD_MAX_AGE_SECONDS``."""
     cache = request.app.state.service.cache
-    etag = f"{row.id}-s" if include_solution else row.id
-    return immutable_response(request, etag, lambda: cache.body(row, include_solution), status, until)
+    etag = f"{row.id}-g{row.games}" + ("-s" if include_solution else "")
+    until = min(until, time.time() + RECORD_MAX_AGE_SECONDS)
+    return immutable_response(request, etag, lambda: cache.body(row, include_solution), status, until, shared=shared)
 
 
 def unknown_type(name: str) -> HTTPException:
@@ -168,9 +244,9 @@ def type_router(puzzle_type: PuzzleType) -> APIRouter:
         include_solution=(bool, Field(False, description="Add the solution to the record.")),
     )
     DailyQuery = create_model(  # noqa: N806
-        f"{title}DailyQuery",
-        __base__=(puzzle_type.params_model, StrictQuery),
-        date=(date | None, Field(None, description="The day (UTC); today when omitted.")),
+        f"{title}DailyRecordQuery",
+        __base__=daily_query(puzzle_type),
+        player=(PlayerToken | None, Field(None, description="The player fetching it: their first check of it is a rated game.")),
     )
     Record = create_model(  # noqa: N806
         f"{title}Record",
@@ -219,17 +295,10 @@ def type_router(puzzle_type: PuzzleType) -> APIRouter:
 
     @router.get(f"/daily/{name}", response_model=Record, summary=f"The {name} puzzle of the day")
     async def daily(query: Annotated[DailyQuery, Query()], service: ServiceDep, request: Request) -> Response:
-        today = datetime.now(UTC).date()
-        day = query.date or today
-        if not date(2000, 1, 1) <= day <= today + timedelta(days=DAILY_HORIZON_DAYS):
-            latest = today + timedelta(days=DAILY_HORIZON_DAYS)
-            message = f"date must be between 2000-01-01 and {latest} (got {day})"
-            raise RequestValidationError([{"type": "value_error", "loc": ("query", "date"), "msg": message, "input": str(day)}])
-        row = await service.daily(puzzle_type, params_of(query), day)
-        if query.date is None:  # "today" moves on at midnight UTC: no cache may keep it past then
-            midnight = datetime.combine(today + timedelta(days=1), datetime.min.time(), tzinfo=UTC)
-            return record_response(request, row, until=midnight.timestamp())
-        return record_response(request, row)
+        row, until = await daily_row(service, puzzle_type, query)
+        if query.player is not None:
+            await service.fetched(query.player, row)
+        return record_response(request, row, until=until, shared=query.player is None)
 
     @router.post(f"/verify/{name}", response_model=VerifyResult, summary=f"Check an answer to a {name} puzzle")
     async def verify(body: VerifyRequest, service: ServiceDep) -> dict[str, Any]:
@@ -255,7 +324,8 @@ def add_difficulty_routes(router: APIRouter, puzzle_type: PuzzleType, title: str
     GradeRequest = create_model(f"{title}GradeRequest", **puzzle_input_fields(puzzle_type))  # noqa: N806
     HintRequest = create_model(  # noqa: N806
         f"{title}HintRequest", puzzle=(puzzle_type.puzzle_model, ...),
-        state=(difficulty.state_model, Field(description="The player's partial answer (null: undecided).")),
+        state=(difficulty.state_model | None, Field(None, description=(
+            "The player's partial answer (null: undecided). Left out, null, or its field null: nothing decided yet."))),
     )
 
     @router.post(f"/grade/{name}", response_model=GradeResult, summary=f"How hard a {name} puzzle is for a person")
@@ -265,7 +335,8 @@ def add_difficulty_routes(router: APIRouter, puzzle_type: PuzzleType, title: str
 
     @router.post(f"/hint/{name}", response_model=HintResult, summary=f"The next step in a {name} puzzle")
     async def hint(body: HintRequest, service: ServiceDep) -> dict[str, Any]:  # type: ignore[valid-type]
-        return await service.hint(puzzle_type, body.puzzle, body.state)  # type: ignore[attr-defined]
+        state = difficulty.read_state(body.state)  # type: ignore[attr-defined]
+        return await service.hint(puzzle_type, body.puzzle, state)  # type: ignore[attr-defined]
 
 
 def puzzle_input_fields(puzzle_type: PuzzleType) -> dict[str, Any]:
@@ -316,6 +387,9 @@ class StoredRecord(PuzzleRecord):
     difficulty: DifficultyGrade | None = Field(None, description="How hard it is for a person (types with levels).")
 
 
+PUZZLINK_TYPES = ", ".join(t.name for t in TYPES.values() if t.to_url is not None)
+
+
 class PuzzlinkLink(BaseModel):
     url: str = Field(description="The puzzle on puzz.link (pzprjs), where people play and share it.")
 
@@ -324,19 +398,24 @@ class PuzzlinkLink(BaseModel):
 async def get_puzzle(
     puzzle_id: str, service: ServiceDep, request: Request,
     output: Annotated[
-        Literal["json", "puzzlink"], Query(alias="format", description="`puzzlink`: `{\"url\": ...}` (battleship)")
+        Literal["json", "puzzlink"], Query(alias="format", description=f"`puzzlink`: `{{\"url\": ...}}` ({PUZZLINK_TYPES})")
     ] = "json",
+    player: Annotated[PlayerToken | None, Query(description="The player fetching it: their first check of it is a "
+                                                            "rated game.")] = None,
 ) -> Response:
     row = await _stored_row(service, puzzle_id)
+    if player is not None:
+        await service.fetched(player, row)
     if output == "json":
-        return record_response(request, row)
+        return record_response(request, row, shared=player is None)
     to_url = TYPES[row.type].to_url
     if to_url is None:
         known = [t.name for t in TYPES.values() if t.to_url is not None]
         message = f"format=puzzlink is available for {', '.join(known)} puzzles, not {row.type}"
         raise RequestValidationError([{"type": "value_error", "loc": ("query", "format"), "msg": message, "input": output}])
     puzzle = TYPES[row.type].puzzle_model.model_validate(row.puzzle)
-    return immutable_response(request, f"{row.id}-puzzlink", lambda: json.dumps({"url": to_url(puzzle)}).encode())
+    return immutable_response(request, f"{row.id}-puzzlink", lambda: json.dumps({"url": to_url(puzzle)}).encode(),
+                              shared=player is None)
 
 
 @stored_router.get("/puzzles/{puzzle_id}/solution", summary="The solution of a stored puzzle")
@@ -349,7 +428,8 @@ async def get_solution(puzzle_id: str, service: ServiceDep, request: Request) ->
     return immutable_response(request, f"{row.id}-solution", render)
 
 
-@stored_router.post("/puzzles/{puzzle_id}/verify", response_model=VerifyResult, summary="Check an answer to a stored puzzle")
+@stored_router.post("/puzzles/{puzzle_id}/verify", response_model=StoredVerifyResult, response_model_exclude_unset=True,
+                    summary="Check an answer to a stored puzzle (with `player`: a rated game)")
 async def verify_stored(puzzle_id: str, body: StoredVerifyRequest, service: ServiceDep) -> dict[str, Any]:
     row = await _stored_row(service, puzzle_id)
     puzzle_type = TYPES[row.type]
@@ -358,8 +438,10 @@ async def verify_stored(puzzle_id: str, body: StoredVerifyRequest, service: Serv
     except ValidationError as exc:
         raise invalid_answer(exc, ("body", "answer")) from None
     result = await service.verify(puzzle_type, puzzle_type.puzzle_model.model_validate(row.puzzle), answer)
-    await service.record_attempt(row.id, result["solved"], body.first_try)
-    return result
+    if body.player is None:
+        await service.record_attempt(row.id, result["solved"], body.first_try)
+        return result
+    return {**result, "game": await service.play(row, result["solved"], body.player, body.seconds)}
 
 
 @stored_router.post("/puzzles/{puzzle_id}/hint", response_model=HintResult, summary="The next step in a stored puzzle")
@@ -369,22 +451,30 @@ async def hint_stored(puzzle_id: str, body: StoredHintRequest, service: ServiceD
     if puzzle_type.difficulty is None:
         raise HTTPException(404, f"{row.type} puzzles have no hints yet.")
     try:
-        state = puzzle_type.difficulty.state_model.model_validate(body.state)
+        sent = None if body.state is None else puzzle_type.difficulty.state_model.model_validate(body.state)
     except ValidationError as exc:
         raise invalid_answer(exc, ("body", "state")) from None
+    state = puzzle_type.difficulty.read_state(sent)
     puzzle, solution = puzzle_type.puzzle_model.model_validate(row.puzzle), puzzle_type.answer_model.model_validate(row.solution)
-    return await service.hint(puzzle_type, puzzle, state, solution)
+    hint = await service.hint(puzzle_type, puzzle, state, solution)
+    if body.player is not None:  # counted once the hint is given: a refused or failed one helped nobody
+        await service.hinted(body.player, row)
+    return hint
 
 
 @stored_router.get("/puzzles/{puzzle_id}/plays", response_model=Plays, summary="Players' checks of a stored puzzle")
 async def plays(puzzle_id: str, service: ServiceDep) -> dict[str, Any]:
     await _stored_row(service, puzzle_id)
-    counts = await run_in_threadpool(service.store.plays, puzzle_id)
+    counts = await run_in_threadpool(service.store.puzzle_stats, puzzle_id)
+    if counts is None:  # pruned since it was cached
+        raise HTTPException(404, f"No stored puzzle with id {puzzle_id!r}.")
     tries = counts["first_tries"]
-    return {**counts, "first_try_solve_rate": counts["first_try_solves"] / tries if tries else None}
+    return {**counts, "first_try_solve_rate": counts["first_try_solves"] / tries if tries else None,
+            "rating": None if counts["rating"] is None else round(counts["rating"], 1),
+            "rd": None if counts["rd"] is None else round(counts["rd"], 1)}
 
 
-@stored_router.get("/plays", summary="Players' checks per type and difficulty level")
+@stored_router.get("/plays", summary="Players' checks, mean puzzle rating and median solving time per type and level")
 async def plays_by_level(service: ServiceDep) -> list[dict[str, Any]]:
     return await run_in_threadpool(service.store.plays_by_level)
 

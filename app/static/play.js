@@ -2,12 +2,13 @@
 // player's state, shows it by setting classes on the cells, and talks to the service:
 //   check -> POST /puzzles/{id}/verify, hint -> POST /puzzles/{id}/hint (shown only for types that
 //   /types lists with difficulties). Three ways to play:
-//   cycle  (dabuhamienai, battleship, number-sums): a cell cycles undecided -> filled -> empty -> undecided
+//   cycle  (dabuhamienai, battleship, number-sums, nonogram): a cell cycles undecided -> filled -> empty -> undecided
 //   square (othello): pick the square to play
 //   pieces (ubongo): pick a piece, rotate/flip it, place it on the board; click a placed piece to lift it
+//   digits (sudoku): its own module, play-digits.js: select a cell, type its digit or pencil marks
 
 const data = JSON.parse(document.getElementById("puzzle-data").textContent);
-const MODES = { othello: "square", ubongo: "pieces" };
+const MODES = { othello: "square", ubongo: "pieces", sudoku: "digits" };
 const mode = MODES[data.type] || "cycle";
 const HOW = {
   cycle: "Tap a cell to fill it, again to mark it empty, again to clear it. Keyboard: arrows move, Enter or Space changes the cell.",
@@ -26,8 +27,17 @@ const rows = Math.max(...keys.map((k) => +k.split(",")[0])) + 1;
 const cols = Math.max(...keys.map((k) => +k.split(",")[1])) + 1;
 const state = new Map(keys.map((k) => [k, "unknown"]));
 const NEXT = { unknown: "filled", filled: "empty", empty: "unknown" };
+// Per-type additions to a mode, in their own modules (same version query as this file).
+const extra = data.type === "nonogram"
+  ? (await import(`./play-nonogram.js${new URL(import.meta.url).search}`)).watchClues(state, rows, cols) : null;
 
-document.getElementById("how").textContent = HOW[mode];
+// A mode kept in its own module (same version query as this one: the assets are cached for a year).
+const MODULES = { digits: ["./play-digits.js", "createDigitsMode"] };
+const extra = MODULES[mode]
+  ? (await import(MODULES[mode][0] + new URL(import.meta.url).search))[MODULES[mode][1]]({ data, cells, say, clearMarks, setState })
+  : null;
+
+document.getElementById("how").textContent = extra ? extra.how : HOW[mode];
 
 function say(text, problemsList = []) {
   result.textContent = text;
@@ -48,6 +58,7 @@ function setState(key, value) {
   el.dataset.state = value;
   el.classList.toggle("filled", value === "filled");
   el.classList.toggle("empty", value === "empty");
+  extra?.changed(key);
   if (data.type === "battleship") {
     const [r, c] = key.split(",").map(Number);
     for (const [dr, dc] of [[0, 0], [-1, 0], [1, 0], [0, -1], [0, 1]]) shapeShip(r + dr, c + dc);
@@ -77,7 +88,7 @@ function givens() {
   }
   return fixed;
 }
-const fixed = mode === "cycle" ? givens() : new Map();
+const fixed = mode === "cycle" ? givens() : extra ? extra.fixed : new Map();
 
 function gridAnswer(undecided) {
   const grid = [];
@@ -212,6 +223,7 @@ function paint(key, name) {
 // --- shared: input, check, hint -------------------------------------------------------------------
 
 function answer(undecided = 0) {
+  if (extra) return extra.answer(undecided);
   if (mode === "square") return { move: chosen ? squareName(chosen) : null };
   if (mode === "pieces") return { placements: [...placed].map(([piece, at]) => ({ piece, cells: at })) };
   return gridAnswer(undecided);
@@ -219,6 +231,7 @@ function answer(undecided = 0) {
 
 function act(key) {
   clearMarks("violation", "because", "mistake");
+  if (extra) return extra.act(key);
   if (mode === "square") return choose(key);
   if (mode === "pieces") return place(key);
   if (fixed.has(key)) return say("That cell is given.");
@@ -256,7 +269,8 @@ async function hint() {
     const given = await post(`/puzzles/${data.id}/hint`, { state: answer(null) });
     mark(given.because, "because");
     mark(given.mistakes, "mistake");
-    for (const { cell, value } of given.decide || []) {
+    if (extra) extra.applyHint(given);
+    else for (const { cell, value } of given.decide || []) {
       const key = `${cell[0]},${cell[1]}`;
       if (mode === "cycle" && cells.has(key) && !fixed.has(key)) setState(key, value ? "filled" : "empty");
     }
@@ -269,6 +283,7 @@ async function hint() {
 function clearAll() {
   clearMarks("violation", "because", "mistake");
   if (mode === "pieces") [...placed.keys()].forEach(lift);
+  else if (extra) extra.clear();
   else for (const key of keys) if (!fixed.has(key)) setState(key, "unknown");
   chosen = null;
   say("");
@@ -292,7 +307,9 @@ for (const [key, el] of cells) {
     act(key);
   });
   el.addEventListener("keydown", (event) => {
-    if (event.key === "Enter" || event.key === " ") {
+    if (extra?.keydown(event, key)) {
+      event.preventDefault();
+    } else if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
       act(key);
     } else if (STEPS[event.key]) {

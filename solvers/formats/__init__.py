@@ -1,2 +1,2 @@
-"""Puzzles as text other programs write: puzz.link URLs (``puzzlink``) and the Number Sums CSV
-(``number_sums_csv``)."""
+"""Puzzles as text other programs write: puzz.link URLs (``puzzlink``, one module per genre) and the Number
+Sums CSV (``number_sums_csv``)."""

@@ -5,18 +5,31 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 
 from pydantic import ValidationError
 
 from solvers.common import InvalidInput
 from solvers.number_sums import NumberSumsPuzzle
 
+# Unix (\n), Windows (\r\n) and old Mac (\r) line ends: files written on any of them read alike.
+LINE_END = re.compile(r"\r\n?")
+SHOWN_CHARS = 20  # how much of a bad field a message quotes: enough to find it, never the whole body back
+
+
+def _shown(field: str) -> str:
+    field = field.strip()
+    return repr(field if len(field) <= SHOWN_CHARS else field[:SHOWN_CHARS] + "…")
+
 
 def parse_csv(text: str) -> NumberSumsPuzzle:
     """The article's format: first row an empty field then the column sums; every other row the
     row sum then that row's digits. Spaces around fields and blank lines are ignored."""
-    lines = [(i, row) for i, row in enumerate(csv.reader(io.StringIO(text.strip("\ufeff"))), start=1)
-             if any(field.strip() for field in row)]
+    reader = csv.reader(io.StringIO(LINE_END.sub("\n", text.strip("\ufeff"))))
+    try:
+        lines = [(reader.line_num, row) for row in reader if any(field.strip() for field in row)]
+    except csv.Error as exc:  # e.g. a field past the csv module's size limit
+        raise InvalidInput(f"CSV line {reader.line_num} cannot be read as CSV: {exc}") from None
     if len(lines) < 2:
         raise InvalidInput("CSV needs a header line (empty field, then column sums) and at least one row line")
 
@@ -26,7 +39,7 @@ def parse_csv(text: str) -> NumberSumsPuzzle:
             try:
                 values.append(int(field.strip()))
             except ValueError:
-                problem = f"{what} {pos}: {field.strip()!r} is not a whole number"
+                problem = f"{what} {pos}: {_shown(field)} is not a whole number"
                 raise InvalidInput(f"CSV line {line_no}, {problem}") from None
         return values
 
@@ -42,8 +55,9 @@ def parse_csv(text: str) -> NumberSumsPuzzle:
             )
         row_sums += ints(line_no, row[:1], "row sum")
         digits = ints(line_no, row[1:], "digit")
-        if any(not 1 <= d <= 9 for d in digits):
-            raise InvalidInput(f"CSV line {line_no}: digits must be 1..9, got {digits}")
+        wrong = next((pos for pos, d in enumerate(digits, start=1) if not 1 <= d <= 9), None)
+        if wrong is not None:
+            raise InvalidInput(f"CSV line {line_no}: digits must be 1..9, digit {wrong} is {_shown(row[wrong])}")
         numbers.append(digits)
     try:
         return NumberSumsPuzzle(numbers=numbers, row_sums=row_sums, col_sums=col_sums)

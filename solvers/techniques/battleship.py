@@ -634,8 +634,9 @@ def grade_within(board: Board, upto: int, deadline: Deadline) -> Grade:
 
 
 class BattleshipState(BaseModel):
-    ships: list[list[Literal[0, 1] | None]] = Field(
-        description="R×C: 1 ship, 0 water, null undecided (the player's grid so far).")
+    ships: list[list[Literal[0, 1] | None]] | None = Field(
+        None, description="R×C: 1 ship, 0 water, null undecided (the player's grid so far); "
+        "null or left out: nothing decided yet.")
 
 
 DIFFICULTY = grid_difficulty(SOLVER, board_of, "ships", BattleshipState, VALUE_NAMES, default="medium")

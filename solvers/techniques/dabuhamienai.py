@@ -661,8 +661,9 @@ def warm_up() -> None:
 
 
 class DabuhamienaiState(BaseModel):
-    shaded: list[list[Literal[0, 1] | None]] = Field(
-        description="N×N: 1 shaded, 0 marked unshaded, null undecided (the player's grid so far).")
+    shaded: list[list[Literal[0, 1] | None]] | None = Field(
+        None, description="N×N: 1 shaded, 0 marked unshaded, null undecided (the player's grid so far); "
+        "null or left out: nothing decided yet.")
 
 
 DIFFICULTY = dataclasses.replace(grid_difficulty(SOLVER, board_of, "shaded", DabuhamienaiState, VALUE_NAMES,

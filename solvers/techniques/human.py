@@ -431,6 +431,17 @@ class Difficulty:
     def names(self) -> list[str]:
         return [level["name"] for level in self.levels]
 
+    def read_state(self, state: BaseModel | None) -> BaseModel:
+        """The player's state as ``hint`` takes it: none at all (omitted or null) is nothing decided yet,
+        and so is a field sent as null: it takes its default (no placements; Othello's first hint). A
+        grid left null stays None, and the grid types' hint reads it as every cell undecided, since only
+        the puzzle knows its size."""
+        state = self.state_model() if state is None else state
+        defaults = {name: info.get_default(call_default_factory=True) for name, info in type(state).model_fields.items()
+                    if getattr(state, name) is None}
+        filled = {name: value for name, value in defaults.items() if value is not None}
+        return state.model_copy(update=filled) if filled else state
+
 
 def grid_difficulty(solver: HumanSolver[P, GridState], board_of: Callable[[Any], P], field_name: str,
                     state_model: type[BaseModel], value_names: dict[int, str], default: str) -> Difficulty:
@@ -443,6 +454,8 @@ def grid_difficulty(solver: HumanSolver[P, GridState], board_of: Callable[[Any],
         target = getattr(solution, field_name)
         grid = getattr(state, field_name)
         rows, cols = len(target), len(target[0])
+        if grid is None:  # nothing decided yet (Difficulty.read_state)
+            grid = [[None] * cols for _ in range(rows)]
         if len(grid) != rows or any(len(row) != cols for row in grid):
             raise InvalidInput(f"`{field_name}` must have {rows} rows of {cols} values (1, 0 or null), "
                                f"as the puzzle has")

@@ -428,8 +428,9 @@ SOLVER: HumanSolver[Board, GridState] = HumanSolver(
 
 
 class NumberSumsState(BaseModel):
-    selected: list[list[Literal[0, 1] | None]] = Field(
-        description="R×C: 1 selected, 0 crossed out, null undecided (the player's grid so far).")
+    selected: list[list[Literal[0, 1] | None]] | None = Field(
+        None, description="R×C: 1 selected, 0 crossed out, null undecided (the player's grid so far); "
+        "null or left out: nothing decided yet.")
 
 
 DIFFICULTY = grid_difficulty(SOLVER, board_of, "selected", NumberSumsState, VALUE_NAMES, default="easy")

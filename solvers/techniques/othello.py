@@ -186,9 +186,9 @@ def grade(puzzle: rules.OthelloPuzzle, deadline: Deadline) -> Grade:
 
 
 class OthelloHintState(BaseModel):
-    hint: Literal[1, 2] = Field(
+    hint: Literal[1, 2] | None = Field(
         1, description="1: the region or the idea to look at (never the move itself); 2: the move (`decide` holds "
-        "its cell, value 1 and name), and why the tempting alternative fails.")
+        "its cell, value 1 and name), and why the tempting alternative fails. Null or left out: 1.")
 
 
 def _region(sq: int, legal: list[int]) -> tuple[str, list[int]]:

@@ -475,8 +475,8 @@ LEVELS = tuple(SOLVER.level_names)
 
 
 class UbongoState(BaseModel):
-    placements: list[Placement] = Field(default_factory=list,
-                                        description="The pieces placed so far, as in the answer (any order).")
+    placements: list[Placement] | None = Field(
+        default_factory=list, description="The pieces placed so far, as in the answer (any order); null: none yet.")
 
 
 def _placement_id(board: Board, piece: str, cells: list[list[int]] | list[Cell]) -> PlacementId | None:

@@ -102,6 +102,7 @@ def test_attempts_are_counted_per_puzzle_and_per_level(client) -> None:
     assert not client.post(f"/puzzles/{record['id']}/verify", json={"answer": wrong, "first_try": True}).json()["solved"]
     assert client.post(f"/puzzles/{record['id']}/verify", json={"answer": record["solution"]}).json()["solved"]
     plays = client.get(f"/puzzles/{record['id']}/plays").json()
-    assert plays == {"attempts": 2, "solves": 1, "first_tries": 1, "first_try_solves": 0, "first_try_solve_rate": 0.0}
+    assert plays == {"attempts": 2, "solves": 1, "first_tries": 1, "first_try_solves": 0, "first_try_solve_rate": 0.0,
+                     "rating": record["rating"], "rd": record["rd"], "games": 0, "median_seconds": None}
     easy = next(row for row in client.get("/plays").json() if row["type"] == "dabuhamienai" and row["level"] == "easy")
     assert easy["attempts"] >= 2 and easy["first_tries"] >= 1

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from app.cli.main import main
 from app.store import PuzzleStore
 
@@ -125,3 +127,18 @@ def test_import_of_a_missing_file_is_a_clear_error(tmp_path, capsys) -> None:
     assert main(["--database-url", f"sqlite:///{tmp_path / 'e.db'}", "import", str(tmp_path / "missing.jsonl")]) == 2
     err = capsys.readouterr().err
     assert "missing.jsonl" in err and "no such file" in err and "Traceback" not in err
+
+
+def test_pregenerate_says_pool_and_days_count_per_level_and_prints_the_totals_first(tmp_path, capsys) -> None:
+    with pytest.raises(SystemExit):
+        main(["pregenerate", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "--pool POOL ready puzzles per type and level" in help_text and "that many for each level" in help_text
+    url = f"sqlite:///{tmp_path / 'tally.db'}"
+    assert main(["--database-url", url, "pregenerate", "--type", "dabuhamienai", "--days", "1", "--start", "2026-05-01",
+                 "--pool", "1", "--jobs", "2"]) == 0  # --difficulty all: each of the three levels
+    err = capsys.readouterr().err
+    lines = [f"dabuhamienai {level}: 1 daily + 1 pooled, 2 to generate" for level in ("easy", "medium", "hard")]
+    lines.append("6 puzzles planned (3 type and level pairs), 0 already stored, 6 to generate")
+    positions = [err.index(line) for line in lines]
+    assert positions == sorted(positions) and positions[-1] < err.index("%|")  # all said before the progress bar

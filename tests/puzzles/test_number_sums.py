@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 import time
 
 import pytest
@@ -122,6 +123,24 @@ def test_article_example_from_csv_is_unique() -> None:
 )
 def test_malformed_csv_names_line_and_problem(text: str, message: str) -> None:
     with pytest.raises(InvalidInput, match=message):
+        parse_csv(text)
+
+
+@pytest.mark.parametrize("line_end", ["\n", "\r\n", "\r"], ids=["unix", "windows", "old-mac"])
+def test_csv_reads_every_common_line_end(line_end: str) -> None:
+    text = line_end.join(ARTICLE_CSV.splitlines()) + line_end
+    assert parse_csv(text) == parse_csv(ARTICLE_CSV)
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [(",1\n1," + "1" * 200_000 + "\n", "line 2 cannot be read as CSV: field larger than field limit"),
+     (",1\n1," + "9" * 5_000 + "\n", "digit 1: '" + "9" * 20 + "…' is not a whole number"),
+     (",1\n1," + "9" * 50 + "\n", "digits must be 1..9, digit 1 is '" + "9" * 20 + "…'")],
+    ids=["past-csv-field-limit", "past-int-digit-limit", "huge-digit"],
+)
+def test_csv_the_csv_module_or_int_refuses_is_invalid_input_quoting_little(text: str, message: str) -> None:
+    with pytest.raises(InvalidInput, match=re.escape(message)):
         parse_csv(text)
 
 

@@ -17,6 +17,8 @@ PARAMS = {
     "number-sums": {"size": 5, "regions": True},
     "ubongo": {"pieces": 4},
     "othello": {"empties": 8},
+    "sudoku": {"size": 9},
+    "nonogram": {"size": 8},
 }
 
 
@@ -37,6 +39,10 @@ def expected_texts(name: str, puzzle: dict) -> set[str]:
         return {str(n) for n in sums} | {str(n) for row in puzzle["numbers"] for n in row}
     if name == "ubongo":
         return set(puzzle["pieces"])
+    if name == "sudoku":
+        return {str(v) for row in puzzle["givens"] for v in row if v}
+    if name == "nonogram":
+        return {str(run) for runs in puzzle["row_clues"] + puzzle["col_clues"] for run in runs}
     return set("ABCDEFGH") | {str(rank) for rank in range(1, 9)}
 
 
@@ -75,6 +81,15 @@ def test_solution_pictures_show_the_answer() -> None:
     circles = [e for e in ET.fromstring(sums.render(puzzle, answer, False)).iter(SVG_NS + "circle")]
     assert len(circles) == 2
 
+    sudoku = TYPES["sudoku"]
+    puzzle = sudoku.puzzle_model.model_validate({"size": 4, "givens": [[0, 1, 0, 0], [0, 0, 0, 2], [3, 0, 0, 0],
+                                                                       [0, 0, 3, 0]]})
+    answer = sudoku.answer_model.model_validate({"digits": [[2, 1, 4, 3], [4, 3, 1, 2], [3, 4, 2, 1], [1, 2, 3, 4]]})
+    drawn = [e for e in ET.fromstring(sudoku.render(puzzle, answer, False)).iter(SVG_NS + "text")]
+    bold = sorted(e.text for e in drawn if e.get("font-weight") == "bold")  # the givens; the rest in another colour
+    assert bold == ["1", "2", "3", "3"] and len(drawn) == 16
+    assert {e.get("fill") for e in drawn if e.get("font-weight") != "bold"} == {"#1f5fbf"}
+
 
 @pytest.mark.parametrize("name", sorted(TYPES))
 def test_play_mode_marks_every_cell_with_its_hook(name: str) -> None:
@@ -84,6 +99,8 @@ def test_play_mode_marks_every_cell_with_its_hook(name: str) -> None:
         "number-sums": ({"numbers": [[1, 2], [3, 4]], "row_sums": [1, 4], "col_sums": [1, 4]}, 4),
         "ubongo": ({"shape": ["##.", "###"], "pieces": ["I2", "L3"]}, 5),
         "othello": ({"board": "-" * 27 + "OX" + "-" * 6 + "XO" + "-" * 27, "to_move": "X"}, 64),
+        "sudoku": ({"size": 4, "givens": [[0, 1, 0, 0], [0, 0, 0, 2], [3, 0, 0, 0], [0, 0, 3, 0]]}, 16),
+        "nonogram": ({"rows": 2, "cols": 3, "row_clues": [[2], [1]], "col_clues": [[1], [1], [1]]}, 6),
     }
     payload, cells = examples[name]
     puzzle_type = TYPES[name]
@@ -104,7 +121,7 @@ def test_render_any_puzzle(client, name: str) -> None:
 def test_render_bad_input(client) -> None:
     response = client.post("/render/dabuhamienai", json={"puzzle": {"size": 2, "numbers": [[1, 2]]}})
     assert response.status_code == 422
-    assert client.post("/render/sudoku", json={"puzzle": {}}).status_code == 404
+    assert client.post("/render/kakuro", json={"puzzle": {}}).status_code == 404
     assert client.get("/puzzles/dab-nope.svg").status_code == 404
 
 
@@ -119,7 +136,7 @@ def test_play_pages(client) -> None:
     assert client.get(f"/play/{record['id']}", headers={"If-None-Match": page.headers["etag"]}).status_code == 304
     daily = client.get("/play/daily/battleship")
     assert daily.status_code == 200 and "data-cell=" in daily.text
-    assert client.get("/play/daily/sudoku").status_code == 404
+    assert client.get("/play/daily/kakuro").status_code == 404
     assert client.get("/play/dab-nope").status_code == 404
     script = client.get("/play/assets/play.js")
     assert script.status_code == 200 and "javascript" in script.headers["content-type"]

@@ -50,6 +50,17 @@ PUZZLES = {
         "to_move": st.sampled_from(["X", "O", "Z"]),
         "task": st.sampled_from(["win", "best"]),
     }),
+    "sudoku": st.fixed_dictionaries({
+        # mostly well-formed 4×4 and 6×6 grids with a few givens (some clashing), sometimes another size
+        "size": st.sampled_from([4, 4, 6, 9, 5, -1]),
+        "givens": st.sampled_from([4, 6]).flatmap(lambda n: st.lists(st.lists(
+            st.sampled_from([0, 0, 0, 0, 1, 2, 3, 4, 7, -1]), min_size=n, max_size=n), min_size=n, max_size=n)),
+    }),
+    "nonogram": st.fixed_dictionaries({
+        "rows": st.integers(-1, 7), "cols": st.integers(-1, 7),
+        "row_clues": st.lists(st.lists(st.integers(-1, 5), max_size=3), max_size=7),
+        "col_clues": st.lists(st.lists(st.integers(-1, 5), max_size=3), max_size=7),
+    }),
 }
 
 

@@ -11,7 +11,8 @@ from app.work import envelope, generate_job
 from generators.registry import TYPES
 from solvers.battleship import BattleshipPuzzle
 from solvers.common import InvalidInput
-from solvers.formats.puzzlink import battleship_url, parse_battleship_url, read_cell_numbers, write_numbers
+from solvers.formats.puzzlink.battleship import battleship_url, parse_battleship_url
+from solvers.formats.puzzlink.codec import read_cell_numbers, write_numbers
 from tests.service.test_api import generate
 
 PZPRJS_EXAMPLE = "https://puzz.link/p?battleship/6/6/g12h2g30g3gk0r3w//c"

@@ -73,11 +73,11 @@ def test_healthz(client) -> None:
     assert client.get("/healthz").json()["status"] == "ok"
 
 
-@pytest.mark.parametrize("path", ["/generate/sudoku", "/verify/sudoku", "/solve/sudoku"])
+@pytest.mark.parametrize("path", ["/generate/kakuro", "/verify/kakuro", "/solve/kakuro"])
 def test_unknown_type_is_404_listing_known_types(client, path: str) -> None:
     response = client.post(path, json={})
     assert response.status_code == 404 and "dabuhamienai" in response.json()["detail"]
-    assert client.get("/daily/sudoku").status_code == 404
+    assert client.get("/daily/kakuro").status_code == 404
 
 
 def test_unknown_id_is_404(client) -> None:
@@ -216,6 +216,17 @@ def test_malformed_csv_is_422_naming_the_problem(client, body: str) -> None:
     assert "CSV" in response.json()["detail"][0]["msg"] or "line" in response.json()["detail"][0]["msg"]
 
 
+@pytest.mark.parametrize("route", ["solve", "grade", "render"])
+@pytest.mark.parametrize("line_end", ["\n", "\r\n", "\r"], ids=["unix", "windows", "old-mac"])
+def test_csv_with_any_common_line_end_is_read_by_every_route(client, route: str, line_end: str) -> None:
+    text = line_end.join(ARTICLE_CSV.splitlines())
+    for response in (client.post(f"/{route}/number-sums", json={"csv": text}),
+                     client.post(f"/{route}/number-sums", json={"csv": ",1" + line_end + "2,1"})):
+        assert response.status_code == 200, response.text
+    as_body = client.post("/solve/number-sums", content=text.encode(), headers={"Content-Type": "text/csv"})
+    assert as_body.json()["solutions"] == [{"selected": ARTICLE_ANSWER}]
+
+
 def test_solve_wants_exactly_one_of_puzzle_and_csv(client) -> None:
     puzzle = {"numbers": [[1]], "row_sums": [1], "col_sums": [1]}
     assert client.post("/solve/number-sums", json={}).status_code == 422
@@ -262,6 +273,8 @@ SOLVABLE = {
     "number-sums": {"numbers": [[1, 2], [3, 4]], "row_sums": [1, 4], "col_sums": [1, 4]},
     "ubongo": {"shape": ["##", "#"], "catalogue": "standard", "mode": "given", "pieces": ["L3"]},
     "othello": {"board": "-OOOOO-XOOOOOOXXOXOXOOXXOOXOOOXXOOOOOXXXXXXOXXXX-XXXXXXX-OXXXXX-", "to_move": "X", "task": "best"},
+    "sudoku": {"size": 4, "givens": [[0, 1, 0, 0], [0, 0, 0, 2], [3, 0, 0, 0], [0, 0, 3, 0]]},
+    "nonogram": {"rows": 2, "cols": 3, "row_clues": [[2], [1]], "col_clues": [[1], [1], [1]]},
 }
 
 

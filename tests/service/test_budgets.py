@@ -146,7 +146,8 @@ def test_unreachable_redis_lets_requests_through_quickly(build) -> None:
     ("/hint/dabuhamienai", "work"), ("/puzzles/db-123/hint", "work"), ("/render/ubongo", "work"),
     ("/puzzles/db-123.svg", "work"), ("/verify/othello", "verify"), ("/puzzles/db-123/verify", "verify"),
     ("/puzzles/db-123", "read"), ("/puzzles/db-123/solution", "read"), ("/daily/othello", "read"),
-    ("/puzzles/db-123/plays", "read"), ("/plays", "read"),
+    ("/puzzles/db-123/plays", "read"), ("/plays", "read"), ("/next/ubongo", "read"), ("/players/abcdefgh", "read"),
+    ("/daily/othello.svg", "read"), ("/play/daily/othello", "read"), ("/play/db-123", "read"), ("/", None),
     ("/healthz", None), ("/readyz", None), ("/types", None), ("/metrics", None), ("/docs", None),
 ])
 def test_routes_are_budgeted_by_pattern(path: str, budget: str | None) -> None:

@@ -1,7 +1,9 @@
-"""The play page in a real browser: Debian's Chromium driven by Playwright against a real service
-(uvicorn on a free loopback port). For each type a person enters the solution by clicks and sees
-`solved`; a wrong answer shows the broken rules on their cells. Screenshots (phone 360 px and
-desktop) go to each test's temporary folder.
+"""The play pages and the front page in a real browser: Debian's Chromium driven by Playwright against a
+real service (uvicorn on a free loopback port). For each type a person enters the solution by clicks and
+sees `solved`; a wrong answer shows the broken rules on their cells; the front page shows every daily's
+picture and every link on it answers. Screenshots (phone 360 px and desktop) go to each test's temporary
+folder; the README's (a play page, the front page) to docs/screenshots/, so they show the pages as they
+are (puzzles of a fixed date: a rerun draws the same pictures, and leaves the files alone).
 
 `make test` installs Chromium (scripts/ensure-chromium.sh); where it cannot be installed these tests
 skip with that reason, everywhere else they run.
@@ -9,7 +11,9 @@ skip with that reason, everywhere else they run.
 
 from __future__ import annotations
 
+import io
 import os
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +22,7 @@ import httpx
 import pytest
 
 from solvers.battleship import segment_kind
+from tests.conftest import REPO
 from tests.operations.test_replicas import start_replica, wait_until_up
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("browser")]
@@ -27,6 +32,8 @@ LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backgro
                "--disable-component-update", "--disable-sync", "--no-first-run"]
 PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1200, "height": 900}
+SCREENSHOTS = REPO / "docs" / "screenshots"  # shown in the README
+README_DAY = "2026-11-22"  # the README's pictures show this day's dailies, so reruns draw the same ones
 
 if not Path(CHROMIUM).exists():
     pytest.skip(f"Chromium is not installed at {CHROMIUM} (scripts/ensure-chromium.sh installs it as root)",
@@ -38,6 +45,24 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is a de
 def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     database = tmp_path_factory.mktemp("play") / "puzzles.db"
     process, url = start_replica(f"sqlite:///{database}")
+    try:
+        wait_until_up(process, url)
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def fresh_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A service with nothing stored (its day's first visitor) and a work budget of one request a minute:
+    a page that spent `work` on its pictures would get 429s at once."""
+    database = tmp_path_factory.mktemp("front") / "puzzles.db"
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("RATE_LIMITS", "true")
+        env.setenv("RATE_LIMIT_WORK", "1/minute")
+        env.setenv("GENERATE_BUDGET_SECONDS", "60")  # eighteen dailies made at once on a loaded machine
+        process, url = start_replica(f"sqlite:///{database}")
     try:
         wait_until_up(process, url)
         yield url
@@ -95,6 +120,7 @@ GRID_CASES = [
     ("dabuhamienai", {"size": 6, "seed": 11}, "shaded"),
     ("battleship", {"size": 7, "seed": 11}, "ships"),
     ("number-sums", {"size": 5, "seed": 11, "regions": "true"}, "selected"),
+    ("nonogram", {"size": 6, "seed": 11}, "filled"),
 ]
 
 
@@ -241,4 +267,176 @@ def test_hint_button_asks_the_service_and_shows_its_answer(browser, service: str
     decided_after = page.locator('[data-state="filled"], [data-state="empty"]').count()
     assert decided_after > decided_before or page.locator(".because").count() > 0
     page.screenshot(path=tmp_path / "dabuhamienai-phone-hint.png", full_page=True)
+    page.close()
+
+
+def same_picture(old: bytes, new: bytes) -> bool:
+    """Chromium's antialiasing differs by a level or two on a few dozen pixels from one run to the next."""
+    from PIL import Image, ImageChops
+
+    first, second = (Image.open(io.BytesIO(png)).convert("RGB") for png in (old, new))
+    if first.size != second.size:
+        return False
+    levels = ImageChops.difference(first, second).convert("L").histogram()
+    changed = sum(levels[1:])
+    worst = max((level for level, count in enumerate(levels) if count), default=0)
+    return worst <= 16 and changed <= first.width * first.height // 1000
+
+
+def save_for_readme(page, name: str, **options: object) -> None:  # noqa: ANN001
+    """Write a README picture unless the committed one shows the same page, so a rerun of the tests leaves
+    no changed file behind for that noise, while any real change to a page is drawn anew."""
+    shot = page.screenshot(**options)
+    path = SCREENSHOTS / name
+    if not (path.exists() and same_picture(path.read_bytes(), shot)):
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(shot)
+
+
+def heading(page) -> tuple[str, str, str]:  # noqa: ANN001
+    return page.locator("h1").inner_text(), page.locator(".facts").inner_text(), page.locator("[data-id]").inner_text()
+
+
+def test_play_page_title_says_type_day_size_and_level_with_the_id_in_small_print(browser, service: str) -> None:
+    record = httpx.get(f"{service}/daily/dabuhamienai", params={"difficulty": "easy", "date": README_DAY}, timeout=120).json()
+    page = browser.new_page(viewport=PHONE)
+    page.goto(f"{service}/play/daily/dabuhamienai?difficulty=easy&date={README_DAY}")
+    page.wait_for_selector("body[data-ready=true]")
+    title, facts, small_print = heading(page)
+    assert title == "Dabuhamienai · 8×8 · easy" == page.title()
+    assert facts == "Daily puzzle for Sunday 22 November 2026 · 8×8 · level: easy"
+    assert small_print == record["id"] and record["id"] not in title
+    font_size = "selector => parseFloat(getComputedStyle(document.querySelector(selector)).fontSize)"
+    assert page.evaluate(font_size, ".id") < page.evaluate(font_size, ".facts")  # small print
+    page.click('[data-action="hint"]')  # the README's picture: a hint on a fresh grid
+    sync_api.expect(page.locator("[data-result]")).to_contain_text("Hint", timeout=30_000)
+    save_for_readme(page, "play-page.png", full_page=True)
+    page.close()
+
+    stored = generate(service, "battleship", size=7, seed=12)
+    page = open_page(browser, service, stored, PHONE)
+    title, facts, small_print = heading(page)
+    level = stored["difficulty"]["level"]
+    assert title == f"Battleship · 7×7 · {level}" and facts == f"7×7 · level: {level}"
+    assert small_print == stored["id"]
+    page.close()
+
+
+def load_every_picture(page) -> list[str]:  # noqa: ANN001
+    """Scroll to each picture as a person would (they load lazily) and wait until it shows; the sources."""
+    sources = []
+    for picture in page.locator("img[data-daily]").all():
+        picture.scroll_into_view_if_needed()
+        page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=picture.element_handle(),
+                               timeout=120_000)  # a day's first visit: the service makes the puzzle meanwhile
+        sources.append(picture.get_attribute("src"))
+    return sources
+
+
+def test_front_page_shows_every_daily_and_every_link_answers(browser, fresh_service: str, tmp_path: Path) -> None:
+    types = httpx.get(f"{fresh_service}/types").json()
+    page = browser.new_page(viewport=PHONE)
+    pictures: dict[str, dict] = {}
+    page.on("response", lambda r: "/daily/" in r.url and ".svg" in r.url and pictures.setdefault(
+        r.url, {}).update({r.status: r.headers.get("ratelimit-limit")}))
+    page.goto(fresh_service + "/")
+    page.wait_for_selector("body[data-ready=true]")
+    assert page.locator("h1").inner_text() == "Today's puzzles"
+
+    sources = load_every_picture(page)
+    wanted = {(t["name"], level) for t in types for level in t["difficulties"]} - {("number-sums", "expert")}
+    assert {re.fullmatch(r"/daily/([a-z-]+)\.svg\?difficulty=(\w+)", src).groups() for src in sources} == wanted
+    assert "expert" in page.locator("#number-sums .note").inner_text()  # the level its default size cannot have, and why
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # no sideways scrolling
+    page.screenshot(path=tmp_path / "front-phone.png", full_page=True)
+    # Every picture came from the read budget (1200 a minute), never from work (1 a minute here).
+    assert {limit for statuses in pictures.values() for status, limit in statuses.items() if status == 200} == {"1200"}
+    assert not any(status == 429 for statuses in pictures.values() for status in statuses)
+
+    links = page.eval_on_selector_all("a[href]", "links => links.map(a => a.getAttribute('href'))")
+    assert {"/docs", "#curl"} <= set(links)
+    assert len([link for link in links if link.startswith("/play/daily/")]) == len(wanted)
+    for link in set(links):
+        if link.startswith("#"):
+            assert page.locator(link).count() == 1, link
+        else:
+            assert page.request.get(fresh_service + link).status == 200, link
+    assert "curl" in page.locator("#curl pre").inner_text()
+    page.close()
+
+
+def test_front_page_of_the_readme_day_on_a_desktop(browser, fresh_service: str) -> None:
+    page = browser.new_page(viewport=DESKTOP)
+    page.goto(f"{fresh_service}/?date={README_DAY}")
+    page.wait_for_selector("body[data-ready=true]")
+    load_every_picture(page)
+    assert page.evaluate("document.documentElement.scrollWidth") <= DESKTOP["width"]
+    page.evaluate("window.scrollTo(0, 0)")
+    save_for_readme(page, "front-page.png")  # the top of the page, as a visitor first sees it
+
+
+def type_digit(page, r: int, c: int, digit: int) -> None:  # noqa: ANN001
+    cell(page, r, c).click()
+    page.keyboard.press("ABCDEFG"[digit - 10] if digit >= 10 else str(digit))
+
+
+def test_sudoku_digits_and_pencil_marks(browser, service: str, tmp_path: Path) -> None:
+    """A 4×4 solved by clicking cells and typing digits (and one by the keypad); pencil marks shown and
+    cleared; a wrong digit shows its broken rules; a hint fills a digit or pencils a cell."""
+    record = generate(service, "sudoku", size=4, seed=5)
+    givens, solution = record["puzzle"]["givens"], record["solution"]["digits"]
+    open_cells = [(r, c) for r in range(4) for c in range(4) if not givens[r][c]]
+    for viewport, name in ((PHONE, "phone"), (DESKTOP, "desktop")):
+        page = open_page(browser, service, record, viewport)
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        first = open_cells[0]
+        cell(page, *first).click()
+        page.click('[data-action="pencil"]')
+        for d in (1, 3):
+            page.keyboard.press(str(d))
+        assert cell(page, *first).get_attribute("data-marks") == "1 3"
+        assert cell(page, *first).locator(".mark").count() == 2
+        page.screenshot(path=tmp_path / f"sudoku-{name}-pencil.png", full_page=True)
+        page.keyboard.press("p")  # back to digits
+        assert page.locator('[data-action="pencil"]').get_attribute("aria-pressed") == "false"
+        for r, c in open_cells[:-1]:
+            type_digit(page, r, c, solution[r][c])
+        last = open_cells[-1]
+        cell(page, *last).click()
+        page.click(f'.keypad [data-digit="{solution[last[0]][last[1]]}"]')
+        assert cell(page, *first).locator(".mark").count() == 0  # a digit hides the marks
+        assert cell(page, *first).get_attribute("data-state") == "filled"
+        assert check(page).startswith("solved")
+        page.screenshot(path=tmp_path / f"sudoku-{name}-solved.png", full_page=True)
+        given = next((r, c) for r in range(4) for c in range(4) if givens[r][c])
+        type_digit(page, *given, givens[given[0]][given[1]] % 4 + 1)
+        assert page.locator("[data-result]").inner_text() == "That cell is given."
+        assert page.errors == []  # type: ignore[attr-defined]
+        page.close()
+
+    page = open_page(browser, service, record, PHONE)
+    r, c = open_cells[0]
+    type_digit(page, r, c, solution[r][c] % 4 + 1)
+    text = check(page)
+    assert not text.startswith("solved") and "broken" in text and page.locator(".violation").count() >= 1
+    page.click('[data-action="clear"]')
+    page.click('[data-action="hint"]')
+    sync_api.expect(page.locator("[data-result]")).to_contain_text("Hint", timeout=30_000)
+    filled = page.locator('[data-cell][data-state="filled"]').count()
+    assert filled > sum(1 for row in givens for v in row if v) or page.locator("[data-marks]").count() > 0
+    page.screenshot(path=tmp_path / "sudoku-phone-hint.png", full_page=True)
+    page.close()
+
+
+def test_sudoku_16_takes_letters_for_10_to_16(browser, service: str, tmp_path: Path) -> None:
+    record = generate(service, "sudoku", size=16, difficulty="easy", seed=2)
+    givens, solution = record["puzzle"]["givens"], record["solution"]["digits"]
+    page = open_page(browser, service, record, DESKTOP)
+    high = [(r, c) for r in range(16) for c in range(16) if not givens[r][c] and solution[r][c] >= 10][:3]
+    for r, c in high:
+        type_digit(page, r, c, solution[r][c])
+        assert cell(page, r, c).get_attribute("data-digit") == str(solution[r][c])
+        assert cell(page, r, c).locator(".entry").text_content() == str(solution[r][c])
+    page.screenshot(path=tmp_path / "sudoku16-desktop.png", full_page=True)
+    assert page.errors == []  # type: ignore[attr-defined]
     page.close()

@@ -17,13 +17,22 @@ has no equivalent here and is refused with the reason.
 
 from __future__ import annotations
 
-from urllib.parse import unquote
-
 from solvers.battleship import BattleshipPuzzle, Revealed
 from solvers.common import InvalidInput
+from solvers.formats.puzzlink.codec import (
+    BASE_URL,
+    QUESTION,
+    UNKNOWN,
+    base36,
+    count_field,
+    read_cell_numbers,
+    read_outside_numbers,
+    shown,
+    split_url,
+    write_numbers,
+)
 
 GENRE = "battleship"
-BASE_URL = "https://puzz.link/p?"
 KIND_CODES = {"water": 0, "top": 1, "bottom": 2, "left": 3, "right": 4, "middle": 5, "sub": 6}
 CODE_KINDS = {code: kind for kind, code in KIND_CODES.items()}
 MAX_SHIP = 35  # a piece's width is one base-36 digit
@@ -33,96 +42,6 @@ PRESETS = {  # pzprjs's preset fleets, pieces in its order (ascending length)
     "e": ["11g"] * 5 + ["21o"] * 4 + ["31s"] * 3 + ["41u"] * 2 + ["51v"],
     "p": ["337k", "15v", "24as", "24bo", "23fg", "337i", "23rg", "334u", "335s", "33bk", "24bk", "337o"],  # pentominoes
 }
-UNKNOWN = -1  # nothing given
-QUESTION = -2  # pzprjs's "?"
-
-
-# --- the number16 run encoding --------------------------------------------------------------------
-
-
-def write_numbers(values: list[int]) -> str:
-    """pzprjs's genericEncodeNumber16: numbers as hex, runs of up to 20 blanks as one letter g..z."""
-    out, blanks = [], 0
-    for value in values:
-        if value == UNKNOWN:
-            blanks += 1
-            if blanks == 20:
-                out.append(_skip(blanks))
-                blanks = 0
-            continue
-        if blanks:
-            out.append(_skip(blanks))
-            blanks = 0
-        out.append(_number(value))
-    if blanks:
-        out.append(_skip(blanks))
-    return "".join(out)
-
-
-def _skip(blanks: int) -> str:
-    return _base36(15 + blanks)
-
-
-def _number(value: int) -> str:
-    if value == QUESTION:
-        return "."
-    if 0 <= value < 16:
-        return format(value, "x")
-    if value < 256:
-        return "-" + format(value, "02x")
-    raise InvalidInput(f"the number {value} is too large for a puzz.link battleship URL (at most 255)")
-
-
-def _base36(value: int) -> str:
-    return "0123456789abcdefghijklmnopqrstuvwxyz"[value]
-
-
-def read_outside_numbers(body: str, count: int) -> tuple[list[int], str]:
-    """pzprjs's decodeNumber16ExCell: ``count`` outside-cell numbers, and the rest of the body."""
-    values = [UNKNOWN] * count
-    at = index = 0
-    while index < len(body):
-        ch = body[index]
-        if ch in "0123456789abcdef":
-            values[at] = int(ch, 16)
-        elif ch == "-":
-            values[at] = _hex(body[index + 1:index + 3])
-            index += 2
-        elif ch == ".":
-            values[at] = QUESTION
-        elif "g" <= ch <= "z":
-            at += int(ch, 36) - 16
-        at += 1
-        if at >= count:
-            break
-        index += 1
-    return values, body[index + 1:]
-
-
-def read_cell_numbers(body: str, count: int) -> tuple[list[int], str]:
-    """pzprjs's genericDecodeNumber16: ``count`` cell numbers, and the rest of the body."""
-    values = [UNKNOWN] * count
-    at = index = 0
-    while index < len(body) and at < count:
-        ch = body[index]
-        if ch in "0123456789abcdef":
-            values[at], index, at = int(ch, 16), index + 1, at + 1
-        elif ch == "-":
-            values[at], index, at = _hex(body[index + 1:index + 3]), index + 3, at + 1
-        elif ch == ".":
-            values[at], index, at = QUESTION, index + 1, at + 1
-        elif "g" <= ch <= "z":
-            at, index = at + int(ch, 36) - 15, index + 1
-        else:
-            index += 1
-    return values, body[index:]
-
-
-def _hex(digits: str) -> int:
-    try:
-        return int(digits, 16)
-    except ValueError:
-        raise InvalidInput(f"`-{digits}` is not a two-digit hex number") from None
 
 
 # --- the piece bank --------------------------------------------------------------------------------
@@ -133,8 +52,8 @@ def ship_piece(length: int) -> str:
     if not 1 <= length <= MAX_SHIP:
         raise InvalidInput(f"pzprjs cannot express a ship of length {length} (1..{MAX_SHIP})")
     bits = "1" * length
-    groups = "".join(_base36(int(bits[i:i + 5].ljust(5, "0"), 2)) for i in range(0, len(bits), 5))
-    return (_base36(length) + "1" + groups).rstrip("0")
+    groups = "".join(base36(int(bits[i:i + 5].ljust(5, "0"), 2)) for i in range(0, len(bits), 5))
+    return (base36(length) + "1" + groups).rstrip("0")
 
 
 def piece_length(piece: str, number: int) -> int:
@@ -148,10 +67,10 @@ def piece_length(piece: str, number: int) -> int:
             width, height = int(piece[0], 36), int(piece[1], 36)
             bits = "".join(format(int(ch, 32), "05b") for ch in piece[2:])[:width * height].ljust(width * height, "0")
     except (ValueError, IndexError, ZeroDivisionError):
-        raise InvalidInput(f"fleet piece {number} ({piece!r}) is not a pzprjs piece") from None
+        raise InvalidInput(f"fleet piece {number} ({shown(piece)}) is not a pzprjs piece") from None
     if min(width, height) != 1 or set(bits) != {"1"}:
-        raise InvalidInput(f"fleet piece {number} ({piece!r}, {width}×{height} cells {bits}) is not a straight ship: "
-                           "pzprjs allows any polyomino fleet, this service plays fleets of straight ships only")
+        raise InvalidInput(f"fleet piece {number} ({shown(piece)}, {width}×{height} cells {shown(bits)}) is not a "
+                           "straight ship: pzprjs allows any polyomino fleet, this service plays fleets of straight ships only")
     return max(width, height)
 
 
@@ -163,9 +82,9 @@ def read_bank(rest: str) -> list[int]:
         pieces = PRESETS[key]
     else:
         fields = rest[1:].split("/") if rest.startswith("/") else []
-        if not fields or not fields[0].isdigit() or int(fields[0]) == 0:
+        count = count_field(fields[0]) if fields else None
+        if not count:
             raise InvalidInput("the URL names no fleet: after the clues it needs `//c`, `//d`, `//e` or `/N/piece/...`")
-        count = int(fields[0])
         pieces = fields[1:1 + count]
         if len(pieces) != count:
             raise InvalidInput(f"the fleet announces {count} pieces but lists {len(pieces)}")
@@ -196,17 +115,7 @@ def battleship_url(puzzle: BattleshipPuzzle) -> str:
 def parse_battleship_url(url: str) -> BattleshipPuzzle:
     """The puzzle of a puzz.link (or any pzprjs host's) battleship URL; raises InvalidInput with why not.
     Model validation (sizes, counts, fleet) then applies as for a JSON puzzle."""
-    query = unquote(url.strip()).split("?", 1)[-1]
-    fields = query.split("/")
-    if fields[0] != GENRE:
-        raise InvalidInput(f"not a battleship URL: expected `...?{GENRE}/<cols>/<rows>/<body>`, got genre {fields[0]!r}")
-    if len(fields) > 1 and not fields[1].isdigit():
-        fields.pop(1)  # a pzprjs flag field; battleship defines none that changes the puzzle
-    if len(fields) < 4 or not fields[1].isdigit() or not fields[2].isdigit():
-        raise InvalidInput(f"a battleship URL reads `...?{GENRE}/<cols>/<rows>/<body>`, got {query!r}")
-    cols, rows, body = int(fields[1]), int(fields[2]), "/".join(fields[3:])
-    if not (1 <= rows <= 100 and 1 <= cols <= 100):
-        raise InvalidInput(f"grid size {cols}×{rows} is out of range")
+    cols, rows, body = split_url(url, GENRE)
     counts, rest = ([UNKNOWN] * (cols + rows), body) if body.startswith("/") else read_outside_numbers(body, cols + rows)
     cells, rest = ([UNKNOWN] * (rows * cols), rest) if body.startswith("/") else read_cell_numbers(rest, rows * cols)
     fleet = read_bank(rest.rstrip("="))
@@ -215,8 +124,8 @@ def parse_battleship_url(url: str) -> BattleshipPuzzle:
         if code == UNKNOWN:
             continue
         if code not in CODE_KINDS:
-            shown = "a question mark" if code == QUESTION else f"clue {code} (a bent ship's corner)"
-            raise InvalidInput(f"cell row {index // cols}, column {index % cols} holds {shown}, which a battleship "
+            what = "a question mark" if code == QUESTION else f"clue {code} (a bent ship's corner)"
+            raise InvalidInput(f"cell row {index // cols}, column {index % cols} holds {what}, which a battleship "
                                f"puzzle here cannot express (revealed kinds: {', '.join(KIND_CODES)})")
         revealed.append(Revealed(cell=(index // cols, index % cols), kind=CODE_KINDS[code]))
 

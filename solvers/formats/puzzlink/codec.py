@@ -1,0 +1,129 @@
+"""pzprjs's URL encodings that several genres share: numbers in cells and outside them as "number16" runs.
+
+pzprjs writes a puzzle as ``https://puzz.link/p?<genre>/<cols>/<rows>/<body>``; how a body is read
+depends on the genre (its ``src/variety/*.js``), but most genres build it from these pieces.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import unquote
+
+from solvers.common import InvalidInput
+
+BASE_URL = "https://puzz.link/p?"
+UNKNOWN = -1  # nothing given
+QUESTION = -2  # pzprjs's "?"
+SHOWN_CHARS = 40  # how much of a bad part a message quotes: enough to find it, never the whole URL back
+
+
+def shown(text: str) -> str:
+    return repr(text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS] + "…")
+
+
+def count_field(text: str) -> int | None:
+    """A count as pzprjs writes one (ASCII digits), else None. Not ``str.isdigit``, which is also true of
+    `²` or `٣` (int() refuses the first), nor a number too long for int() to read."""
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 9 else None
+
+
+def split_url(url: str, genre: str, max_side: int = 100) -> tuple[int, int, str]:
+    """(cols, rows, body) of a pzprjs URL of ``genre`` (puzz.link, pzv.jp or the bare ``genre/...``);
+    raises InvalidInput saying what is wrong."""
+    query = unquote(url.strip()).split("?", 1)[-1]
+    fields = query.split("/")
+    if fields[0] != genre:
+        raise InvalidInput(f"not a {genre} URL: expected `...?{genre}/<cols>/<rows>/<body>`, got genre {shown(fields[0])}")
+    if len(fields) > 1 and count_field(fields[1]) is None:
+        fields.pop(1)  # a pzprjs flag field; none of the genres here defines one that changes the puzzle
+    if len(fields) < 4 or count_field(fields[1]) is None or count_field(fields[2]) is None:
+        raise InvalidInput(f"a {genre} URL reads `...?{genre}/<cols>/<rows>/<body>` (sizes in digits 0-9), "
+                           f"got {shown(query)}")
+    cols, rows = int(fields[1]), int(fields[2])
+    if not (1 <= rows <= max_side and 1 <= cols <= max_side):
+        raise InvalidInput(f"grid size {cols}×{rows} is out of range (1..{max_side} each way)")
+    return cols, rows, "/".join(fields[3:])
+
+
+def write_numbers(values: list[int]) -> str:
+    """pzprjs's genericEncodeNumber16: numbers as hex, runs of up to 20 blanks as one letter g..z."""
+    out, blanks = [], 0
+    for value in values:
+        if value == UNKNOWN:
+            blanks += 1
+            if blanks == 20:
+                out.append(_skip(blanks))
+                blanks = 0
+            continue
+        if blanks:
+            out.append(_skip(blanks))
+            blanks = 0
+        out.append(_number(value))
+    if blanks:
+        out.append(_skip(blanks))
+    return "".join(out)
+
+
+def _skip(blanks: int) -> str:
+    return base36(15 + blanks)
+
+
+def _number(value: int) -> str:
+    if value == QUESTION:
+        return "."
+    if 0 <= value < 16:
+        return format(value, "x")
+    if value < 256:
+        return "-" + format(value, "02x")
+    raise InvalidInput(f"the number {value} is too large for a puzz.link URL (at most 255)")
+
+
+def base36(value: int) -> str:
+    return "0123456789abcdefghijklmnopqrstuvwxyz"[value]
+
+
+def read_outside_numbers(body: str, count: int) -> tuple[list[int], str]:
+    """pzprjs's decodeNumber16ExCell: ``count`` outside-cell numbers, and the rest of the body."""
+    values = [UNKNOWN] * count
+    at = index = 0
+    while index < len(body):
+        ch = body[index]
+        if ch in "0123456789abcdef":
+            values[at] = int(ch, 16)
+        elif ch == "-":
+            values[at] = _hex(body[index + 1:index + 3])
+            index += 2
+        elif ch == ".":
+            values[at] = QUESTION
+        elif "g" <= ch <= "z":
+            at += int(ch, 36) - 16
+        at += 1
+        if at >= count:
+            break
+        index += 1
+    return values, body[index + 1:]
+
+
+def read_cell_numbers(body: str, count: int) -> tuple[list[int], str]:
+    """pzprjs's genericDecodeNumber16: ``count`` cell numbers, and the rest of the body."""
+    values = [UNKNOWN] * count
+    at = index = 0
+    while index < len(body) and at < count:
+        ch = body[index]
+        if ch in "0123456789abcdef":
+            values[at], index, at = int(ch, 16), index + 1, at + 1
+        elif ch == "-":
+            values[at], index, at = _hex(body[index + 1:index + 3]), index + 3, at + 1
+        elif ch == ".":
+            values[at], index, at = QUESTION, index + 1, at + 1
+        elif "g" <= ch <= "z":
+            at, index = at + int(ch, 36) - 15, index + 1
+        else:
+            index += 1
+    return values, body[index:]
+
+
+def _hex(digits: str) -> int:
+    try:
+        return int(digits, 16)
+    except ValueError:
+        raise InvalidInput(f"`-{digits}` is not a two-digit hex number") from None

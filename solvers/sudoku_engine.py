@@ -1,0 +1,404 @@
+"""The exact Sudoku search, compiled with numba: candidates as bitmasks, singles propagated at every
+node, the cell with the fewest candidates branched on, solutions counted up to a limit.
+
+A grid of N×N cells (N = 4, 6, 9, 16) keeps one int32 mask of candidate digits per cell (bit d-1 for
+digit d). Propagation applies the two rules a search cannot do without: a cell down to one digit takes
+it out of its peers (naked single), and a digit with one place left in a row, column or box goes there
+(hidden single). A cell without candidates, a unit missing a digit, or one cell that is the last place
+for two digits is a dead end.
+
+The search runs on an explicit stack (one row of masks per depth), not by recursion, so numba caches
+it on disk (``cache=True``; recursive functions crashed when loaded from the cache here). numba cannot
+read the clock, so each call is given a node budget and returns with its stack intact; ``Search``
+resumes it slice by slice while the caller's deadline allows. The same propagation, started from one
+assumed digit, is what the human solver's forcing chains follow (``trial``).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import tempfile
+from collections.abc import Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+from numba import njit
+
+from solvers.common import Deadline
+
+BOXES = {4: (2, 2), 6: (2, 3), 9: (3, 3), 16: (4, 4)}  # size -> (box rows, box columns)
+LOCKED = {4: False, 6: False, 9: False, 16: True}  # sizes whose search also propagates locked candidates
+SLICE = 20_000  # nodes per call between deadline checks (a few ms at most)
+
+# The search's status word (``control[STATUS]``).
+RUNNING, EXHAUSTED, LIMIT = 0, 1, 2
+DEPTH, COUNT, NODES, STATUS, PHASE, KEPT = range(6)
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """The units and peers of one size, as arrays numba reads."""
+
+    n: int
+    box_rows: int
+    box_cols: int
+    units: np.ndarray  # (3n, n) cell indices: rows, then columns, then boxes
+    peers: np.ndarray  # (n², peers) cell indices sharing a unit with the cell
+    cell_units: np.ndarray  # (n², 3): the cell's row, column and box unit indices
+    crossings: np.ndarray  # (k, 3, n): per box and line that cross, shared cells, rest of box, rest of line (-1 pads)
+    popcount: np.ndarray  # popcount of every mask of n bits
+    given_masks: np.ndarray  # a given digit's mask (index 0, no given: every digit)
+
+    @property
+    def cells(self) -> int:
+        return self.n * self.n
+
+    def box_of(self, r: int, c: int) -> int:
+        return (r // self.box_rows) * (self.n // self.box_cols) + c // self.box_cols
+
+
+@cache
+def geometry(n: int) -> Geometry:
+    box_rows, box_cols = BOXES[n]
+    rows = [[r * n + c for c in range(n)] for r in range(n)]
+    cols = [[r * n + c for r in range(n)] for c in range(n)]
+    boxes = [[(br + i) * n + bc + j for i in range(box_rows) for j in range(box_cols)]
+             for br in range(0, n, box_rows) for bc in range(0, n, box_cols)]
+    units = rows + cols + boxes
+    cell_units = [[-1, -1, -1] for _ in range(n * n)]
+    for k, unit in enumerate(units):
+        for i in unit:
+            cell_units[i][k // n] = k
+    peers = [sorted({j for k in cell_units[i] for j in units[k]} - {i}) for i in range(n * n)]
+    popcount = np.array([bin(m).count("1") for m in range(1 << n)], dtype=np.int8)
+    crossings = []
+    for box in boxes:
+        for line in rows + cols:
+            shared = [i for i in box if i in line]
+            if shared:
+                parts = (shared, [i for i in box if i not in shared], [i for i in line if i not in shared])
+                crossings.append([part + [-1] * (n - len(part)) for part in parts])
+    crossing_array = np.array(crossings, dtype=np.int32) if LOCKED.get(n, False) else np.zeros((0, 3, n), np.int32)
+    return Geometry(n, box_rows, box_cols, np.array(units, dtype=np.int32), np.array(peers, dtype=np.int32),
+                    np.array(cell_units, dtype=np.int32), crossing_array, popcount,
+                    np.array([(1 << n) - 1] + [1 << d for d in range(n)], dtype=np.int32))
+
+
+@njit(cache=True)
+def settle(cand: np.ndarray, units: np.ndarray, peers: np.ndarray, crossings: np.ndarray, full: int,
+           queue: np.ndarray, tail: int) -> bool:
+    """Naked and hidden singles to a fixpoint, in place, then (with ``crossings``) locked candidates,
+    and again; False at a dead end. ``queue[:tail]`` are the cells just decided whose digit is still
+    to be cleared from their peers; every cell is queued at most once (when its mask drops to one
+    digit), so the queue needs one slot per cell."""
+    head = 0
+    while True:
+        while head < tail:
+            i = queue[head]
+            head += 1
+            m = cand[i]
+            for p in peers[i]:
+                c = cand[p]
+                if c & m:
+                    c &= ~m
+                    if c == 0:
+                        return False
+                    cand[p] = c
+                    if c & (c - 1) == 0:
+                        queue[tail] = p
+                        tail += 1
+        placed = False
+        for u in range(units.shape[0]):
+            once = 0
+            twice = 0
+            for i in units[u]:
+                m = cand[i]
+                twice |= once & m
+                once |= m
+            if once != full:
+                return False
+            only = once & ~twice
+            if only:
+                for i in units[u]:
+                    m = cand[i] & only
+                    if m:
+                        if m & (m - 1):
+                            return False
+                        if cand[i] != m:
+                            cand[i] = m
+                            queue[tail] = i
+                            tail += 1
+                            placed = True
+        if placed:
+            continue
+        # A digit whose places in a box all lie on one line (or in a line, within one box) leaves the
+        # rest of that line (box). Rows: crossings[k, 0] shared cells, [k, 1] rest of box, [k, 2] rest
+        # of line, padded with -1.
+        for k in range(crossings.shape[0]):
+            inside = 0
+            for i in crossings[k, 0]:
+                if i >= 0:
+                    inside |= cand[i]
+            box_rest = 0
+            for i in crossings[k, 1]:
+                if i >= 0:
+                    box_rest |= cand[i]
+            line_rest = 0
+            for i in crossings[k, 2]:
+                if i >= 0:
+                    line_rest |= cand[i]
+            pointing = inside & ~box_rest & line_rest
+            claiming = inside & ~line_rest & box_rest
+            for side, gone in ((2, pointing), (1, claiming)):
+                if gone:
+                    for i in crossings[k, side]:
+                        if i >= 0 and cand[i] & gone:
+                            c = cand[i] & ~gone
+                            if c == 0:
+                                return False
+                            cand[i] = c
+                            placed = True
+                            if c & (c - 1) == 0:
+                                queue[tail] = i
+                                tail += 1
+        if not placed:
+            return True
+
+
+@njit(cache=True)
+def propagate(cand: np.ndarray, units: np.ndarray, peers: np.ndarray, crossings: np.ndarray, full: int) -> bool:
+    """``settle`` from scratch: every decided cell's digit cleared from its peers."""
+    queue = np.empty(cand.shape[0], dtype=np.int32)
+    tail = 0
+    for i in range(cand.shape[0]):
+        m = cand[i]
+        if m == 0:
+            return False
+        if m & (m - 1) == 0:
+            queue[tail] = i
+            tail += 1
+    return settle(cand, units, peers, crossings, full, queue, tail)
+
+
+@njit(cache=True)
+def run(stack: np.ndarray, branch_cell: np.ndarray, branch_rest: np.ndarray, control: np.ndarray,
+        solutions: np.ndarray, order: np.ndarray, units: np.ndarray, peers: np.ndarray, crossings: np.ndarray,
+        popcount: np.ndarray, full: int, limit: int, budget: int) -> None:
+    """Resume the depth-first search for at most ``budget`` nodes.
+
+    ``stack[d]`` holds the propagated masks at depth d; ``branch_cell[d]`` the cell branched on there
+    and ``branch_rest[d]`` its digits not tried yet, taken in the cell's ``order`` (a random order
+    makes a random solution). ``control`` keeps depth, count, nodes, status, phase (0: look at the node
+    at ``depth``; 1: try its next branch) and how many solutions were copied to ``solutions``."""
+    cells = stack.shape[1]
+    n = order.shape[1]
+    queue = np.empty(cells, dtype=np.int32)
+    spent = 0
+    while control[STATUS] == RUNNING and spent < budget:
+        depth = control[DEPTH]
+        if control[PHASE] == 0:
+            best = -1
+            fewest = n + 1
+            for i in range(cells):
+                k = popcount[stack[depth, i]]
+                if 1 < k < fewest:
+                    fewest = k
+                    best = i
+                    if k == 2:
+                        break
+            if best < 0:  # every cell decided: a solution
+                if control[KEPT] < solutions.shape[0]:
+                    for i in range(cells):
+                        m = stack[depth, i]
+                        d = 0
+                        while m > 1:
+                            m >>= 1
+                            d += 1
+                        solutions[control[KEPT], i] = d + 1
+                    control[KEPT] += 1
+                control[COUNT] += 1
+                if control[COUNT] >= limit:
+                    control[STATUS] = LIMIT
+                    return
+                control[DEPTH] -= 1
+                if control[DEPTH] < 0:
+                    control[STATUS] = EXHAUSTED
+                    return
+                control[PHASE] = 1
+                continue
+            branch_cell[depth] = best
+            branch_rest[depth] = stack[depth, best]
+            control[PHASE] = 1
+            continue
+        # phase 1: the next digit of the branch at this depth
+        cell = branch_cell[depth]
+        rest = branch_rest[depth]
+        if rest == 0:
+            control[DEPTH] -= 1
+            if control[DEPTH] < 0:
+                control[STATUS] = EXHAUSTED
+                return
+            continue
+        bit = 0
+        for k in range(n):
+            b = 1 << (order[cell, k] - 1)
+            if rest & b:
+                bit = b
+                break
+        branch_rest[depth] = rest & ~bit
+        spent += 1
+        control[NODES] += 1
+        stack[depth + 1, :] = stack[depth, :]
+        stack[depth + 1, cell] = bit
+        queue[0] = cell
+        if settle(stack[depth + 1], units, peers, crossings, full, queue, 1):
+            control[DEPTH] = depth + 1
+            control[PHASE] = 0
+
+
+# What broke in a trial (``why[0]``); ``why[1]`` is the cell or unit, ``why[2]`` a digit mask.
+NO_CANDIDATE, NO_PLACE, TWO_DIGITS_ONE_CELL = 1, 2, 3
+
+
+@njit(cache=True)
+def trial(cand: np.ndarray, cell: int, digit: int, units: np.ndarray, peers: np.ndarray, full: int,
+          max_rounds: int, placed_round: np.ndarray, why: np.ndarray) -> int:
+    """Assume ``digit`` in ``cell`` and follow singles round by round, as a person follows a chain (a
+    round: every decided cell's digit cleared from its peers, then every hidden single placed), in
+    place on ``cand``. Returns the round that broke a rule (and ``why`` it broke), 0 if none did within
+    ``max_rounds`` or the chain ran dry. ``placed_round[i]`` is the round in which cell i was decided
+    (-1: not by this trial)."""
+    cells = cand.shape[0]
+    for i in range(cells):
+        placed_round[i] = -1
+    cleared = np.zeros(cells, dtype=np.bool_)
+    cand[cell] = 1 << (digit - 1)
+    placed_round[cell] = 0
+    for rnd in range(1, max_rounds + 1):
+        progress = False
+        for i in range(cells):
+            m = cand[i]
+            if m & (m - 1) == 0 and not cleared[i] and placed_round[i] >= 0 and placed_round[i] < rnd:
+                cleared[i] = True
+                for p in peers[i]:
+                    if cand[p] & m:
+                        cand[p] &= ~m
+                        progress = True
+                        if cand[p] == 0:
+                            why[0], why[1], why[2] = NO_CANDIDATE, p, m
+                            return rnd
+                        if cand[p] & (cand[p] - 1) == 0 and placed_round[p] < 0:
+                            placed_round[p] = rnd
+        for u in range(units.shape[0]):
+            once = 0
+            twice = 0
+            for i in units[u]:
+                m = cand[i]
+                twice |= once & m
+                once |= m
+            if once != full:
+                why[0], why[1], why[2] = NO_PLACE, u, full & ~once
+                return rnd
+            only = once & ~twice
+            if only:
+                for i in units[u]:
+                    m = cand[i] & only
+                    if m:
+                        if m & (m - 1):
+                            why[0], why[1], why[2] = TWO_DIGITS_ONE_CELL, i, m
+                            return rnd
+                        if cand[i] != m:
+                            cand[i] = m
+                            if placed_round[i] < 0:
+                                placed_round[i] = rnd
+                            progress = True
+        if not progress:
+            return 0
+    return 0
+
+
+@cache
+def in_order(n: int) -> np.ndarray:
+    """Every cell's digits 1..n in order: the search's order when it only counts (read-only, shared)."""
+    order = np.tile(np.arange(1, n + 1, dtype=np.int32), (n * n, 1))
+    order.flags.writeable = False
+    return order
+
+
+class Search:
+    """One exact search over a grid, resumable: counts solutions up to ``limit`` and keeps ``keep``."""
+
+    def __init__(self, n: int, givens: Sequence[int], limit: int, keep: int, order: np.ndarray | None = None):
+        g = self.geometry = geometry(n)
+        self.full = (1 << n) - 1
+        self.stack = np.empty((g.cells + 2, g.cells), dtype=np.int32)  # row d is written before it is read
+        self.branch_cell = np.empty(g.cells + 2, dtype=np.int32)
+        self.branch_rest = np.empty(g.cells + 2, dtype=np.int32)
+        self.control = np.zeros(6, dtype=np.int64)
+        self.solutions = np.zeros((max(keep, 0), g.cells), dtype=np.int8)
+        self.order = order if order is not None else in_order(n)
+        self.limit = limit
+        start = self.stack[0]
+        start[:] = g.given_masks[np.asarray(givens, dtype=np.intp)]
+        if not propagate(start, g.units, g.peers, g.crossings, self.full):
+            self.control[STATUS] = EXHAUSTED
+
+    def run(self, deadline: Deadline, max_nodes: int | None = None) -> Search:
+        """Search until exhausted or ``limit`` solutions are found; past ``max_nodes`` nodes it stops
+        early (``finished`` is then False)."""
+        g = self.geometry
+        while self.control[STATUS] == RUNNING:
+            deadline.check()
+            budget = SLICE if max_nodes is None else min(SLICE, max_nodes - self.nodes)
+            if budget <= 0:
+                break
+            run(self.stack, self.branch_cell, self.branch_rest, self.control, self.solutions, self.order,
+                g.units, g.peers, g.crossings, g.popcount, self.full, self.limit, budget)
+        return self
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.control[STATUS] != RUNNING)
+
+    @property
+    def count(self) -> int:
+        return int(self.control[COUNT])
+
+    @property
+    def complete(self) -> bool:
+        return bool(self.control[STATUS] == EXHAUSTED)
+
+    @property
+    def nodes(self) -> int:
+        return int(self.control[NODES])
+
+    def found(self) -> list[list[int]]:
+        """The kept solutions, each a flat list of digits."""
+        return [row.tolist() for row in self.solutions[: int(self.control[KEPT])]]
+
+
+def count(n: int, givens: Sequence[int], limit: int, deadline: Deadline, keep: int = 0) -> Search:
+    return Search(n, givens, limit, keep).run(deadline)
+
+
+@contextmanager
+def _compile_lock():  # noqa: ANN202 - a context manager
+    """One process compiles into numba's cache at a time; the others then load it."""
+    with open(os.path.join(tempfile.gettempdir(), "puzzlegen-numba-compile.lock"), "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def warm_up() -> None:
+    """Load (or compile, the first time on a machine) every entry point before any request needs it."""
+    with _compile_lock():
+        count(4, [0] * 16, 3, Deadline.never(), keep=1)
+        g = geometry(4)
+        cand = np.full(16, 15, dtype=np.int32)
+        trial(cand, 0, 1, g.units, g.peers, 15, 3, np.zeros(16, dtype=np.int32), np.zeros(3, dtype=np.int32))
