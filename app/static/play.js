@@ -27,8 +27,8 @@ const rows = Math.max(...keys.map((k) => +k.split(",")[0])) + 1;
 const cols = Math.max(...keys.map((k) => +k.split(",")[1])) + 1;
 const state = new Map(keys.map((k) => [k, "unknown"]));
 const NEXT = { unknown: "filled", filled: "empty", empty: "unknown" };
-// Per-type additions to a mode, in their own modules (same version query as this file).
-const extra = data.type === "nonogram"
+// Nonogram clues grey out as their lines match: an addition to the cycle mode, in its own module.
+const clueWatch = data.type === "nonogram"
   ? (await import(`./play-nonogram.js${new URL(import.meta.url).search}`)).watchClues(state, rows, cols) : null;
 
 // A mode kept in its own module (same version query as this one: the assets are cached for a year).
@@ -58,7 +58,7 @@ function setState(key, value) {
   el.dataset.state = value;
   el.classList.toggle("filled", value === "filled");
   el.classList.toggle("empty", value === "empty");
-  extra?.changed(key);
+  clueWatch?.changed(key);
   if (data.type === "battleship") {
     const [r, c] = key.split(",").map(Number);
     for (const [dr, dc] of [[0, 0], [-1, 0], [1, 0], [0, -1], [0, 1]]) shapeShip(r + dr, c + dc);
