@@ -297,8 +297,9 @@ def grade(puzzle: rules.NonogramPuzzle, deadline: Deadline) -> Grade:
 
 
 class NonogramState(BaseModel):
-    filled: list[list[Literal[0, 1] | None]] = Field(
-        description="R×C: 1 filled, 0 marked empty, null undecided (the player's grid so far).")
+    filled: list[list[Literal[0, 1] | None]] | None = Field(
+        None, description="R×C: 1 filled, 0 marked empty, null undecided (the player's grid so far); "
+        "null or left out: nothing decided yet.")
 
 
 DIFFICULTY = grid_difficulty(SOLVER, board_of, "filled", NonogramState, VALUE_NAMES, default="easy")
