@@ -201,8 +201,8 @@ def test_queued_work_survives_a_rabbitmq_restart(fleet_env, tmp_path) -> None:
 def test_a_chunk_past_its_time_limit_is_stopped_and_one_out_of_budget_retried_once(fleet_env, tmp_path) -> None:
     engine = make_celery(settings_of(fleet_env))
     hard = PoolTarget.of("dabuhamienai", 2, difficulty="hard", size=10)
-    slow = PoolTarget.of("dabuhamienai", 40, difficulty="hard", size=15)  # about 10 s in all (eight took 1.2-1.4 s: a race)
-    overrun = [asdict(item) for item in pool_slots(slow, 0, 40)]
+    slow = PoolTarget.of("dabuhamienai", 400, difficulty="hard", size=30)  # far more than 1.5 s of work on any machine
+    overrun = [asdict(item) for item in pool_slots(slow, 0, 400)]
     starved = [asdict(pool_slots(hard, 0, 1)[0])]
     engine.send_task("puzzlegen.generate_chunk", (slow.type_name, overrun, 60.0), time_limit=1.5)  # killed at 1.5 s
     engine.send_task("puzzlegen.generate_chunk", (hard.type_name, starved, 0.01))  # its own budget: far too short
