@@ -28,7 +28,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from bench.stats import percentile
-from generators import battleship, dabuhamienai, number_sums, othello, ubongo
+from generators import battleship, dabuhamienai, nonogram, number_sums, othello, sudoku, ubongo
 from generators.registry import TYPES
 from generators.spec import PuzzleType
 from solvers.common import Deadline
@@ -51,6 +51,8 @@ BANDS: dict[str, list[Band]] = {
     "number-sums": [Band("size", 3, 7, 12, {}), Band("size", 3, 7, 12, {"regions": True})],
     "ubongo": [Band("pieces", 3, 3, 5, {"mode": "given"}), Band("pieces", 3, 3, 5, {"mode": "hidden"})],
     "othello": [Band("empties", 6, 12, 20, {})],
+    "sudoku": [Band("size", 4, 9, 16, {})],
+    "nonogram": [Band("size", 5, 15, 30, {})],
 }
 
 UNGRADED: dict[str, Callable[[BaseModel, int, Deadline], Any]] = {
@@ -59,6 +61,8 @@ UNGRADED: dict[str, Callable[[BaseModel, int, Deadline], Any]] = {
     "number-sums": number_sums.generate_unique,
     "ubongo": ubongo.generate_unique,
     "othello": othello.generate_unique,
+    "sudoku": sudoku.generate_unique,
+    "nonogram": lambda p, seed, deadline: nonogram.generate_unique(*p.shape(), seed, deadline),
 }
 
 
