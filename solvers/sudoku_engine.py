@@ -265,16 +265,18 @@ NO_CANDIDATE, NO_PLACE, TWO_DIGITS_ONE_CELL = 1, 2, 3
 
 @njit(cache=True)
 def trial(cand: np.ndarray, cell: int, digit: int, units: np.ndarray, peers: np.ndarray, full: int,
-          max_rounds: int, placed_round: np.ndarray, why: np.ndarray) -> int:
+          max_rounds: int, placed_round: np.ndarray, why: np.ndarray, max_decided: int = 1 << 30) -> int:
     """Assume ``digit`` in ``cell`` and follow singles round by round, as a person follows a chain (a
     round: every decided cell's digit cleared from its peers, then every hidden single placed), in
     place on ``cand``. Returns the round that broke a rule (and ``why`` it broke), 0 if none did within
-    ``max_rounds`` or the chain ran dry. ``placed_round[i]`` is the round in which cell i was decided
-    (-1: not by this trial)."""
+    ``max_rounds`` or the chain ran dry, or as soon as it has decided more than ``max_decided`` cells
+    (a caller looking for the smallest net stops following one already larger than the best).
+    ``placed_round[i]`` is the round in which cell i was decided (-1: not by this trial)."""
     cells = cand.shape[0]
     for i in range(cells):
         placed_round[i] = -1
     cleared = np.zeros(cells, dtype=np.bool_)
+    decided = 0
     cand[cell] = 1 << (digit - 1)
     placed_round[cell] = 0
     for rnd in range(1, max_rounds + 1):
@@ -292,6 +294,9 @@ def trial(cand: np.ndarray, cell: int, digit: int, units: np.ndarray, peers: np.
                             return rnd
                         if cand[p] & (cand[p] - 1) == 0 and placed_round[p] < 0:
                             placed_round[p] = rnd
+                            decided += 1
+                            if decided > max_decided:
+                                return 0
         for u in range(units.shape[0]):
             once = 0
             twice = 0
@@ -314,10 +319,41 @@ def trial(cand: np.ndarray, cell: int, digit: int, units: np.ndarray, peers: np.
                             cand[i] = m
                             if placed_round[i] < 0:
                                 placed_round[i] = rnd
+                                decided += 1
+                                if decided > max_decided:
+                                    return 0
                             progress = True
         if not progress:
             return 0
     return 0
+
+
+@njit(cache=True)
+def smallest_forcing_net(masks: np.ndarray, cells: np.ndarray, units: np.ndarray, peers: np.ndarray, full: int,
+                         max_rounds: int, best: np.ndarray) -> bool:
+    """Of every candidate of ``cells`` (in that order, digits ascending), the assumption whose ``trial``
+    breaks a rule having decided the fewest cells, then in the fewest rounds, then the lowest cell and
+    digit: ``best`` = (cells decided, rounds, cell, digit). False if no assumption breaks."""
+    placed_round = np.empty(masks.shape[0], dtype=np.int32)
+    why = np.zeros(3, dtype=np.int32)
+    found = False
+    for i in cells:
+        m = masks[i]
+        for d in range(1, 33):
+            if not m & (1 << (d - 1)):
+                continue
+            bound = best[0] if found else 1 << 30
+            broke = trial(masks.copy(), i, d, units, peers, full, max_rounds, placed_round, why, bound)
+            if not broke:
+                continue
+            decided = 0
+            for r in placed_round:
+                if r > 0:
+                    decided += 1
+            if not found or (decided, broke, i, d) < (best[0], best[1], best[2], best[3]):
+                best[0], best[1], best[2], best[3] = decided, broke, i, d
+                found = True
+    return found
 
 
 @cache
@@ -402,3 +438,4 @@ def warm_up() -> None:
         g = geometry(4)
         cand = np.full(16, 15, dtype=np.int32)
         trial(cand, 0, 1, g.units, g.peers, 15, 3, np.zeros(16, dtype=np.int32), np.zeros(3, dtype=np.int32))
+        smallest_forcing_net(cand, np.arange(16, dtype=np.int32), g.units, g.peers, 15, 3, np.zeros(4, dtype=np.int64))

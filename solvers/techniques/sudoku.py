@@ -530,17 +530,12 @@ def forcing_chain(puzzle: Puzzle, state: Candidates) -> list[Step]:
     masks = np.array(state.masks, dtype=np.int32)
     placed_round = np.zeros(len(masks), dtype=np.int32)
     why = np.zeros(3, dtype=np.int32)
-    best: tuple[int, int, int, int] | None = None  # (cells decided, rounds, cell, digit)
-    for i in sorted((i for i, v in enumerate(state.digits) if not v), key=lambda i: state.masks[i].bit_count()):
-        for d in digits_of(state.masks[i]):
-            broke = engine.trial(masks.copy(), i, d, g.units, g.peers, board.full, FORCING_ROUNDS, placed_round, why)
-            if broke:
-                found = (int(np.count_nonzero(placed_round > 0)), broke, i, d)
-                if best is None or found < best:
-                    best = found
-    if best is None:
+    cells = np.array(sorted((i for i, v in enumerate(state.digits) if not v), key=lambda i: state.masks[i].bit_count()),
+                     dtype=np.int32)
+    best = np.zeros(4, dtype=np.int64)
+    if not engine.smallest_forcing_net(masks, cells, g.units, g.peers, board.full, FORCING_ROUNDS, best):
         return []
-    decided, rounds, i, d = best
+    decided, rounds, i, d = (int(v) for v in best)
     trial = masks.copy()
     engine.trial(trial, i, d, g.units, g.peers, board.full, FORCING_ROUNDS, placed_round, why)
     followed = sorted((int(placed_round[j]), j) for j in range(len(masks)) if placed_round[j] > 0)

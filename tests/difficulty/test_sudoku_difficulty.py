@@ -111,6 +111,48 @@ def test_xy_chain_and_forcing_chain_on_a_published_puzzle() -> None:
     assert all(s.message.startswith("Forcing chain: if r") and "So r" in s.message for s in chains)
 
 
+def plain_smallest_forcing_net(state: human.Candidates) -> tuple[int, int, int, int] | None:
+    """Every assumption followed to its end, one by one: what the compiled search must find."""
+    g, board = engine.geometry(state.board.n), state.board
+    masks = np.array(state.masks, dtype=np.int32)
+    placed_round, why, best = np.zeros(len(masks), dtype=np.int32), np.zeros(3, dtype=np.int32), None
+    for i in sorted((i for i, v in enumerate(state.digits) if not v), key=lambda i: state.masks[i].bit_count()):
+        for d in human.digits_of(state.masks[i]):
+            broke = engine.trial(masks.copy(), i, d, g.units, g.peers, board.full, human.FORCING_ROUNDS,
+                                 placed_round, why)
+            if broke:
+                found = (int(np.count_nonzero(placed_round > 0)), broke, i, d)
+                best = found if best is None or found < best else best
+    return best
+
+
+def test_the_compiled_forcing_search_finds_what_trying_every_candidate_finds() -> None:
+    lines = published("top95")[:12] + published("sizes")[:6]
+    compared = 0
+    for line in lines:
+        puzzle = rules.SudokuPuzzle.model_validate(line["puzzle"])
+        model = human.board_of(puzzle)
+        stuck = human.SOLVER.run(model, upto=LEVELS.index("hard")).state
+        for _ in range(4):  # the stuck state, then after each of a few chain steps
+            if stuck.solved:
+                break
+            g, board = engine.geometry(stuck.board.n), stuck.board
+            cells = np.array(sorted((i for i, v in enumerate(stuck.digits) if not v),
+                                    key=lambda i: stuck.masks[i].bit_count()), dtype=np.int32)
+            best = np.zeros(4, dtype=np.int64)
+            found = engine.smallest_forcing_net(np.array(stuck.masks, dtype=np.int32), cells, g.units, g.peers,
+                                                board.full, human.FORCING_ROUNDS, best)
+            expected = plain_smallest_forcing_net(stuck)
+            assert (tuple(int(v) for v in best) if found else None) == expected
+            compared += 1
+            steps = human.forcing_chain(model, stuck)
+            if not steps:
+                break
+            for step in steps:
+                stuck.apply(step)
+    assert compared >= 20
+
+
 # ---------------------------------------------------------------- soundness and the published ratings
 
 
