@@ -1,1 +1,1 @@
-"""Each type's rules, solvers and generator, the shared layers (SAT, grid), pictures and puzz.link."""
+"""Each type's rules, solvers and generator, the shared layers (SAT, grid) and the published data."""
