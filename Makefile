@@ -43,7 +43,7 @@ openapi: $(STAMP)
 	$(BIN)/python -m app.openapi
 
 bench: $(STAMP)
-	for type in dabuhamienai battleship number_sums ubongo othello sudoku; do $(BIN)/python -m bench.bench_$$type || exit 1; done
+	for type in dabuhamienai battleship number_sums ubongo othello sudoku nonogram; do $(BIN)/python -m bench.bench_$$type || exit 1; done
 
 bench-load: $(STAMP)
 	$(BIN)/python -m bench.load
