@@ -18,14 +18,15 @@ import threading
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Literal
 
 import numpy as np
 from pydantic import BaseModel, Field
 
 from solvers.battleship import BattleshipPuzzle
-from solvers.common import Cell, Deadline
+from solvers.common import Cell, Deadline, compile_lock
+from solvers.techniques import battleship_kernel as kernel
 from solvers.techniques.human import (
     Contradiction,
     Grade,
@@ -34,11 +35,14 @@ from solvers.techniques.human import (
     Level,
     Step,
     Technique,
+    Trial,
     Trials,
     by_contradiction,
     cell_name,
     cells_named,
+    contradiction_step,
     either_way,
+    either_way_step,
     grid_difficulty,
 )
 
@@ -93,6 +97,22 @@ class Board:
     @property
     def longest(self) -> int:
         return self.fleet[0]
+
+    @cached_property
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        """The board as the kernel reads it (``kernel.BOARD_FIELDS``); a board with other revealed cells
+        (``dataclasses.replace``) is a new object, so it gets its own."""
+        size = self.rows * self.cols
+        revealed = np.full(size, kernel.NO_CLUE, np.int64)
+        for i, kind in self.revealed.items():
+            revealed[i] = kernel.KIND_CODES[kind]
+        wanted = np.zeros(self.longest + 1, np.int64)
+        for length, count in self.wanted:
+            wanted[length] = count
+        return (np.array([self.rows, self.cols, self.longest, len(self.lines)], np.int64), revealed,
+                np.array([-1 if n is None else n for n in self.counts], np.int64), self.line_cells,
+                padded(self.orthogonal, -1), padded(self.diagonal, -1), self.cells_at, self.ring_at, self.ends_at,
+                self.lengths, self.line_of, wanted, self.room)
 
 
 def shows(length: int, vertical: bool, index: int) -> str:
@@ -445,22 +465,51 @@ def _fleet(board: Board, values: Sequence[int | None]) -> Fleet:
     if extra:
         raise Contradiction(f"a finished ship of length {extra[0]} is not in the fleet")
 
-    # One extra cell past the grid, neither ship nor water nor undecided, pads the index arrays.
-    state = np.array([*(2 if v is None else v for v in values), 3], dtype=np.int8)
-    ship, water, undecided = state == SHIP, state == WATER, state == 2
-    room = board.room.copy()
-    room[:-1] -= ship[board.line_cells].sum(axis=1)  # ship cells each line can still take
-    blocked = np.zeros_like(undecided)  # undecided cells in lines that are full: no new ship cell there
-    blocked[board.line_cells[room[:-1] <= 0]] = True
-    blocked &= undecided
-    new = undecided[board.cells_at].sum(axis=1)
-    finished_here = (new == 0) & ~undecided[board.ends_at].any(axis=1)  # a ship already counted
-    wanted_left = np.zeros(board.longest + 1, dtype=bool)
-    wanted_left[list(remaining)] = True
-    legal = (wanted_left[board.lengths] & ~water[board.cells_at].any(axis=1) & ~ship[board.ring_at].any(axis=1)
-             & ~blocked[board.cells_at].any(axis=1) & ~finished_here & (new <= room[board.line_of]))
-    undecided = undecided[:-1]
-    return Fleet(undecided, open_groups, remaining, np.flatnonzero(legal))
+    # The legal placements from the kernel: the rules it checks again have all been checked above.
+    state = as_array(values)
+    work = _scratch(board)
+    ok = kernel.fleet(board.arrays, state, work)
+    assert ok, "the kernel sees a broken rule the checks above did not"
+    undecided = state[:-1] == kernel.UNDECIDED
+    return Fleet(undecided, open_groups, remaining, np.flatnonzero(work[2]))
+
+
+def as_array(values: Sequence[int | None]) -> np.ndarray:
+    """A state as the kernel reads it: one int8 per cell, then the padding cell."""
+    return np.array([*(kernel.UNDECIDED if v is None else v for v in values), kernel.PAD], np.int8)
+
+
+class _Work(threading.local):
+    """One thread's kernel scratch space (per board shape) and the trials of the state it looks at."""
+
+    def __init__(self) -> None:
+        self.shape: tuple[int, int, int] | None = None
+        self.work: tuple[np.ndarray, ...] = ()
+        self.board: Board | None = None
+        self.key: tuple[int | None, ...] = ()
+        self.trials: tuple[np.ndarray, ...] = ()
+        self.values = np.zeros(0, np.int8)
+
+
+_work = _Work()
+
+
+def _scratch(board: Board) -> tuple[np.ndarray, ...]:
+    shape = (board.rows * board.cols, len(board.placements), board.longest)
+    if _work.shape != shape:
+        _work.shape, _work.work = shape, kernel.scratch(*shape)
+    return _work.work
+
+
+def _trials_of(board: Board, state: GridState) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
+    """The state as an array and the record of its trials (outcome, rounds followed, round broken per
+    cell and value), kept while the board and the state stay the same, as ``Trials`` keeps its trials."""
+    key = tuple(state.values)
+    if _work.board is not board or _work.key != key:
+        size = board.rows * board.cols
+        _work.board, _work.key, _work.values = board, key, as_array(state.values)
+        _work.trials = (np.full((size, 2), -1, np.int64), np.zeros((size, 2), np.int64), np.zeros((size, 2), np.int64))
+    return _work.values, _work.trials
 
 
 def _fleet_words(remaining: dict[int, int]) -> str:
@@ -604,26 +653,114 @@ FLEET = (
 FLEET_TRIALS = Trials((*BASIC, *FLEET))
 
 
-def chain(name: str, rounds: int | None, weight: float) -> Technique[Board, GridState]:
+def _chain_words(rounds: int | None) -> str:
     reach = f"within {rounds} rounds of simpler steps" if rounds else "after a long chain of simpler steps"
-    return by_contradiction(name, f"Assuming a cell is ship (or water) breaks a rule {reach}: it is the other.",
-                            weight, FLEET_TRIALS, VALUE_NAMES, max_rounds=rounds or 10_000,
-                            candidates=contradiction_candidates)
+    return f"Assuming a cell is ship (or water) breaks a rule {reach}: it is the other."
 
 
-LINE_EITHER_WAY = either_way("either-way", "A row or column needs one more ship cell among two or three: what "
-                                           "every choice implies is certain.", 20.0, FLEET_TRIALS, needy_lines,
-                             VALUE_NAMES)
+def chain(name: str, rounds: int | None, weight: float) -> Technique[Board, GridState]:
+    """The reference contradiction technique: trials followed by the Python techniques."""
+    return by_contradiction(name, _chain_words(rounds), weight, FLEET_TRIALS, VALUE_NAMES,
+                            max_rounds=rounds or 10_000, candidates=contradiction_candidates)
 
-SOLVER: HumanSolver[Board, GridState] = HumanSolver(
-    levels=(
-        Level("easy", BASIC),
-        Level("medium", FLEET),
-        Level("hard", (chain("short-chain", 3, 15.0),)),
-        Level("expert", (LINE_EITHER_WAY, chain("chain", 8, 20.0), chain("long-chain", None, 25.0))),
-    ),
-    start=start,
-)
+
+LINE_EITHER_WAY_WORDS = ("A row or column needs one more ship cell among two or three: what every choice implies "
+                         "is certain.")
+LINE_EITHER_WAY = either_way("either-way", LINE_EITHER_WAY_WORDS, 20.0, FLEET_TRIALS, needy_lines, VALUE_NAMES)
+
+
+# ---------------------------------------------------------------- the look-aheads through the kernel
+
+
+def _replayed(board: Board, state: GridState, cell: Cell, value: int, rounds: int, broken_at: int) -> Contradiction:
+    """The broken rule the kernel found for ``cell`` = ``value``, with its sentence: the one assumption
+    followed again by the Python techniques (the kernel says only where and when it breaks)."""
+    trial = Trial(state, cell, value, len(FLEET_TRIALS.techniques))
+    trial.follow(board, FLEET_TRIALS.techniques, rounds)
+    broken = trial.broken_within(rounds)
+    assert broken is not None and broken.rounds == broken_at, "the kernel and the techniques disagree"
+    return broken
+
+
+def kernel_chain(name: str, rounds: int | None, weight: float) -> Technique[Board, GridState]:
+    """``chain`` with the trials followed in the kernel: the same first candidate that breaks, the same step."""
+    max_rounds = rounds or 10_000
+
+    def find(board: Board, state: GridState) -> list[Step]:
+        cols = board.cols
+        order = np.array([r * cols + c for r, c in contradiction_candidates(board, state)], np.int64)
+        if not len(order):
+            return []
+        values, trials = _trials_of(board, state)
+        n, value, broken_at = kernel.first_contradiction(board.arrays, values, order, max_rounds, *trials,
+                                                         _scratch(board))
+        if n < 0:
+            return []
+        cell = board.cell(int(order[n]))
+        broken = _replayed(board, state, cell, int(value), max_rounds, int(broken_at))
+        return [contradiction_step(name, cell, int(value), broken, VALUE_NAMES)]
+
+    return Technique(name, _chain_words(rounds), weight, find)
+
+
+def kernel_either_way(board: Board, state: GridState) -> list[Step]:
+    """``LINE_EITHER_WAY`` with each choice followed in the kernel; the same steps in the same order."""
+    max_rounds = 10_000
+    size = board.rows * board.cols
+    base = as_array(state.values)
+    work = _scratch(board)
+    open_now = base[:-1] == kernel.UNDECIDED
+    taken = np.zeros(size, bool)
+    steps: list[Step] = []
+    for why, group in needy_lines(board, state):
+        open_cells = [c for c in group if state[c] is None]
+        followed = []
+        for r, c in open_cells:
+            vals, when = np.empty(size + 1, np.int8), np.empty(size, np.int64)
+            outcome, rounds = kernel.follow(board.arrays, base, r * board.cols + c, SHIP, max_rounds, vals, when, work)
+            followed.append((outcome, rounds, vals[:-1], when))
+        alive = [f for f in followed if f[0] != kernel.CONTRADICTION]
+        if not alive or len(alive) == len(open_cells) == 1:
+            continue
+        first = alive[0][2]
+        common = open_now & ~taken & (alive[0][3] >= 0)
+        for _, _, vals, when in alive[1:]:
+            common &= (when >= 0) & (vals == first)
+        if not common.any():
+            continue
+        taken |= common
+        where = np.flatnonzero(common)
+        decided = tuple((board.cell(int(i)), int(first[i])) for i in where)
+        dead = [(cell, _replayed(board, state, cell, SHIP, max_rounds, f[1]))
+                for cell, f in zip(open_cells, followed, strict=True) if f[0] == kernel.CONTRADICTION][:2]
+        depth = int(max(np.max([f[3][where] for f in alive], axis=0)))
+        steps.append(either_way_step("either-way", why, group, decided, dead, depth, VALUE_NAMES))
+    return steps
+
+
+def solver(compiled: bool) -> HumanSolver[Board, GridState]:
+    """The levels; ``compiled`` follows the look-aheads in the kernel (``SOLVER``), else in Python
+    (``REFERENCE``, what the kernel is tested against)."""
+    if compiled:
+        either = Technique("either-way", LINE_EITHER_WAY_WORDS, 20.0, kernel_either_way)
+        short, medium, long = (kernel_chain("short-chain", 3, 15.0), kernel_chain("chain", 8, 20.0),
+                               kernel_chain("long-chain", None, 25.0))
+    else:
+        either = LINE_EITHER_WAY
+        short, medium, long = chain("short-chain", 3, 15.0), chain("chain", 8, 20.0), chain("long-chain", None, 25.0)
+    return HumanSolver(
+        levels=(
+            Level("easy", BASIC),
+            Level("medium", FLEET),
+            Level("hard", (short,)),
+            Level("expert", (either, medium, long)),
+        ),
+        start=start,
+    )
+
+
+SOLVER: HumanSolver[Board, GridState] = solver(compiled=True)
+REFERENCE: HumanSolver[Board, GridState] = solver(compiled=False)
 
 
 def grade_within(board: Board, upto: int, deadline: Deadline) -> Grade:
@@ -631,6 +768,22 @@ def grade_within(board: Board, upto: int, deadline: Deadline) -> Grade:
     generator's question, answered without the costly look-aheads of the levels above."""
     path = SOLVER.run(board, upto=upto, deadline=deadline)
     return SOLVER.grade_path(path) if path.state.solved else Grade(None, 0.0, 0, None)
+
+
+def warm_up() -> None:
+    """Load every kernel entry point (compiling it into numba's on-disk cache the first time on this
+    machine), so that no request waits for it: the fleet, one trial, and the search for a contradiction."""
+    puzzle = BattleshipPuzzle(rows=6, cols=6, fleet=[3, 2, 2, 1, 1, 1], row_counts=[4, 0, 3, 2, 0, 1],
+                              col_counts=[3, 2, 2, 1, 0, 2], revealed=[])
+    board = board_of(puzzle)
+    state = start(board)
+    with compile_lock():
+        values, trials = _trials_of(board, state)
+        work = _scratch(board)
+        kernel.fleet(board.arrays, values, work)
+        size = board.rows * board.cols
+        kernel.follow(board.arrays, values, 0, SHIP, 3, np.empty(size + 1, np.int8), np.empty(size, np.int64), work)
+        kernel.first_contradiction(board.arrays, values, np.arange(size, dtype=np.int64), 3, *trials, work)
 
 
 class BattleshipState(BaseModel):
