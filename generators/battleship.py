@@ -233,20 +233,24 @@ class RevealToward:
 
     Each round tries a few of the stuck cells (ship cells first: a segment's shape says more than
     water) and keeps the one after which the target level decides the most cells. Revealing only adds
-    clues, so the puzzle stays unique. The top level keeps the minimal clue sets, and a draw that turns
-    out easier than the target is dropped: removing clues would need a new uniqueness proof."""
+    clues, so the puzzle stays unique. A draw that turns out easier than the target is dropped:
+    removing clues would need a new uniqueness proof.
+
+    The top level takes a minimal draw as it is when the draw is of that level. On large grids nearly
+    every minimal draw is beyond every level, so redrawing until one fits overran the request budget;
+    a draw beyond the top level is opened the same way instead, which ends on the first draw or the
+    next."""
 
     def __init__(self, level: str, tries: int = 6):
         self.target = human.SOLVER.level_names.index(level)
         self.tries = tries
 
     def __call__(self, generated: Generated, graded: Grade, rng: random.Random, deadline: Deadline) -> Generated | None:
-        names = human.SOLVER.level_names
-        if graded.level is not None or self.target == len(names) - 1:
+        if graded.level is not None:
             return None  # easier than the target (``grade_within`` says None for harder)
         puzzle, ships = generated.puzzle, generated.solution.ships
         board = human.board_of(puzzle)
-        stuck = human.SOLVER.run(board, upto=self.target, deadline=deadline).state
+        stuck = human.GRADER.run(board, upto=self.target, deadline=deadline).state
         revealed = dict(board.revealed)
         while not stuck.solved:
             open_cells = [i for i, v in enumerate(stuck.values) if v is None]
@@ -258,7 +262,7 @@ class RevealToward:
                 kind = rules.segment_kind(ships, *divmod(i, puzzle.cols))
                 # The placements stay those of the clues before: a superset, so the look-ahead is sound.
                 trial = dataclasses.replace(board, revealed={**revealed, i: kind})
-                state = human.SOLVER.run(trial, upto=self.target, state=stuck.copy(), deadline=deadline).state
+                state = human.GRADER.run(trial, upto=self.target, state=stuck.copy(), deadline=deadline).state
                 if best is None or state.undecided < best[2].undecided:
                     best = (i, kind, state)
             assert best is not None

@@ -14,6 +14,7 @@ against the grid is two ANDs.
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
@@ -682,8 +683,9 @@ def _replayed(board: Board, state: GridState, cell: Cell, value: int, rounds: in
     return broken
 
 
-def kernel_chain(name: str, rounds: int | None, weight: float) -> Technique[Board, GridState]:
-    """``chain`` with the trials followed in the kernel: the same first candidate that breaks, the same step."""
+def kernel_chain(name: str, rounds: int | None, weight: float, sentences: bool = True) -> Technique[Board, GridState]:
+    """``chain`` with the trials followed in the kernel: the same first candidate that breaks, the same step
+    (without ``sentences``, the same step with no sentence: what grading needs)."""
     max_rounds = rounds or 10_000
 
     def find(board: Board, state: GridState) -> list[Step]:
@@ -697,14 +699,17 @@ def kernel_chain(name: str, rounds: int | None, weight: float) -> Technique[Boar
         if n < 0:
             return []
         cell = board.cell(int(order[n]))
+        if not sentences:
+            return [Step(name, "", ((cell, 1 - int(value)),), effort=int(broken_at))]
         broken = _replayed(board, state, cell, int(value), max_rounds, int(broken_at))
         return [contradiction_step(name, cell, int(value), broken, VALUE_NAMES)]
 
     return Technique(name, _chain_words(rounds), weight, find)
 
 
-def kernel_either_way(board: Board, state: GridState) -> list[Step]:
-    """``LINE_EITHER_WAY`` with each choice followed in the kernel; the same steps in the same order."""
+def kernel_either_way(board: Board, state: GridState, sentences: bool = True) -> list[Step]:
+    """``LINE_EITHER_WAY`` with each choice followed in the kernel; the same steps in the same order
+    (without ``sentences``, with no sentence)."""
     max_rounds = 10_000
     size = board.rows * board.cols
     base = as_array(state.values)
@@ -731,20 +736,26 @@ def kernel_either_way(board: Board, state: GridState) -> list[Step]:
         taken |= common
         where = np.flatnonzero(common)
         decided = tuple((board.cell(int(i)), int(first[i])) for i in where)
+        depth = int(max(np.max([f[3][where] for f in alive], axis=0)))
+        if not sentences:
+            steps.append(Step("either-way", "", decided, effort=depth))
+            continue
         dead = [(cell, _replayed(board, state, cell, SHIP, max_rounds, f[1]))
                 for cell, f in zip(open_cells, followed, strict=True) if f[0] == kernel.CONTRADICTION][:2]
-        depth = int(max(np.max([f[3][where] for f in alive], axis=0)))
         steps.append(either_way_step("either-way", why, group, decided, dead, depth, VALUE_NAMES))
     return steps
 
 
-def solver(compiled: bool) -> HumanSolver[Board, GridState]:
+def solver(compiled: bool, sentences: bool = True) -> HumanSolver[Board, GridState]:
     """The levels; ``compiled`` follows the look-aheads in the kernel (``SOLVER``), else in Python
-    (``REFERENCE``, what the kernel is tested against)."""
+    (``REFERENCE``, what the kernel is tested against). Without ``sentences`` (``GRADER``) the look-aheads'
+    steps carry no sentence, so no assumption is followed again in Python: grading and generation read
+    only which technique each step took and its effort."""
     if compiled:
-        either = Technique("either-way", LINE_EITHER_WAY_WORDS, 20.0, kernel_either_way)
-        short, medium, long = (kernel_chain("short-chain", 3, 15.0), kernel_chain("chain", 8, 20.0),
-                               kernel_chain("long-chain", None, 25.0))
+        either = Technique("either-way", LINE_EITHER_WAY_WORDS, 20.0,
+                           lambda board, state: kernel_either_way(board, state, sentences))
+        short, medium, long = (kernel_chain("short-chain", 3, 15.0, sentences), kernel_chain("chain", 8, 20.0, sentences),
+                               kernel_chain("long-chain", None, 25.0, sentences))
     else:
         either = LINE_EITHER_WAY
         short, medium, long = chain("short-chain", 3, 15.0), chain("chain", 8, 20.0), chain("long-chain", None, 25.0)
@@ -760,14 +771,20 @@ def solver(compiled: bool) -> HumanSolver[Board, GridState]:
 
 
 SOLVER: HumanSolver[Board, GridState] = solver(compiled=True)
+GRADER: HumanSolver[Board, GridState] = solver(compiled=True, sentences=False)
 REFERENCE: HumanSolver[Board, GridState] = solver(compiled=False)
 
 
 def grade_within(board: Board, upto: int, deadline: Deadline) -> Grade:
     """The grade of a puzzle that the techniques up to level ``upto`` finish, else level None: the
     generator's question, answered without the costly look-aheads of the levels above."""
-    path = SOLVER.run(board, upto=upto, deadline=deadline)
-    return SOLVER.grade_path(path) if path.state.solved else Grade(None, 0.0, 0, None)
+    path = GRADER.run(board, upto=upto, deadline=deadline)
+    return GRADER.grade_path(path) if path.state.solved else Grade(None, 0.0, 0, None)
+
+
+def grade(puzzle: BattleshipPuzzle, deadline: Deadline) -> Grade:
+    """A puzzle's grade as ``SOLVER.grade`` gives it, without writing the look-aheads' sentences."""
+    return GRADER.grade(board_of(puzzle), deadline)
 
 
 def warm_up() -> None:
@@ -792,4 +809,5 @@ class BattleshipState(BaseModel):
         "null or left out: nothing decided yet.")
 
 
-DIFFICULTY = grid_difficulty(SOLVER, board_of, "ships", BattleshipState, VALUE_NAMES, default="medium")
+DIFFICULTY = dataclasses.replace(grid_difficulty(SOLVER, board_of, "ships", BattleshipState, VALUE_NAMES,
+                                                 default="medium"), grade=grade)

@@ -96,3 +96,9 @@ def test_compiled_solver_walks_the_reference_path(size: int, seeds: range) -> No
         puzzle = generate_unique(BattleshipParams(size=size), seed, Deadline.after(60)).puzzle
         ours, theirs = bt.SOLVER.run(bt.board_of(puzzle)), bt.REFERENCE.run(bt.board_of(puzzle))
         assert ours.steps == theirs.steps and ours.levels == theirs.levels
+        graded = bt.DIFFICULTY.grade(puzzle, Deadline.after(60))  # the grader writes no sentences
+        assert graded == bt.REFERENCE.grade_path(theirs)
+        for upto in range(len(bt.SOLVER.levels)):
+            assert bt.grade_within(bt.board_of(puzzle), upto, Deadline.after(60)) == (
+                graded if graded.level is not None and bt.SOLVER.level_names.index(graded.level) <= upto
+                else bt.Grade(None, 0.0, 0, None))
