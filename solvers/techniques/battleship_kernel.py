@@ -458,51 +458,62 @@ def fleet(board, vals, work):
 @njit(cache=True)
 def ship_shape(board, vals, work):
     """Steps of ``ship_shape``: what every way of completing an unfinished group shares is ship, the
-    neighbours none of them uses are water. Reads the fleet ``fleet`` left in ``work``."""
+    neighbours none of them uses are water. Reads the fleet ``fleet`` left in ``work``; one pass over the
+    legal placements counts, per group, the ways that touch it and the cells they cover."""
     orthogonal, cells_at = board[4], board[6]
     cells = vals.shape[0] - 1
     legal, group_cells, group_start, count = work[2], work[4], work[5], work[6]
-    in_group = np.zeros(cells + 1, np.bool_)
-    covered = np.zeros(cells, np.int64)
-    steps = 0
-    for g in range(count[count.shape[0] - 1]):
-        first, last = group_start[g], group_start[g + 1]
-        for k in range(first, last):
-            in_group[group_cells[k]] = True
-        covered[:] = 0
-        ways = 0
-        for p in range(cells_at.shape[0]):
-            if not legal[p]:
+    groups = count[count.shape[0] - 1]
+    if groups == 0:
+        return 0
+    group_of = np.full(cells + 1, -1, np.int64)
+    for g in range(groups):
+        for k in range(group_start[g], group_start[g + 1]):
+            group_of[group_cells[k]] = g
+    covered = np.zeros((groups, cells), np.int64)
+    ways = np.zeros(groups, np.int64)
+    touched = np.empty(cells_at.shape[1], np.int64)
+    for p in range(cells_at.shape[0]):
+        if not legal[p]:
+            continue
+        found = 0
+        for k in range(cells_at.shape[1]):
+            g = group_of[cells_at[p, k]]
+            if g < 0:
                 continue
-            touches = False
+            seen = False
+            for t in range(found):
+                if touched[t] == g:
+                    seen = True
+            if not seen:
+                touched[found] = g
+                found += 1
+        for t in range(found):
+            g = touched[t]
+            ways[g] += 1
             for k in range(cells_at.shape[1]):
-                if in_group[cells_at[p, k]]:
-                    touches = True
-                    break
-            if touches:
-                ways += 1
-                for k in range(cells_at.shape[1]):
-                    j = cells_at[p, k]
-                    if j < cells:
-                        covered[j] += 1
-        for k in range(first, last):
-            in_group[group_cells[k]] = False
-        if ways == 0:
+                j = cells_at[p, k]
+                if j < cells:
+                    covered[g, j] += 1
+    steps = 0
+    for g in range(groups):
+        first, last = group_start[g], group_start[g + 1]
+        if ways[g] == 0:
             return BROKEN
-        found = False
+        found_any = False
         for j in range(cells):
-            if covered[j] == ways and vals[j] == UNDECIDED:
-                found = True
+            if covered[g, j] == ways[g] and vals[j] == UNDECIDED:
+                found_any = True
                 if not _propose(work, j, SHIP):
                     return BROKEN
         for k in range(first, last):
             for d in range(4):
                 j = orthogonal[group_cells[k], d]
-                if j >= 0 and vals[j] == UNDECIDED and covered[j] == 0:
-                    found = True
+                if j >= 0 and vals[j] == UNDECIDED and covered[g, j] == 0:
+                    found_any = True
                     if not _propose(work, j, WATER):
                         return BROKEN
-        if found:
+        if found_any:
             steps += 1
     return steps
 
@@ -528,35 +539,37 @@ def no_ship_fits(board, vals, work):
 
 @njit(cache=True)
 def fleet_places(board, vals, only_biggest, work):
-    """Steps of ``fleet_places`` (0 or 1), longest length first (only the longest left if ``only_biggest``)."""
+    """Steps of ``fleet_places`` (0 or 1), longest length first (only the longest left if ``only_biggest``);
+    one pass over the legal placements counts each length's places and the cells they cover."""
     dims, cells_at, lengths = board[0], board[6], board[9]
     cells = vals.shape[0] - 1
     legal, remaining = work[2], work[3]
-    covered = np.zeros(cells + 1, np.int64)
-    for length in range(dims[2], 0, -1):
+    longest = dims[2]
+    covered = np.zeros((longest + 1, cells + 1), np.int64)
+    places = np.zeros(longest + 1, np.int64)
+    for p in range(cells_at.shape[0]):
+        if legal[p]:
+            length = lengths[p]
+            places[length] += 1
+            for k in range(cells_at.shape[1]):
+                covered[length, cells_at[p, k]] += 1
+    for length in range(longest, 0, -1):
         count = remaining[length]
         if count <= 0:
             continue
-        covered[:] = 0
-        places = 0
-        for p in range(cells_at.shape[0]):
-            if legal[p] and lengths[p] == length:
-                places += 1
-                for k in range(cells_at.shape[1]):
-                    covered[cells_at[p, k]] += 1
-        if places < count:
+        if places[length] < count:
             return BROKEN
-        if places == count:
+        if places[length] == count:
             found = False
             for j in range(cells):
-                if covered[j] > 0 and vals[j] == UNDECIDED:
+                if covered[length, j] > 0 and vals[j] == UNDECIDED:
                     found = True
                     _propose(work, j, SHIP)
             if found:
                 return 1
         found = False
         for j in range(cells):
-            if covered[j] == places and vals[j] == UNDECIDED:
+            if covered[length, j] == places[length] and vals[j] == UNDECIDED:
                 found = True
                 _propose(work, j, SHIP)
         if found:
