@@ -112,7 +112,7 @@ class Board:
             wanted[length] = count
         return (np.array([self.rows, self.cols, self.longest, len(self.lines)], np.int64), revealed,
                 np.array([-1 if n is None else n for n in self.counts], np.int64), self.line_cells,
-                padded(self.orthogonal, -1), padded(self.diagonal, -1), self.cells_at, self.ring_at, self.ends_at,
+                *neighbour_arrays(self.rows, self.cols), self.cells_at, self.ring_at, self.ends_at,
                 self.lengths, self.line_of, wanted, self.room)
 
 
@@ -161,8 +161,28 @@ def geometry(rows: int, cols: int, lengths: tuple[int, ...]) -> tuple[Shape, ...
     return tuple(found)
 
 
-def board_of(puzzle: BattleshipPuzzle) -> Board:
-    rows, cols = puzzle.rows, puzzle.cols
+@dataclass(frozen=True, eq=False)
+class Layout:
+    """What a grid shape and its fleet's lengths give before any clue, computed once per shape: every
+    placement (as ``geometry`` lists them) with its arrays, and the grid's lines and neighbours."""
+
+    shapes: tuple[Shape, ...]
+    kinds: np.ndarray  # (placements, longest): the kind code each cell shows, padded
+    covers: np.ndarray
+    cells_at: np.ndarray
+    ring_at: np.ndarray
+    ends_at: np.ndarray
+    lengths: np.ndarray
+    line_of: np.ndarray
+    lines: tuple[tuple[int, ...], ...]
+    lines_of: tuple[tuple[int, int], ...]
+    orthogonal: tuple[tuple[int, ...], ...]
+    diagonal: tuple[tuple[int, ...], ...]
+    line_cells: np.ndarray
+
+
+@lru_cache(maxsize=64)
+def layout(rows: int, cols: int, lengths: tuple[int, ...]) -> Layout:
     size = rows * cols
     lines = tuple(tuple(r * cols + c for c in range(cols)) for r in range(rows)) + tuple(
         tuple(r * cols + c for r in range(rows)) for c in range(cols))
@@ -171,28 +191,52 @@ def board_of(puzzle: BattleshipPuzzle) -> Board:
         r, c = divmod(i, cols)
         return tuple((r + dr) * cols + c + dc for dr, dc in steps if 0 <= r + dr < rows and 0 <= c + dc < cols)
 
-    revealed = {item.cell[0] * cols + item.cell[1]: item.kind for item in puzzle.revealed}
-    revealed_ships = [i for i, kind in revealed.items() if kind != "water"]
-    wanted = Counter(puzzle.fleet)
-    shapes = [s for s in geometry(rows, cols, tuple(sorted(wanted, reverse=True)))
-              if all(revealed.get(i, kind) == kind for i, kind in zip(s.placement.cells, s.kinds, strict=True))
-              and not any(i in s.ring for i in revealed_ships)]
+    shapes = geometry(rows, cols, lengths)
     covers = np.zeros((len(shapes), size), dtype=bool)
     for k, s in enumerate(shapes):
         covers[k, list(s.placement.cells)] = True
-    counts = tuple(puzzle.row_counts) + tuple(puzzle.col_counts)
-    return Board(
-        rows, cols, tuple(puzzle.fleet), tuple(sorted(wanted.items(), reverse=True)), lines, counts,
-        tuple((i // cols, rows + i % cols) for i in range(size)),
+    return Layout(
+        shapes, padded([[kernel.KIND_CODES[kind] for kind in s.kinds] for s in shapes], kernel.NO_CLUE - 1), covers,
+        padded([s.placement.cells for s in shapes], size), padded([tuple(s.ring) for s in shapes], size),
+        padded([s.ends for s in shapes], size), np.array([s.placement.length for s in shapes], dtype=np.int64),
+        np.array([len(lines) if s.line is None else s.line for s in shapes], dtype=np.int64),
+        lines, tuple((i // cols, rows + i % cols) for i in range(size)),
         tuple(around(i, ((-1, 0), (1, 0), (0, -1), (0, 1))) for i in range(size)),
         tuple(around(i, ((-1, -1), (-1, 1), (1, -1), (1, 1))) for i in range(size)),
-        revealed, tuple(s.placement for s in shapes), covers,
-        padded([s.placement.cells for s in shapes], size), padded([tuple(s.ring) for s in shapes], size),
-        padded([s.ends for s in shapes], size),
-        np.array([s.placement.length for s in shapes], dtype=np.int64),
-        np.array([len(lines) if s.line is None else s.line for s in shapes], dtype=np.int64),
-        padded(lines, size), np.array([size if n is None else n for n in counts] + [size], dtype=np.int64),
+        padded(lines, size))
+
+
+def board_of(puzzle: BattleshipPuzzle) -> Board:
+    """The board of a puzzle: the placements its revealed cells allow (each cell shows its revealed kind,
+    no revealed ship cell in the ring around), kept in ``geometry``'s order."""
+    rows, cols = puzzle.rows, puzzle.cols
+    size = rows * cols
+    revealed = {item.cell[0] * cols + item.cell[1]: item.kind for item in puzzle.revealed}
+    wanted = Counter(puzzle.fleet)
+    shape = layout(rows, cols, tuple(sorted(wanted, reverse=True)))
+    code = np.full(size + 1, kernel.NO_CLUE, np.int64)  # one more: the padding cell, never revealed
+    for i, kind in revealed.items():
+        code[i] = kernel.KIND_CODES[kind]
+    shown = code[shape.cells_at]
+    keep = ~((shown != kernel.NO_CLUE) & (shown != shape.kinds)).any(axis=1)
+    keep &= ~((code > kernel.KIND_CODES["water"])[shape.ring_at]).any(axis=1)
+    chosen = np.flatnonzero(keep)
+    counts = tuple(puzzle.row_counts) + tuple(puzzle.col_counts)
+    return Board(
+        rows, cols, tuple(puzzle.fleet), tuple(sorted(wanted.items(), reverse=True)), shape.lines, counts,
+        shape.lines_of, shape.orthogonal, shape.diagonal,
+        revealed, tuple(shape.shapes[k].placement for k in chosen), shape.covers[chosen],
+        shape.cells_at[chosen], shape.ring_at[chosen], shape.ends_at[chosen], shape.lengths[chosen],
+        shape.line_of[chosen], shape.line_cells,
+        np.array([size if n is None else n for n in counts] + [size], dtype=np.int64),
     )
+
+
+@lru_cache(maxsize=64)
+def neighbour_arrays(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
+    """The orthogonal and diagonal neighbours of every cell as the kernel reads them (padded with -1)."""
+    shape = layout(rows, cols, (1,))
+    return padded(shape.orthogonal, -1), padded(shape.diagonal, -1)
 
 
 def padded(rows: Sequence[Sequence[int]], pad: int) -> np.ndarray:
@@ -490,6 +534,7 @@ class _Work(threading.local):
         self.key: tuple[int | None, ...] = ()
         self.trials: tuple[np.ndarray, ...] = ()
         self.values = np.zeros(0, np.int8)
+        self.order: np.ndarray | None = None  # the state's contradiction candidates, once asked for
 
 
 _work = _Work()
@@ -508,7 +553,7 @@ def _trials_of(board: Board, state: GridState) -> tuple[np.ndarray, tuple[np.nda
     key = tuple(state.values)
     if _work.board is not board or _work.key != key:
         size = board.rows * board.cols
-        _work.board, _work.key, _work.values = board, key, as_array(state.values)
+        _work.board, _work.key, _work.values, _work.order = board, key, as_array(state.values), None
         _work.trials = (np.full((size, 2), -1, np.int64), np.zeros((size, 2), np.int64), np.zeros((size, 2), np.int64))
     return _work.values, _work.trials
 
@@ -689,11 +734,12 @@ def kernel_chain(name: str, rounds: int | None, weight: float, sentences: bool =
     max_rounds = rounds or 10_000
 
     def find(board: Board, state: GridState) -> list[Step]:
-        cols = board.cols
-        order = np.array([r * cols + c for r, c in contradiction_candidates(board, state)], np.int64)
+        values, trials = _trials_of(board, state)
+        if _work.order is None:
+            _work.order = np.array([r * board.cols + c for r, c in contradiction_candidates(board, state)], np.int64)
+        order = _work.order
         if not len(order):
             return []
-        values, trials = _trials_of(board, state)
         n, value, broken_at = kernel.first_contradiction(board.arrays, values, order, max_rounds, *trials,
                                                          _scratch(board))
         if n < 0:

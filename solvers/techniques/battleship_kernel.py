@@ -42,11 +42,13 @@ BOARD_FIELDS = ("dims", "revealed", "counts", "line_cells", "orthogonal", "diago
 def scratch(cells: int, placements: int, longest: int) -> tuple[np.ndarray, ...]:
     """One thread's working space: proposals of one look (per cell, and their list), the fleet (legal
     placements, ships left per length, the unfinished groups as cells with offsets, a per-cell mark),
-    and a trial's per-technique pending marks."""
+    a trial's per-technique pending marks, and the placements the fleet looks at (a list, its length
+    last)."""
     return (np.full(cells, UNDECIDED, np.int8), np.zeros(cells + 1, np.int64),
             np.zeros(placements, np.bool_), np.zeros(longest + 1, np.int64),
             np.zeros(cells + 1, np.int64), np.zeros(cells + 2, np.int64), np.zeros(cells + 1, np.int64),
-            np.zeros((LOCAL, cells), np.bool_), np.zeros(cells, np.int64), np.zeros(cells, np.int64))
+            np.zeros((LOCAL, cells), np.bool_), np.zeros(cells, np.int64), np.zeros(cells, np.int64),
+            np.zeros(placements + 1, np.int64))
 
 
 # ---------------------------------------------------------------- proposals
@@ -354,6 +356,35 @@ def longest_ship(board, vals, near, full, work):
 
 @njit(cache=True)
 def fleet(board, vals, work):
+    """``_fleet`` over every placement (see ``_fleet_on``)."""
+    _look_at_all(work)
+    return _fleet_on(board, vals, work)
+
+
+@njit(cache=True)
+def _look_at_all(work):
+    legal, cand = work[2], work[10]
+    for p in range(legal.shape[0]):
+        cand[p] = p
+    cand[cand.shape[0] - 1] = legal.shape[0]
+
+
+@njit(cache=True)
+def _look_at_legal(work):
+    """From now on the fleet looks only at the placements legal now: a placement that is not legal in a
+    state is not legal in any state that decides more cells (water, ships, full lines and finished
+    ships only grow), so a trial from this state needs no other."""
+    legal, cand = work[2], work[10]
+    count = 0
+    for p in range(legal.shape[0]):
+        if legal[p]:
+            cand[count] = p
+            count += 1
+    cand[cand.shape[0] - 1] = count
+
+
+@njit(cache=True)
+def _fleet_on(board, vals, work):
     """``_fleet``: the unfinished groups (work[4] cells, work[5] offsets, work[6][-1] their number), the
     ships left per length (work[3]) and the legal placements (work[2]); False if a rule is broken."""
     dims, line_cells, orthogonal = board[0], board[3], board[4]
@@ -423,7 +454,10 @@ def fleet(board, vals, work):
                 j = line_cells[line, k]
                 if j < cells and vals[j] == UNDECIDED:
                     blocked[j] = True
-    for p in range(cells_at.shape[0]):
+    cand = work[10]
+    legal[:] = False
+    for q in range(cand[cand.shape[0] - 1]):
+        p = cand[q]
         ok = remaining[lengths[p]] > 0
         new = 0
         if ok:
@@ -473,7 +507,9 @@ def ship_shape(board, vals, work):
     covered = np.zeros((groups, cells), np.int64)
     ways = np.zeros(groups, np.int64)
     touched = np.empty(cells_at.shape[1], np.int64)
-    for p in range(cells_at.shape[0]):
+    cand = work[10]
+    for q in range(cand[cand.shape[0] - 1]):
+        p = cand[q]
         if not legal[p]:
             continue
         found = 0
@@ -525,7 +561,9 @@ def no_ship_fits(board, vals, work):
     cells = vals.shape[0] - 1
     legal = work[2]
     covered = np.zeros(cells + 1, np.bool_)
-    for p in range(cells_at.shape[0]):
+    cand = work[10]
+    for q in range(cand[cand.shape[0] - 1]):
+        p = cand[q]
         if legal[p]:
             for k in range(cells_at.shape[1]):
                 covered[cells_at[p, k]] = True
@@ -547,7 +585,9 @@ def fleet_places(board, vals, only_biggest, work):
     longest = dims[2]
     covered = np.zeros((longest + 1, cells + 1), np.int64)
     places = np.zeros(longest + 1, np.int64)
-    for p in range(cells_at.shape[0]):
+    cand = work[10]
+    for q in range(cand[cand.shape[0] - 1]):
+        p = cand[q]
         if legal[p]:
             length = lengths[p]
             places[length] += 1
@@ -585,7 +625,8 @@ def fleet_places(board, vals, only_biggest, work):
 @njit(cache=True)
 def look(board, vals, technique, near, full, fleet_ready, work):
     """One technique of FLEET_TRIALS (by index) at ``vals``: its number of steps, or BROKEN. Its cells are
-    proposed in ``work``. The fleet techniques compute the fleet unless ``fleet_ready``."""
+    proposed in ``work``. The fleet techniques compute the fleet (over the placements ``work`` lists)
+    unless ``fleet_ready``."""
     if technique == 0:
         return revealed_shape(board, vals, near, full, work)
     if technique == 1:
@@ -596,7 +637,7 @@ def look(board, vals, technique, near, full, fleet_ready, work):
         return diagonal_water(board, vals, near, full, work)
     if technique == 4:
         return longest_ship(board, vals, near, full, work)
-    if not fleet_ready and not fleet(board, vals, work):
+    if not fleet_ready and not _fleet_on(board, vals, work):
         return BROKEN
     if technique == 5:
         return fleet_places(board, vals, True, work)
@@ -608,10 +649,28 @@ def look(board, vals, technique, near, full, fleet_ready, work):
 
 
 @njit(cache=True)
+def prepare(board, base, work):
+    """Before trials from ``base``: the fleet will look only at the placements legal in it (at all of them
+    if ``base`` already breaks a rule)."""
+    _look_at_all(work)
+    if _fleet_on(board, base, work):
+        _look_at_legal(work)
+    else:
+        _look_at_all(work)
+
+
+@njit(cache=True)
 def follow(board, base, cell, value, max_rounds, vals, when, work):
     """``Trial.follow`` of ``cell`` = ``value`` from ``base`` for up to ``max_rounds`` rounds: (outcome,
     rounds). ``vals`` ends as the trial's state and ``when`` holds the round each cell was decided in
     (-1: not decided by the trial; the assumption is round 0)."""
+    prepare(board, base, work)
+    return _follow(board, base, cell, value, max_rounds, vals, when, work)
+
+
+@njit(cache=True)
+def _follow(board, base, cell, value, max_rounds, vals, when, work):
+    """``follow`` once ``prepare`` has run for ``base``."""
     pending = work[7]
     prop, plist = work[0], work[1]
     last = plist.shape[0] - 1
@@ -662,12 +721,13 @@ def first_contradiction(board, base, candidates, max_rounds, outcomes, reached, 
     cells = base.shape[0] - 1
     vals = np.empty(cells + 1, np.int8)
     when = np.empty(cells, np.int64)
+    prepare(board, base, work)
     for n in range(candidates.shape[0]):
         cell = candidates[n]
         for value in (SHIP, WATER):
             outcome = outcomes[cell, value]
             if outcome < 0 or (outcome == LIMIT and reached[cell, value] < max_rounds):
-                outcome, rounds = follow(board, base, cell, value, max_rounds, vals, when, work)
+                outcome, rounds = _follow(board, base, cell, value, max_rounds, vals, when, work)
                 outcomes[cell, value] = outcome
                 reached[cell, value] = rounds
                 broken_at[cell, value] = rounds if outcome == CONTRADICTION else 0
