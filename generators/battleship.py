@@ -28,7 +28,7 @@ from solvers.common import Deadline, InvalidInput
 from solvers.formats.puzzlink import battleship as puzzlink
 from solvers.sat import SatBackend, make_backend
 from solvers.techniques import battleship as human
-from solvers.techniques.human import Grade
+from solvers.techniques.human import Grade, GridState
 
 Grid = list[list[int]]
 Clue = tuple[int, int, str]  # (row, col, kind)
@@ -250,29 +250,47 @@ class RevealToward:
             return None  # easier than the target (``grade_within`` says None for harder)
         puzzle, ships = generated.puzzle, generated.solution.ships
         board = human.board_of(puzzle)
-        stuck = human.GRADER.run(board, upto=self.target, deadline=deadline).state
+        stuck = human.stuck_state(board, self.target, deadline=deadline)
         revealed = dict(board.revealed)
         while not stuck.solved:
             open_cells = [i for i, v in enumerate(stuck.values) if v is None]
             ship_cells = [i for i in open_cells if ships[i // puzzle.cols][i % puzzle.cols]]
             choices = rng.sample(ship_cells, min(self.tries, len(ship_cells))) or rng.sample(open_cells, 1)
+            rest = [i for i in open_cells if i not in choices]
+            rng.shuffle(rest)
             best = None
-            for i in choices:
-                deadline.check()
-                kind = rules.segment_kind(ships, *divmod(i, puzzle.cols))
-                # The placements stay those of the clues before: a superset, so the look-ahead is sound.
-                trial = dataclasses.replace(board, revealed={**revealed, i: kind})
-                state = human.GRADER.run(trial, upto=self.target, state=stuck.copy(), deadline=deadline).state
-                if best is None or state.undecided < best[2].undecided:
-                    best = (i, kind, state)
-            assert best is not None
-            revealed[best[0]] = best[1]
+            while best is None:
+                tried = []
+                for i in choices:
+                    deadline.check()
+                    kind = rules.segment_kind(ships, *divmod(i, puzzle.cols))
+                    # The placements stay those of the clues before: a superset, so the look-ahead is sound.
+                    trial = dataclasses.replace(board, revealed={**revealed, i: kind})
+                    state = human.stuck_state(trial, self.target, stuck.copy(), deadline)
+                    tried.append((state.undecided, len(tried), i, kind, state))
+                tried.sort(key=lambda t: t[:2])
+                best = next((t for t in tried if not self._too_easy(puzzle, revealed, t, deadline)), None)
+                choices, rest = rest[:self.tries], rest[self.tries:]
+                if best is None and not choices:
+                    best = tried[0]  # every cell left finishes it at the level below too: the draw is dropped
+            revealed[best[2]] = best[3]
             board = dataclasses.replace(board, revealed=revealed)
-            stuck = best[2]
+            stuck = best[4]
         generated.puzzle = rules.BattleshipPuzzle.model_validate({**puzzle.model_dump(), "revealed": [
             {"cell": divmod(i, puzzle.cols), "kind": kind} for i, kind in sorted(revealed.items())]})
         return generated
 
+    def _too_easy(self, puzzle: rules.BattleshipPuzzle, revealed: dict[int, str],
+                  tried: tuple[int, int, int, str, GridState], deadline: Deadline) -> bool:
+        """Whether a reveal that lets the target level finish also lets the level below finish the puzzle
+        (with the placements its clues allow, as grading sees it): that puzzle would be dropped, so a
+        choice that finishes only at the target level, or one that does not finish yet, goes first."""
+        if not tried[4].solved or self.target == 0:
+            return False
+        clues = {**revealed, tried[2]: tried[3]}
+        board = human.board_of(puzzle.model_copy(update={"revealed": [
+            rules.Revealed(cell=divmod(i, puzzle.cols), kind=kind) for i, kind in sorted(clues.items())]}))
+        return human.stuck_state(board, self.target - 1, deadline=deadline).solved
 
 
 def warm_up() -> None:

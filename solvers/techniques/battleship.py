@@ -823,9 +823,26 @@ REFERENCE: HumanSolver[Board, GridState] = solver(compiled=False)
 
 def grade_within(board: Board, upto: int, deadline: Deadline) -> Grade:
     """The grade of a puzzle that the techniques up to level ``upto`` finish, else level None: the
-    generator's question, answered without the costly look-aheads of the levels above."""
+    generator's question, answered without the costly look-aheads of the levels above (and, for the
+    levels without look-aheads, answered "None" by the kernel alone when it is)."""
+    if upto <= 1 and not stuck_state(board, upto, deadline=deadline).solved:
+        return Grade(None, 0.0, 0, None)
     path = GRADER.run(board, upto=upto, deadline=deadline)
     return GRADER.grade_path(path) if path.state.solved else Grade(None, 0.0, 0, None)
+
+
+def stuck_state(board: Board, upto: int, state: GridState | None = None,
+                deadline: Deadline | None = None) -> GridState:
+    """Where the techniques up to level ``upto`` get stuck (``SOLVER.run(...).state``), from ``state`` or
+    the start: in the kernel for the two levels without look-aheads, whose steps all come from one look
+    at the grid, else (or where a rule breaks, for the Python techniques to name it) in Python."""
+    state = state if state is not None else start(board)
+    if upto <= 1:
+        values = as_array(state.values)
+        if kernel.propagate(board.arrays, values, len(BASIC) if upto == 0 else len(BASIC) + len(FLEET),
+                            _scratch(board)):
+            return GridState(board.rows, board.cols, [None if v == kernel.UNDECIDED else int(v) for v in values[:-1]])
+    return GRADER.run(board, upto=upto, state=state, deadline=deadline).state
 
 
 def grade(puzzle: BattleshipPuzzle, deadline: Deadline) -> Grade:
@@ -847,6 +864,7 @@ def warm_up() -> None:
         size = board.rows * board.cols
         kernel.follow(board.arrays, values, 0, SHIP, 3, np.empty(size + 1, np.int8), np.empty(size, np.int64), work)
         kernel.first_contradiction(board.arrays, values, np.arange(size, dtype=np.int64), 3, *trials, work)
+        stuck_state(board, 1, state)
 
 
 class BattleshipState(BaseModel):

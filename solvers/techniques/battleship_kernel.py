@@ -734,3 +734,34 @@ def first_contradiction(board, base, candidates, max_rounds, outcomes, reached, 
             if outcome == CONTRADICTION and broken_at[cell, value] <= max_rounds:
                 return n, value, broken_at[cell, value]
     return -1, -1, 0
+
+
+@njit(cache=True)
+def propagate(board, vals, techniques, work):
+    """``HumanSolver.run`` with the first ``techniques`` of FLEET_TRIALS (the easy level's six, or the
+    medium level's nine too), each looking at the whole grid, on ``vals`` in place: False if a rule
+    breaks (the caller then asks the Python techniques, which name it)."""
+    _look_at_all(work)
+    prop, plist = work[0], work[1]
+    last = plist.shape[0] - 1
+    near = work[7][0]
+    while True:
+        progressed = False
+        fleet_ready = False
+        for technique in range(techniques):
+            _clear(work)
+            steps = look(board, vals, technique, near, True, fleet_ready, work)
+            if technique >= LOCAL:
+                fleet_ready = True
+            if steps == BROKEN:
+                _clear(work)
+                return False
+            if steps > 0:
+                for k in range(plist[last]):
+                    j = plist[k]
+                    vals[j] = prop[j]
+                _clear(work)
+                progressed = True
+                break
+        if not progressed:
+            return True

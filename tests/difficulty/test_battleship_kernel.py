@@ -102,3 +102,17 @@ def test_compiled_solver_walks_the_reference_path(size: int, seeds: range) -> No
             assert bt.grade_within(bt.board_of(puzzle), upto, Deadline.after(60)) == (
                 graded if graded.level is not None and bt.SOLVER.level_names.index(graded.level) <= upto
                 else bt.Grade(None, 0.0, 0, None))
+
+
+@pytest.mark.parametrize(("size", "seed"), [(6, 9), (10, 10), (15, 11)])
+def test_kernel_propagation_gets_stuck_where_the_python_levels_do(size: int, seed: int) -> None:
+    compared = 0
+    for board, state in random_states(size, seed, 9):
+        for upto in (0, 1):
+            try:
+                theirs = bt.REFERENCE.run(board, upto=upto, state=state.copy()).state.values
+            except Contradiction:
+                continue
+            assert bt.stuck_state(board, upto, state.copy()).values == theirs
+            compared += 1
+    assert compared
