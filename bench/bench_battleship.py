@@ -77,10 +77,12 @@ def hint_states(ships: list[list[int]], rng: random.Random) -> list[list[list[in
     return [[[v if rng.random() < rate else None for v in row] for row in ships] for rate in (0.0, 0.2, 0.5, 0.8)]
 
 
-def bench_levels(sizes: list[int], seeds: int) -> None:
+def bench_levels(sizes: list[int], seeds: int, only: list[str] | None = None) -> None:
     print(f"battleship levels, {seeds} seeds per level and size (generation: wall, then CPU; budget {BUDGET:g} s)")
     for size in sizes:
         for index, level in enumerate(human.SOLVER.level_names):
+            if only and level not in only:
+                continue
             wall, cpu, grading, hints, draws, adjustments, revealed, scores = [], [], [], [], [], [], [], []
             basic = over = 0
             for seed in range(seeds):
@@ -115,6 +117,8 @@ def bench_levels(sizes: list[int], seeds: int) -> None:
                   f"solved by level-1 techniques alone {basic}/{len(scores)}", flush=True)
             print(summary(f"{label} hint cpu", hints), flush=True)
             assert index or basic == len(scores)
+    if only:
+        return
     cpu = []
     for seed in range(seeds):
         started_cpu = time.process_time()
@@ -151,11 +155,12 @@ def main() -> None:
     parser.add_argument("--backends", action="store_true", help="also compare CaDiCaL and z3 on published puzzles")
     parser.add_argument("--levels", action="store_true", help="per difficulty level and size, with grading and hints")
     parser.add_argument("--published", action="store_true", help="grade the published puzzles")
+    parser.add_argument("--only", help="with --levels: these levels only (comma-separated), no ungraded row")
     args = parser.parse_args()
     if args.levels or args.published:
         human.warm_up()
         if args.levels:
-            bench_levels(args.sizes or [6, 10, 15], args.seeds)
+            bench_levels(args.sizes or [6, 10, 15], args.seeds, args.only.split(",") if args.only else None)
         if args.published:
             bench_published()
         return

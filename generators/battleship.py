@@ -219,11 +219,29 @@ def generate_unique(params: BattleshipParams, seed: int, deadline: Deadline, bac
     return result
 
 
+def layout_draw(params: BattleshipParams, seed: int, deadline: Deadline) -> Generated:
+    """A random layout with its counts and no revealed cell: where a level below the top starts. The
+    reveals then open it until that level's techniques finish it, and techniques that only make sound
+    deductions and decide every cell prove it unique, so no SAT call is needed (a minimal draw's clues
+    would mostly be revealed over anyway)."""
+    rows, cols = params.shape()
+    rng = random.Random(seed)
+    fleet = params.ships()
+    ships = random_layout(rows, cols, fleet, rng) or sat_layout(rows, cols, fleet, rng, deadline)
+    row_counts, col_counts = counts(ships)
+    puzzle = rules.BattleshipPuzzle(rows=rows, cols=cols, fleet=fleet, row_counts=row_counts, col_counts=col_counts,
+                                    revealed=[])
+    return Generated(puzzle, rules.BattleshipAnswer(ships=ships))
+
+
 def generate_puzzle(params: BattleshipParams, seed: int, deadline: Deadline, backend: str | None = None) -> Generated:
-    """A unique puzzle of the asked level: minimal-clue draws, each opened up by revealing cells until a
-    person solves it with that level's techniques (Tatham's rule: and not with the level below)."""
+    """A unique puzzle of the asked level: draws opened up by revealing cells until a person solves it with
+    that level's techniques (Tatham's rule: and not with the level below). The top level draws minimal
+    clue sets (``generate_unique``), the others bare layouts (``layout_draw``)."""
     target = human.SOLVER.level_names.index(params.difficulty)
-    return generate_at_level(lambda draw, limit: generate_unique(params, draw, limit, backend),
+    top = target == len(human.SOLVER.level_names) - 1
+    return generate_at_level(lambda draw, limit: (generate_unique(params, draw, limit, backend) if top
+                                                  else layout_draw(params, draw, limit)),
                              lambda puzzle, limit: human.grade_within(human.board_of(puzzle), target, limit),
                              params.difficulty, seed, deadline, adjust=RevealToward(params.difficulty))
 
