@@ -34,6 +34,9 @@ Grid = list[list[int]]
 Clue = tuple[int, int, str]  # (row, col, kind)
 MIN_SIDE, MAX_SIDE = 6, 15
 LAYOUT_BUDGET = 2_000  # placements tried before the random layout falls back to the SAT model
+# Grids of up to this many cells draw the top level from minimal clue sets; larger ones from bare layouts
+# (see ``generate_puzzle``).
+MINIMAL_TOP_CELLS = 100
 
 
 class BattleshipParams(BaseModel):
@@ -236,11 +239,15 @@ def layout_draw(params: BattleshipParams, seed: int, deadline: Deadline) -> Gene
 
 def generate_puzzle(params: BattleshipParams, seed: int, deadline: Deadline, backend: str | None = None) -> Generated:
     """A unique puzzle of the asked level: draws opened up by revealing cells until a person solves it with
-    that level's techniques (Tatham's rule: and not with the level below). The top level draws minimal
-    clue sets (``generate_unique``), the others bare layouts (``layout_draw``)."""
+    that level's techniques (Tatham's rule: and not with the level below). The levels below the top draw
+    bare layouts (``layout_draw``). The top level draws minimal clue sets (``generate_unique``) on grids
+    up to ``MINIMAL_TOP_CELLS``, where many such draws are of that level as they are; on larger grids
+    nearly every one is beyond it, so the reveals open it anyway, and its SAT proofs were most of a
+    request's time: there it draws bare layouts too."""
     target = human.SOLVER.level_names.index(params.difficulty)
-    top = target == len(human.SOLVER.level_names) - 1
-    return generate_at_level(lambda draw, limit: (generate_unique(params, draw, limit, backend) if top
+    rows, cols = params.shape()
+    minimal = target == len(human.SOLVER.level_names) - 1 and rows * cols <= MINIMAL_TOP_CELLS
+    return generate_at_level(lambda draw, limit: (generate_unique(params, draw, limit, backend) if minimal
                                                   else layout_draw(params, draw, limit)),
                              lambda puzzle, limit: human.grade_within(human.board_of(puzzle), target, limit),
                              params.difficulty, seed, deadline, adjust=RevealToward(params.difficulty))
@@ -284,19 +291,30 @@ class RevealToward:
                     kind = rules.segment_kind(ships, *divmod(i, puzzle.cols))
                     # The placements stay those of the clues before: a superset, so the look-ahead is sound.
                     trial = dataclasses.replace(board, revealed={**revealed, i: kind})
-                    state = human.stuck_state(trial, self.target, stuck.copy(), deadline)
-                    tried.append((state.undecided, len(tried), i, kind, state))
+                    tried.append((self._rank(trial, stuck, deadline), len(tried), i, kind, trial))
                 tried.sort(key=lambda t: t[:2])
-                best = next((t for t in tried if not self._too_easy(puzzle, revealed, t, deadline)), None)
+                first = None
+                for _, order, i, kind, trial in tried:
+                    state = human.stuck_state(trial, self.target, stuck.copy(), deadline)
+                    first = first or (state.undecided, order, i, kind, state)
+                    if not self._too_easy(puzzle, revealed, (state.undecided, order, i, kind, state), deadline):
+                        best = (state.undecided, order, i, kind, state)
+                        break
                 choices, rest = rest[:self.tries], rest[self.tries:]
                 if best is None and not choices:
-                    best = tried[0]  # every cell left finishes it at the level below too: the draw is dropped
+                    best = first  # every cell left finishes it at the level below too: the draw is dropped
             revealed[best[2]] = best[3]
             board = dataclasses.replace(board, revealed=revealed)
             stuck = best[4]
         generated.puzzle = rules.BattleshipPuzzle.model_validate({**puzzle.model_dump(), "revealed": [
             {"cell": divmod(i, puzzle.cols), "kind": kind} for i, kind in sorted(revealed.items())]})
         return generated
+
+    def _rank(self, trial: human.Board, stuck: GridState, deadline: Deadline) -> int:
+        """How many cells a reveal leaves undecided, fewest first: at the target level itself for the levels
+        without look-aheads (the kernel's propagation is cheap), and by that propagation alone above them,
+        where the target level then follows only the best-ranked reveal, not every one tried."""
+        return human.stuck_state(trial, min(self.target, 1), stuck.copy(), deadline).undecided
 
     def _too_easy(self, puzzle: rules.BattleshipPuzzle, revealed: dict[int, str],
                   tried: tuple[int, int, int, str, GridState], deadline: Deadline) -> bool:
