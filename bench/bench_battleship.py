@@ -1,5 +1,5 @@
 """Battleship generation and solve time per size (`python -m bench.bench_battleship [sizes] [--seeds N] [--backends]`),
-and per difficulty level (`--levels`, on the first size given, default 10).
+and per difficulty level (`--levels [sizes]`, default 6, 10 and 15; `--published` grades the published puzzles).
 
 Generation runs the whole pipeline (layout, repair rounds, minimal-clue polish) on one core with the
 default backend. Each generated puzzle is then solved from scratch, as `POST /solve` would
@@ -8,25 +8,32 @@ checked to be the stored solution, so a fast wrong generator cannot look good. `
 times solve on both SAT backends over the published 10×10 puzzles, the measurement behind
 `solvers.battleship.DEFAULT_BACKEND`.
 
-`--levels` generates `--seeds` puzzles per level and prints wall and CPU time (the machine may be
-shared: CPU time is the steadier figure), the draws and revealed-cell adjustments it took, the
-revealed cells, how many the easiest techniques alone solve, grading time and mean effort (score);
-then grades the published puzzles: the level distribution and the grading time of the 10×10 ones.
+`--levels` generates `--seeds` puzzles per level and size and prints wall and CPU time (the machine may
+be shared: CPU time is the steadier figure), the draws and revealed-cell adjustments it took, the
+revealed cells, how many generations ran past the service's request budget (a 503 there), how many
+the easiest techniques alone solve, grading time and mean effort (score), and the time of a hint
+from the empty grid and from partial grids (correct cells at a fifth, half and four fifths); then the
+ungraded pipeline (a unique puzzle of no level) at the default size, the "within 2×" figure.
+`--published` grades the published puzzles: the level distribution and the grading time of the
+10×10 ones.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import time
 from collections import Counter
 from pathlib import Path
 
 from bench.stats import summary
-from generators.battleship import BattleshipParams, generate_puzzle
+from generators.battleship import BattleshipParams, generate_puzzle, generate_unique
 from solvers import battleship as rules
-from solvers.common import Deadline, SolveOutcome
+from solvers.common import BudgetExceeded, Deadline, SolveOutcome
 from solvers.techniques import battleship as human
+
+BUDGET = 20.0  # seconds: the service's request budget for a generation
 
 REFERENCE = Path(__file__).resolve().parent.parent / "tests" / "data" / "battleship"
 
@@ -65,31 +72,59 @@ def bench_backends() -> None:
         print(summary(backend, [timed_solve(puzzle, backend)[0] for puzzle in tens]), flush=True)
 
 
-def bench_levels(size: int, seeds: int) -> None:
-    print(f"battleship levels, {size}x{size}, {seeds} seeds per level (generation: wall, then CPU)")
-    for index, level in enumerate(human.SOLVER.level_names):
-        wall, cpu, grading, draws, adjustments, revealed, scores, basic = [], [], [], [], [], [], [], 0
-        for seed in range(seeds):
-            started, started_cpu = time.perf_counter(), time.process_time()
-            result = generate_puzzle(BattleshipParams(size=size, difficulty=level), seed, Deadline.after(300))
-            wall.append(time.perf_counter() - started)
-            cpu.append(time.process_time() - started_cpu)
-            draws.append(result.stats.draws)
-            adjustments.append(result.stats.adjustments)
-            revealed.append(len(result.puzzle.revealed))
-            started_cpu = time.process_time()
-            board = human.board_of(result.puzzle)
-            graded = human.SOLVER.grade(board)
-            grading.append(time.process_time() - started_cpu)
-            assert graded.level == level, (level, seed, graded)
-            scores.append(graded.score)
-            basic += human.SOLVER.run(board, upto=0).state.solved
-        print(summary(f"{level} gen", wall, draws=draws, adjustments=adjustments, revealed=revealed), flush=True)
-        print(summary(f"{level} gen cpu", cpu), flush=True)
-        print(summary(f"{level} grade cpu", grading), f" mean effort {statistics.mean(scores):.1f}  "
-              f"solved by level-1 techniques alone {basic}/{seeds}  mean revealed {statistics.mean(revealed):.1f}",
-              flush=True)
-        assert index or basic == seeds
+def hint_states(ships: list[list[int]], rng: random.Random) -> list[list[list[int | None]]]:
+    """The empty grid, then correct cells at a fifth, half and four fifths of the grid."""
+    return [[[v if rng.random() < rate else None for v in row] for row in ships] for rate in (0.0, 0.2, 0.5, 0.8)]
+
+
+def bench_levels(sizes: list[int], seeds: int, only: list[str] | None = None) -> None:
+    print(f"battleship levels, {seeds} seeds per level and size (generation: wall, then CPU; budget {BUDGET:g} s)")
+    for size in sizes:
+        for index, level in enumerate(human.SOLVER.level_names):
+            if only and level not in only:
+                continue
+            wall, cpu, grading, hints, draws, adjustments, revealed, scores = [], [], [], [], [], [], [], []
+            basic = over = 0
+            for seed in range(seeds):
+                started, started_cpu = time.perf_counter(), time.process_time()
+                try:
+                    result = generate_puzzle(BattleshipParams(size=size, difficulty=level), seed, Deadline.after(BUDGET))
+                except BudgetExceeded:
+                    over += 1
+                    continue
+                finally:
+                    wall.append(time.perf_counter() - started)
+                    cpu.append(time.process_time() - started_cpu)
+                draws.append(result.stats.draws)
+                adjustments.append(result.stats.adjustments)
+                revealed.append(len(result.puzzle.revealed))
+                started_cpu = time.process_time()
+                graded = human.DIFFICULTY.grade(result.puzzle, Deadline.never())
+                grading.append(time.process_time() - started_cpu)
+                assert graded.level == level, (level, seed, graded)
+                scores.append(graded.score)
+                basic += human.SOLVER.run(human.board_of(result.puzzle), upto=0).state.solved
+                for grid in hint_states(result.solution.ships, random.Random(seed)):
+                    started_cpu = time.process_time()
+                    human.DIFFICULTY.hint(result.puzzle, human.BattleshipState(ships=grid), result.solution,
+                                          Deadline.never())
+                    hints.append(time.process_time() - started_cpu)
+            label = f"{size}x{size} {level}"
+            print(summary(f"{label} gen", wall, draws=draws, adjustments=adjustments, revealed=revealed),
+                  f" over budget {over}/{seeds}", flush=True)
+            print(summary(f"{label} gen cpu", cpu), flush=True)
+            print(summary(f"{label} grade cpu", grading), f" mean effort {statistics.mean(scores):.1f}  "
+                  f"solved by level-1 techniques alone {basic}/{len(scores)}", flush=True)
+            print(summary(f"{label} hint cpu", hints), flush=True)
+            assert index or basic == len(scores)
+    if only:
+        return
+    cpu = []
+    for seed in range(seeds):
+        started_cpu = time.process_time()
+        generate_unique(BattleshipParams(), seed, Deadline.after(BUDGET))
+        cpu.append(time.process_time() - started_cpu)
+    print(summary("10x10 ungraded cpu", cpu), flush=True)
 
 
 def bench_published() -> None:
@@ -118,11 +153,16 @@ def main() -> None:
     parser.add_argument("sizes", nargs="*", type=int)
     parser.add_argument("--seeds", type=int, default=20)
     parser.add_argument("--backends", action="store_true", help="also compare CaDiCaL and z3 on published puzzles")
-    parser.add_argument("--levels", action="store_true", help="per difficulty level, and the published puzzles graded")
+    parser.add_argument("--levels", action="store_true", help="per difficulty level and size, with grading and hints")
+    parser.add_argument("--published", action="store_true", help="grade the published puzzles")
+    parser.add_argument("--only", help="with --levels: these levels only (comma-separated), no ungraded row")
     args = parser.parse_args()
-    if args.levels:
-        bench_levels(args.sizes[0] if args.sizes else 10, args.seeds)
-        bench_published()
+    if args.levels or args.published:
+        human.warm_up()
+        if args.levels:
+            bench_levels(args.sizes or [6, 10, 15], args.seeds, args.only.split(",") if args.only else None)
+        if args.published:
+            bench_published()
         return
     bench_sizes(args.sizes or [6, 8, 10, 12, 15], args.seeds)
     if args.backends:

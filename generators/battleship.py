@@ -28,12 +28,15 @@ from solvers.common import Deadline, InvalidInput
 from solvers.formats.puzzlink import battleship as puzzlink
 from solvers.sat import SatBackend, make_backend
 from solvers.techniques import battleship as human
-from solvers.techniques.human import Grade
+from solvers.techniques.human import Grade, GridState
 
 Grid = list[list[int]]
 Clue = tuple[int, int, str]  # (row, col, kind)
 MIN_SIDE, MAX_SIDE = 6, 15
 LAYOUT_BUDGET = 2_000  # placements tried before the random layout falls back to the SAT model
+# Grids of up to this many cells draw the top level from minimal clue sets; larger ones from bare layouts
+# (see ``generate_puzzle``).
+MINIMAL_TOP_CELLS = 100
 
 
 class BattleshipParams(BaseModel):
@@ -219,11 +222,33 @@ def generate_unique(params: BattleshipParams, seed: int, deadline: Deadline, bac
     return result
 
 
+def layout_draw(params: BattleshipParams, seed: int, deadline: Deadline) -> Generated:
+    """A random layout with its counts and no revealed cell: where a level below the top starts. The
+    reveals then open it until that level's techniques finish it, and techniques that only make sound
+    deductions and decide every cell prove it unique, so no SAT call is needed (a minimal draw's clues
+    would mostly be revealed over anyway)."""
+    rows, cols = params.shape()
+    rng = random.Random(seed)
+    fleet = params.ships()
+    ships = random_layout(rows, cols, fleet, rng) or sat_layout(rows, cols, fleet, rng, deadline)
+    row_counts, col_counts = counts(ships)
+    puzzle = rules.BattleshipPuzzle(rows=rows, cols=cols, fleet=fleet, row_counts=row_counts, col_counts=col_counts,
+                                    revealed=[])
+    return Generated(puzzle, rules.BattleshipAnswer(ships=ships))
+
+
 def generate_puzzle(params: BattleshipParams, seed: int, deadline: Deadline, backend: str | None = None) -> Generated:
-    """A unique puzzle of the asked level: minimal-clue draws, each opened up by revealing cells until a
-    person solves it with that level's techniques (Tatham's rule: and not with the level below)."""
+    """A unique puzzle of the asked level: draws opened up by revealing cells until a person solves it with
+    that level's techniques (Tatham's rule: and not with the level below). The levels below the top draw
+    bare layouts (``layout_draw``). The top level draws minimal clue sets (``generate_unique``) on grids
+    up to ``MINIMAL_TOP_CELLS``, where many such draws are of that level as they are; on larger grids
+    nearly every one is beyond it, so the reveals open it anyway, and its SAT proofs were most of a
+    request's time: there it draws bare layouts too."""
     target = human.SOLVER.level_names.index(params.difficulty)
-    return generate_at_level(lambda draw, limit: generate_unique(params, draw, limit, backend),
+    rows, cols = params.shape()
+    minimal = target == len(human.SOLVER.level_names) - 1 and rows * cols <= MINIMAL_TOP_CELLS
+    return generate_at_level(lambda draw, limit: (generate_unique(params, draw, limit, backend) if minimal
+                                                  else layout_draw(params, draw, limit)),
                              lambda puzzle, limit: human.grade_within(human.board_of(puzzle), target, limit),
                              params.difficulty, seed, deadline, adjust=RevealToward(params.difficulty))
 
@@ -233,46 +258,81 @@ class RevealToward:
 
     Each round tries a few of the stuck cells (ship cells first: a segment's shape says more than
     water) and keeps the one after which the target level decides the most cells. Revealing only adds
-    clues, so the puzzle stays unique. The top level keeps the minimal clue sets, and a draw that turns
-    out easier than the target is dropped: removing clues would need a new uniqueness proof."""
+    clues, so the puzzle stays unique. A draw that turns out easier than the target is dropped:
+    removing clues would need a new uniqueness proof.
+
+    The top level takes a minimal draw as it is when the draw is of that level. On large grids nearly
+    every minimal draw is beyond every level, so redrawing until one fits overran the request budget;
+    a draw beyond the top level is opened the same way instead, which ends on the first draw or the
+    next."""
 
     def __init__(self, level: str, tries: int = 6):
         self.target = human.SOLVER.level_names.index(level)
         self.tries = tries
 
     def __call__(self, generated: Generated, graded: Grade, rng: random.Random, deadline: Deadline) -> Generated | None:
-        names = human.SOLVER.level_names
-        if graded.level is not None or self.target == len(names) - 1:
+        if graded.level is not None:
             return None  # easier than the target (``grade_within`` says None for harder)
         puzzle, ships = generated.puzzle, generated.solution.ships
         board = human.board_of(puzzle)
-        stuck = human.SOLVER.run(board, upto=self.target, deadline=deadline).state
+        stuck = human.stuck_state(board, self.target, deadline=deadline)
         revealed = dict(board.revealed)
         while not stuck.solved:
             open_cells = [i for i, v in enumerate(stuck.values) if v is None]
             ship_cells = [i for i in open_cells if ships[i // puzzle.cols][i % puzzle.cols]]
             choices = rng.sample(ship_cells, min(self.tries, len(ship_cells))) or rng.sample(open_cells, 1)
+            rest = [i for i in open_cells if i not in choices]
+            rng.shuffle(rest)
             best = None
-            for i in choices:
-                deadline.check()
-                kind = rules.segment_kind(ships, *divmod(i, puzzle.cols))
-                # The placements stay those of the clues before: a superset, so the look-ahead is sound.
-                trial = dataclasses.replace(board, revealed={**revealed, i: kind})
-                state = human.SOLVER.run(trial, upto=self.target, state=stuck.copy(), deadline=deadline).state
-                if best is None or state.undecided < best[2].undecided:
-                    best = (i, kind, state)
-            assert best is not None
-            revealed[best[0]] = best[1]
+            while best is None:
+                tried = []
+                for i in choices:
+                    deadline.check()
+                    kind = rules.segment_kind(ships, *divmod(i, puzzle.cols))
+                    # The placements stay those of the clues before: a superset, so the look-ahead is sound.
+                    trial = dataclasses.replace(board, revealed={**revealed, i: kind})
+                    tried.append((self._rank(trial, stuck, deadline), len(tried), i, kind, trial))
+                tried.sort(key=lambda t: t[:2])
+                first = None
+                for _, order, i, kind, trial in tried:
+                    state = human.stuck_state(trial, self.target, stuck.copy(), deadline)
+                    first = first or (state.undecided, order, i, kind, state)
+                    if not self._too_easy(puzzle, revealed, (state.undecided, order, i, kind, state), deadline):
+                        best = (state.undecided, order, i, kind, state)
+                        break
+                choices, rest = rest[:self.tries], rest[self.tries:]
+                if best is None and not choices:
+                    best = first  # every cell left finishes it at the level below too: the draw is dropped
+            revealed[best[2]] = best[3]
             board = dataclasses.replace(board, revealed=revealed)
-            stuck = best[2]
+            stuck = best[4]
         generated.puzzle = rules.BattleshipPuzzle.model_validate({**puzzle.model_dump(), "revealed": [
             {"cell": divmod(i, puzzle.cols), "kind": kind} for i, kind in sorted(revealed.items())]})
         return generated
 
+    def _rank(self, trial: human.Board, stuck: GridState, deadline: Deadline) -> int:
+        """How many cells a reveal leaves undecided, fewest first: at the target level itself for the levels
+        without look-aheads (the kernel's propagation is cheap), and by that propagation alone above them,
+        where the target level then follows only the best-ranked reveal, not every one tried."""
+        return human.stuck_state(trial, min(self.target, 1), stuck.copy(), deadline).undecided
+
+    def _too_easy(self, puzzle: rules.BattleshipPuzzle, revealed: dict[int, str],
+                  tried: tuple[int, int, int, str, GridState], deadline: Deadline) -> bool:
+        """Whether a reveal that lets the target level finish also lets the level below finish the puzzle
+        (with the placements its clues allow, as grading sees it): that puzzle would be dropped, so a
+        choice that finishes only at the target level, or one that does not finish yet, goes first."""
+        if not tried[4].solved or self.target == 0:
+            return False
+        clues = {**revealed, tried[2]: tried[3]}
+        board = human.board_of(puzzle.model_copy(update={"revealed": [
+            rules.Revealed(cell=divmod(i, puzzle.cols), kind=kind) for i, kind in sorted(clues.items())]}))
+        return human.stuck_state(board, self.target - 1, deadline=deadline).solved
 
 
 def warm_up() -> None:
-    """Load the SAT library and its C extension once per worker, outside any request."""
+    """Load the SAT library and its C extension, and the techniques' compiled kernel, once per worker,
+    outside any request."""
+    human.warm_up()
     generate_puzzle(BattleshipParams(size=MIN_SIDE), 0, Deadline.after(30))
 
 

@@ -14,18 +14,20 @@ against the grid is two ANDs.
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Literal
 
 import numpy as np
 from pydantic import BaseModel, Field
 
 from solvers.battleship import BattleshipPuzzle
-from solvers.common import Cell, Deadline
+from solvers.common import Cell, Deadline, compile_lock
+from solvers.techniques import battleship_kernel as kernel
 from solvers.techniques.human import (
     Contradiction,
     Grade,
@@ -34,11 +36,14 @@ from solvers.techniques.human import (
     Level,
     Step,
     Technique,
+    Trial,
     Trials,
     by_contradiction,
     cell_name,
     cells_named,
+    contradiction_step,
     either_way,
+    either_way_step,
     grid_difficulty,
 )
 
@@ -94,6 +99,22 @@ class Board:
     def longest(self) -> int:
         return self.fleet[0]
 
+    @cached_property
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        """The board as the kernel reads it (``kernel.BOARD_FIELDS``); a board with other revealed cells
+        (``dataclasses.replace``) is a new object, so it gets its own."""
+        size = self.rows * self.cols
+        revealed = np.full(size, kernel.NO_CLUE, np.int64)
+        for i, kind in self.revealed.items():
+            revealed[i] = kernel.KIND_CODES[kind]
+        wanted = np.zeros(self.longest + 1, np.int64)
+        for length, count in self.wanted:
+            wanted[length] = count
+        return (np.array([self.rows, self.cols, self.longest, len(self.lines)], np.int64), revealed,
+                np.array([-1 if n is None else n for n in self.counts], np.int64), self.line_cells,
+                *neighbour_arrays(self.rows, self.cols), self.cells_at, self.ring_at, self.ends_at,
+                self.lengths, self.line_of, wanted, self.room)
+
 
 def shows(length: int, vertical: bool, index: int) -> str:
     """The segment kind a ship shows at its ``index``-th cell."""
@@ -140,8 +161,28 @@ def geometry(rows: int, cols: int, lengths: tuple[int, ...]) -> tuple[Shape, ...
     return tuple(found)
 
 
-def board_of(puzzle: BattleshipPuzzle) -> Board:
-    rows, cols = puzzle.rows, puzzle.cols
+@dataclass(frozen=True, eq=False)
+class Layout:
+    """What a grid shape and its fleet's lengths give before any clue, computed once per shape: every
+    placement (as ``geometry`` lists them) with its arrays, and the grid's lines and neighbours."""
+
+    shapes: tuple[Shape, ...]
+    kinds: np.ndarray  # (placements, longest): the kind code each cell shows, padded
+    covers: np.ndarray
+    cells_at: np.ndarray
+    ring_at: np.ndarray
+    ends_at: np.ndarray
+    lengths: np.ndarray
+    line_of: np.ndarray
+    lines: tuple[tuple[int, ...], ...]
+    lines_of: tuple[tuple[int, int], ...]
+    orthogonal: tuple[tuple[int, ...], ...]
+    diagonal: tuple[tuple[int, ...], ...]
+    line_cells: np.ndarray
+
+
+@lru_cache(maxsize=64)
+def layout(rows: int, cols: int, lengths: tuple[int, ...]) -> Layout:
     size = rows * cols
     lines = tuple(tuple(r * cols + c for c in range(cols)) for r in range(rows)) + tuple(
         tuple(r * cols + c for r in range(rows)) for c in range(cols))
@@ -150,28 +191,52 @@ def board_of(puzzle: BattleshipPuzzle) -> Board:
         r, c = divmod(i, cols)
         return tuple((r + dr) * cols + c + dc for dr, dc in steps if 0 <= r + dr < rows and 0 <= c + dc < cols)
 
-    revealed = {item.cell[0] * cols + item.cell[1]: item.kind for item in puzzle.revealed}
-    revealed_ships = [i for i, kind in revealed.items() if kind != "water"]
-    wanted = Counter(puzzle.fleet)
-    shapes = [s for s in geometry(rows, cols, tuple(sorted(wanted, reverse=True)))
-              if all(revealed.get(i, kind) == kind for i, kind in zip(s.placement.cells, s.kinds, strict=True))
-              and not any(i in s.ring for i in revealed_ships)]
+    shapes = geometry(rows, cols, lengths)
     covers = np.zeros((len(shapes), size), dtype=bool)
     for k, s in enumerate(shapes):
         covers[k, list(s.placement.cells)] = True
-    counts = tuple(puzzle.row_counts) + tuple(puzzle.col_counts)
-    return Board(
-        rows, cols, tuple(puzzle.fleet), tuple(sorted(wanted.items(), reverse=True)), lines, counts,
-        tuple((i // cols, rows + i % cols) for i in range(size)),
+    return Layout(
+        shapes, padded([[kernel.KIND_CODES[kind] for kind in s.kinds] for s in shapes], kernel.NO_CLUE - 1), covers,
+        padded([s.placement.cells for s in shapes], size), padded([tuple(s.ring) for s in shapes], size),
+        padded([s.ends for s in shapes], size), np.array([s.placement.length for s in shapes], dtype=np.int64),
+        np.array([len(lines) if s.line is None else s.line for s in shapes], dtype=np.int64),
+        lines, tuple((i // cols, rows + i % cols) for i in range(size)),
         tuple(around(i, ((-1, 0), (1, 0), (0, -1), (0, 1))) for i in range(size)),
         tuple(around(i, ((-1, -1), (-1, 1), (1, -1), (1, 1))) for i in range(size)),
-        revealed, tuple(s.placement for s in shapes), covers,
-        padded([s.placement.cells for s in shapes], size), padded([tuple(s.ring) for s in shapes], size),
-        padded([s.ends for s in shapes], size),
-        np.array([s.placement.length for s in shapes], dtype=np.int64),
-        np.array([len(lines) if s.line is None else s.line for s in shapes], dtype=np.int64),
-        padded(lines, size), np.array([size if n is None else n for n in counts] + [size], dtype=np.int64),
+        padded(lines, size))
+
+
+def board_of(puzzle: BattleshipPuzzle) -> Board:
+    """The board of a puzzle: the placements its revealed cells allow (each cell shows its revealed kind,
+    no revealed ship cell in the ring around), kept in ``geometry``'s order."""
+    rows, cols = puzzle.rows, puzzle.cols
+    size = rows * cols
+    revealed = {item.cell[0] * cols + item.cell[1]: item.kind for item in puzzle.revealed}
+    wanted = Counter(puzzle.fleet)
+    shape = layout(rows, cols, tuple(sorted(wanted, reverse=True)))
+    code = np.full(size + 1, kernel.NO_CLUE, np.int64)  # one more: the padding cell, never revealed
+    for i, kind in revealed.items():
+        code[i] = kernel.KIND_CODES[kind]
+    shown = code[shape.cells_at]
+    keep = ~((shown != kernel.NO_CLUE) & (shown != shape.kinds)).any(axis=1)
+    keep &= ~((code > kernel.KIND_CODES["water"])[shape.ring_at]).any(axis=1)
+    chosen = np.flatnonzero(keep)
+    counts = tuple(puzzle.row_counts) + tuple(puzzle.col_counts)
+    return Board(
+        rows, cols, tuple(puzzle.fleet), tuple(sorted(wanted.items(), reverse=True)), shape.lines, counts,
+        shape.lines_of, shape.orthogonal, shape.diagonal,
+        revealed, tuple(shape.shapes[k].placement for k in chosen), shape.covers[chosen],
+        shape.cells_at[chosen], shape.ring_at[chosen], shape.ends_at[chosen], shape.lengths[chosen],
+        shape.line_of[chosen], shape.line_cells,
+        np.array([size if n is None else n for n in counts] + [size], dtype=np.int64),
     )
+
+
+@lru_cache(maxsize=64)
+def neighbour_arrays(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
+    """The orthogonal and diagonal neighbours of every cell as the kernel reads them (padded with -1)."""
+    shape = layout(rows, cols, (1,))
+    return padded(shape.orthogonal, -1), padded(shape.diagonal, -1)
 
 
 def padded(rows: Sequence[Sequence[int]], pad: int) -> np.ndarray:
@@ -445,22 +510,52 @@ def _fleet(board: Board, values: Sequence[int | None]) -> Fleet:
     if extra:
         raise Contradiction(f"a finished ship of length {extra[0]} is not in the fleet")
 
-    # One extra cell past the grid, neither ship nor water nor undecided, pads the index arrays.
-    state = np.array([*(2 if v is None else v for v in values), 3], dtype=np.int8)
-    ship, water, undecided = state == SHIP, state == WATER, state == 2
-    room = board.room.copy()
-    room[:-1] -= ship[board.line_cells].sum(axis=1)  # ship cells each line can still take
-    blocked = np.zeros_like(undecided)  # undecided cells in lines that are full: no new ship cell there
-    blocked[board.line_cells[room[:-1] <= 0]] = True
-    blocked &= undecided
-    new = undecided[board.cells_at].sum(axis=1)
-    finished_here = (new == 0) & ~undecided[board.ends_at].any(axis=1)  # a ship already counted
-    wanted_left = np.zeros(board.longest + 1, dtype=bool)
-    wanted_left[list(remaining)] = True
-    legal = (wanted_left[board.lengths] & ~water[board.cells_at].any(axis=1) & ~ship[board.ring_at].any(axis=1)
-             & ~blocked[board.cells_at].any(axis=1) & ~finished_here & (new <= room[board.line_of]))
-    undecided = undecided[:-1]
-    return Fleet(undecided, open_groups, remaining, np.flatnonzero(legal))
+    # The legal placements from the kernel: the rules it checks again have all been checked above.
+    state = as_array(values)
+    work = _scratch(board)
+    ok = kernel.fleet(board.arrays, state, work)
+    assert ok, "the kernel sees a broken rule the checks above did not"
+    undecided = state[:-1] == kernel.UNDECIDED
+    return Fleet(undecided, open_groups, remaining, np.flatnonzero(work[2]))
+
+
+def as_array(values: Sequence[int | None]) -> np.ndarray:
+    """A state as the kernel reads it: one int8 per cell, then the padding cell."""
+    return np.array([*(kernel.UNDECIDED if v is None else v for v in values), kernel.PAD], np.int8)
+
+
+class _Work(threading.local):
+    """One thread's kernel scratch space (per board shape) and the trials of the state it looks at."""
+
+    def __init__(self) -> None:
+        self.shape: tuple[int, int, int] | None = None
+        self.work: tuple[np.ndarray, ...] = ()
+        self.board: Board | None = None
+        self.key: tuple[int | None, ...] = ()
+        self.trials: tuple[np.ndarray, ...] = ()
+        self.values = np.zeros(0, np.int8)
+        self.order: np.ndarray | None = None  # the state's contradiction candidates, once asked for
+
+
+_work = _Work()
+
+
+def _scratch(board: Board) -> tuple[np.ndarray, ...]:
+    shape = (board.rows * board.cols, len(board.placements), board.longest)
+    if _work.shape != shape:
+        _work.shape, _work.work = shape, kernel.scratch(*shape)
+    return _work.work
+
+
+def _trials_of(board: Board, state: GridState) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
+    """The state as an array and the record of its trials (outcome, rounds followed, round broken per
+    cell and value), kept while the board and the state stay the same, as ``Trials`` keeps its trials."""
+    key = tuple(state.values)
+    if _work.board is not board or _work.key != key:
+        size = board.rows * board.cols
+        _work.board, _work.key, _work.values, _work.order = board, key, as_array(state.values), None
+        _work.trials = (np.full((size, 2), -1, np.int64), np.zeros((size, 2), np.int64), np.zeros((size, 2), np.int64))
+    return _work.values, _work.trials
 
 
 def _fleet_words(remaining: dict[int, int]) -> str:
@@ -604,33 +699,172 @@ FLEET = (
 FLEET_TRIALS = Trials((*BASIC, *FLEET))
 
 
-def chain(name: str, rounds: int | None, weight: float) -> Technique[Board, GridState]:
+def _chain_words(rounds: int | None) -> str:
     reach = f"within {rounds} rounds of simpler steps" if rounds else "after a long chain of simpler steps"
-    return by_contradiction(name, f"Assuming a cell is ship (or water) breaks a rule {reach}: it is the other.",
-                            weight, FLEET_TRIALS, VALUE_NAMES, max_rounds=rounds or 10_000,
-                            candidates=contradiction_candidates)
+    return f"Assuming a cell is ship (or water) breaks a rule {reach}: it is the other."
 
 
-LINE_EITHER_WAY = either_way("either-way", "A row or column needs one more ship cell among two or three: what "
-                                           "every choice implies is certain.", 20.0, FLEET_TRIALS, needy_lines,
-                             VALUE_NAMES)
+def chain(name: str, rounds: int | None, weight: float) -> Technique[Board, GridState]:
+    """The reference contradiction technique: trials followed by the Python techniques."""
+    return by_contradiction(name, _chain_words(rounds), weight, FLEET_TRIALS, VALUE_NAMES,
+                            max_rounds=rounds or 10_000, candidates=contradiction_candidates)
 
-SOLVER: HumanSolver[Board, GridState] = HumanSolver(
-    levels=(
-        Level("easy", BASIC),
-        Level("medium", FLEET),
-        Level("hard", (chain("short-chain", 3, 15.0),)),
-        Level("expert", (LINE_EITHER_WAY, chain("chain", 8, 20.0), chain("long-chain", None, 25.0))),
-    ),
-    start=start,
-)
+
+LINE_EITHER_WAY_WORDS = ("A row or column needs one more ship cell among two or three: what every choice implies "
+                         "is certain.")
+LINE_EITHER_WAY = either_way("either-way", LINE_EITHER_WAY_WORDS, 20.0, FLEET_TRIALS, needy_lines, VALUE_NAMES)
+
+
+# ---------------------------------------------------------------- the look-aheads through the kernel
+
+
+def _replayed(board: Board, state: GridState, cell: Cell, value: int, rounds: int, broken_at: int) -> Contradiction:
+    """The broken rule the kernel found for ``cell`` = ``value``, with its sentence: the one assumption
+    followed again by the Python techniques (the kernel says only where and when it breaks)."""
+    trial = Trial(state, cell, value, len(FLEET_TRIALS.techniques))
+    trial.follow(board, FLEET_TRIALS.techniques, rounds)
+    broken = trial.broken_within(rounds)
+    assert broken is not None and broken.rounds == broken_at, "the kernel and the techniques disagree"
+    return broken
+
+
+def kernel_chain(name: str, rounds: int | None, weight: float, sentences: bool = True) -> Technique[Board, GridState]:
+    """``chain`` with the trials followed in the kernel: the same first candidate that breaks, the same step
+    (without ``sentences``, the same step with no sentence: what grading needs)."""
+    max_rounds = rounds or 10_000
+
+    def find(board: Board, state: GridState) -> list[Step]:
+        values, trials = _trials_of(board, state)
+        if _work.order is None:
+            _work.order = np.array([r * board.cols + c for r, c in contradiction_candidates(board, state)], np.int64)
+        order = _work.order
+        if not len(order):
+            return []
+        n, value, broken_at = kernel.first_contradiction(board.arrays, values, order, max_rounds, *trials,
+                                                         _scratch(board))
+        if n < 0:
+            return []
+        cell = board.cell(int(order[n]))
+        if not sentences:
+            return [Step(name, "", ((cell, 1 - int(value)),), effort=int(broken_at))]
+        broken = _replayed(board, state, cell, int(value), max_rounds, int(broken_at))
+        return [contradiction_step(name, cell, int(value), broken, VALUE_NAMES)]
+
+    return Technique(name, _chain_words(rounds), weight, find)
+
+
+def kernel_either_way(board: Board, state: GridState, sentences: bool = True) -> list[Step]:
+    """``LINE_EITHER_WAY`` with each choice followed in the kernel; the same steps in the same order
+    (without ``sentences``, with no sentence)."""
+    max_rounds = 10_000
+    size = board.rows * board.cols
+    base = as_array(state.values)
+    work = _scratch(board)
+    open_now = base[:-1] == kernel.UNDECIDED
+    taken = np.zeros(size, bool)
+    steps: list[Step] = []
+    for why, group in needy_lines(board, state):
+        open_cells = [c for c in group if state[c] is None]
+        followed = []
+        for r, c in open_cells:
+            vals, when = np.empty(size + 1, np.int8), np.empty(size, np.int64)
+            outcome, rounds = kernel.follow(board.arrays, base, r * board.cols + c, SHIP, max_rounds, vals, when, work)
+            followed.append((outcome, rounds, vals[:-1], when))
+        alive = [f for f in followed if f[0] != kernel.CONTRADICTION]
+        if not alive or len(alive) == len(open_cells) == 1:
+            continue
+        first = alive[0][2]
+        common = open_now & ~taken & (alive[0][3] >= 0)
+        for _, _, vals, when in alive[1:]:
+            common &= (when >= 0) & (vals == first)
+        if not common.any():
+            continue
+        taken |= common
+        where = np.flatnonzero(common)
+        decided = tuple((board.cell(int(i)), int(first[i])) for i in where)
+        depth = int(max(np.max([f[3][where] for f in alive], axis=0)))
+        if not sentences:
+            steps.append(Step("either-way", "", decided, effort=depth))
+            continue
+        dead = [(cell, _replayed(board, state, cell, SHIP, max_rounds, f[1]))
+                for cell, f in zip(open_cells, followed, strict=True) if f[0] == kernel.CONTRADICTION][:2]
+        steps.append(either_way_step("either-way", why, group, decided, dead, depth, VALUE_NAMES))
+    return steps
+
+
+def solver(compiled: bool, sentences: bool = True) -> HumanSolver[Board, GridState]:
+    """The levels; ``compiled`` follows the look-aheads in the kernel (``SOLVER``), else in Python
+    (``REFERENCE``, what the kernel is tested against). Without ``sentences`` (``GRADER``) the look-aheads'
+    steps carry no sentence, so no assumption is followed again in Python: grading and generation read
+    only which technique each step took and its effort."""
+    if compiled:
+        either = Technique("either-way", LINE_EITHER_WAY_WORDS, 20.0,
+                           lambda board, state: kernel_either_way(board, state, sentences))
+        short, medium, long = (kernel_chain("short-chain", 3, 15.0, sentences), kernel_chain("chain", 8, 20.0, sentences),
+                               kernel_chain("long-chain", None, 25.0, sentences))
+    else:
+        either = LINE_EITHER_WAY
+        short, medium, long = chain("short-chain", 3, 15.0), chain("chain", 8, 20.0), chain("long-chain", None, 25.0)
+    return HumanSolver(
+        levels=(
+            Level("easy", BASIC),
+            Level("medium", FLEET),
+            Level("hard", (short,)),
+            Level("expert", (either, medium, long)),
+        ),
+        start=start,
+    )
+
+
+SOLVER: HumanSolver[Board, GridState] = solver(compiled=True)
+GRADER: HumanSolver[Board, GridState] = solver(compiled=True, sentences=False)
+REFERENCE: HumanSolver[Board, GridState] = solver(compiled=False)
 
 
 def grade_within(board: Board, upto: int, deadline: Deadline) -> Grade:
     """The grade of a puzzle that the techniques up to level ``upto`` finish, else level None: the
-    generator's question, answered without the costly look-aheads of the levels above."""
-    path = SOLVER.run(board, upto=upto, deadline=deadline)
-    return SOLVER.grade_path(path) if path.state.solved else Grade(None, 0.0, 0, None)
+    generator's question, answered without the costly look-aheads of the levels above (and, for the
+    levels without look-aheads, answered "None" by the kernel alone when it is)."""
+    if upto <= 1 and not stuck_state(board, upto, deadline=deadline).solved:
+        return Grade(None, 0.0, 0, None)
+    path = GRADER.run(board, upto=upto, deadline=deadline)
+    return GRADER.grade_path(path) if path.state.solved else Grade(None, 0.0, 0, None)
+
+
+def stuck_state(board: Board, upto: int, state: GridState | None = None,
+                deadline: Deadline | None = None) -> GridState:
+    """Where the techniques up to level ``upto`` get stuck (``SOLVER.run(...).state``), from ``state`` or
+    the start: in the kernel for the two levels without look-aheads, whose steps all come from one look
+    at the grid, else (or where a rule breaks, for the Python techniques to name it) in Python."""
+    state = state if state is not None else start(board)
+    if upto <= 1:
+        values = as_array(state.values)
+        if kernel.propagate(board.arrays, values, len(BASIC) if upto == 0 else len(BASIC) + len(FLEET),
+                            _scratch(board)):
+            return GridState(board.rows, board.cols, [None if v == kernel.UNDECIDED else int(v) for v in values[:-1]])
+    return GRADER.run(board, upto=upto, state=state, deadline=deadline).state
+
+
+def grade(puzzle: BattleshipPuzzle, deadline: Deadline) -> Grade:
+    """A puzzle's grade as ``SOLVER.grade`` gives it, without writing the look-aheads' sentences."""
+    return GRADER.grade(board_of(puzzle), deadline)
+
+
+def warm_up() -> None:
+    """Load every kernel entry point (compiling it into numba's on-disk cache the first time on this
+    machine), so that no request waits for it: the fleet, one trial, and the search for a contradiction."""
+    puzzle = BattleshipPuzzle(rows=6, cols=6, fleet=[3, 2, 2, 1, 1, 1], row_counts=[4, 0, 3, 2, 0, 1],
+                              col_counts=[3, 2, 2, 1, 0, 2], revealed=[])
+    board = board_of(puzzle)
+    state = start(board)
+    with compile_lock():
+        values, trials = _trials_of(board, state)
+        work = _scratch(board)
+        kernel.fleet(board.arrays, values, work)
+        size = board.rows * board.cols
+        kernel.follow(board.arrays, values, 0, SHIP, 3, np.empty(size + 1, np.int8), np.empty(size, np.int64), work)
+        kernel.first_contradiction(board.arrays, values, np.arange(size, dtype=np.int64), 3, *trials, work)
+        stuck_state(board, 1, state)
 
 
 class BattleshipState(BaseModel):
@@ -639,4 +873,5 @@ class BattleshipState(BaseModel):
         "null or left out: nothing decided yet.")
 
 
-DIFFICULTY = grid_difficulty(SOLVER, board_of, "ships", BattleshipState, VALUE_NAMES, default="medium")
+DIFFICULTY = dataclasses.replace(grid_difficulty(SOLVER, board_of, "ships", BattleshipState, VALUE_NAMES,
+                                                 default="medium"), grade=grade)
