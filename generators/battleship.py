@@ -50,8 +50,9 @@ class BattleshipParams(BaseModel):
     )
     difficulty: Literal["easy", "medium", "hard", "expert"] = Field(
         human.DIFFICULTY.default,
-        description="What a person needs to solve it (see the type's `difficulties`): `expert` keeps only the "
-        "revealed cells uniqueness needs; easier levels reveal more, where they open the puzzle to simpler steps.")
+        description="What a person needs to solve it (see the type's `difficulties`): `expert` up to 100 cells "
+        "keeps only the revealed cells uniqueness needs; larger `expert` grids and the easier levels reveal cells "
+        "where they open the puzzle to the level's steps.")
 
     @model_validator(mode="after")
     def _normalised(self) -> BattleshipParams:
