@@ -33,6 +33,7 @@ from pictures import ubongo as picture
 from solvers import ubongo as rules
 from solvers.common import Cell, Deadline
 from solvers.techniques import ubongo as human
+from solvers.techniques import ubongo_kernel as kernel
 from solvers.techniques.human import Grade
 
 Arrangement = tuple[tuple[str, frozenset[Cell]], ...]  # (piece, cells), in catalogue order
@@ -308,7 +309,9 @@ class UbongoSteps:
             return min(known, cap)
         if self.at_least.get(key, 0) >= cap:
             return cap
-        count = rules.PackingProblem.of(self.puzzle(arrangement)).count_coverings(cap, self.deadline)
+        pieces = tuple(self.names) if self.params.mode == "hidden" else tuple(name for name, _ in arrangement)
+        count = rules.count_coverings(outline(arrangement), self.params.catalogue, pieces, self.params.pieces,
+                                      self.params.mode == "given", cap, self.deadline)
         if count < cap:
             self.counts[key] = count  # exact, so reusable under any cap
         else:
@@ -449,4 +452,5 @@ PUZZLE_TYPE = PuzzleType(
     backends=rules.BACKENDS,
     catalogue=rules.catalogue_facts(),
     difficulty=human.DIFFICULTY,
+    warm_up=kernel.warm_up,
 )
