@@ -62,9 +62,6 @@ class UbongoParams(BaseModel):
             if "pieces" in self.model_fields_set and self.pieces != self.size:
                 raise ValueError("give `pieces` or its alias `size`, not two different values")
             self.pieces, self.size = self.size, None
-        if self.mode == "hidden" and self.pieces >= 5 and self.difficulty == "easy":
-            raise ValueError("easy cards of 5 hidden pieces are too rare to find within the time budget (about one "
-                             "unique card in 70); choose medium or hard, 3-4 pieces, or mode given")
         return self
 
 

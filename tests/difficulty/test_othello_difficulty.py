@@ -277,9 +277,14 @@ def test_levels_grades_and_hints_through_the_service(client) -> None:
     assert bad.status_code == 422
 
 
-def test_levels_are_offered_up_to_16_empties() -> None:
-    with pytest.raises(ValueError, match="at most 16 empty squares"):
-        gen.OthelloParams(empties=20, difficulty="easy")
+def test_levels_are_offered_up_to_20_empties() -> None:
+    """Every level at the type's largest size: a generated puzzle of that level, its one solving move proved."""
+    params = gen.OthelloParams(empties=20, difficulty="easy")
+    made = gen.generate_puzzle(params, 1, Deadline.never())
+    assert made.puzzle.empties == 20 and made.difficulty.level == "easy"
+    assert human.grade(made.puzzle, Deadline.never()).level == "easy"
+    assert rules.solving_moves(made.puzzle, Deadline.never()) == [rules.parse_square(made.solution.move)]
+    assert gen.OthelloParams(empties=20, difficulty="expert").difficulty == "expert"
     assert gen.OthelloParams(empties=20).difficulty is None
 
 
