@@ -41,7 +41,7 @@ NEIGHBOURS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 MAX_PERIMETER = 1.6  # outline edges per cell a repair may reach: card-like blobs, not combs of 1-wide slots
 RARE_SHARE = 0.15  # hidden-mode cards start from the largest-area piece sets, at least this share of all sets
 ABOVE = Grade(None, 0.0, 0, None)  # a card above the asked level, not graded further
-WALK_TRIES = 12  # moves weighed per step of the walk toward a level
+WALK_TRIES = 100  # moves weighed per step of the walk toward a level
 COUNT_CAP = 64  # coverings counted per candidate; more than this is "many"
 
 
@@ -387,10 +387,11 @@ def generate_puzzle(params: UbongoParams, seed: int, deadline: Deadline) -> Gene
 
 
 class TowardLevel:
-    """A walk over unique cards: one piece lifted and put back elsewhere, kept only if the card still
-    has exactly one covering; the first such card of the asked level ends the walk, else the walk
-    moves to the first unique card it has not visited. A move costs a covering count and a grade,
-    far less than drawing a new card, and a card a move away is often of another level."""
+    """A walk over unique cards: one piece lifted and put back elsewhere (in mode hidden, or an unused
+    piece put down in its place), kept only if the card still has exactly one covering; the first such
+    card of the asked level ends the walk, else the walk moves to the first unique card it has not
+    visited. A move costs a covering count and a grade, far less than drawing a new card, and a card
+    a move away is often of another level."""
 
     def __init__(self, params: UbongoParams, deadline: Deadline):
         self.params, self.level = params, params.difficulty
@@ -415,9 +416,10 @@ class TowardLevel:
         rng.shuffle(names)
         sideways = None
         tried = 0
-        # One piece at a time, the same piece put back: building every move of every piece (and, in mode
-        # hidden, of every unused piece) would cost more than the few moves a step weighs.
-        for moved in itertools.chain.from_iterable(steps._moves(arrangement, [name], rng, swap=False) for name in names):
+        # One piece at a time: building every move of every piece up front would cost more than the moves a
+        # step weighs. In mode hidden the piece may give way to an unused one: a neighbour with the same
+        # pieces is seldom unique there, one with another piece set often is.
+        for moved in itertools.chain.from_iterable(steps._moves(arrangement, [name], rng) for name in names):
             key = normalise_outline(moved)
             if key in self.visited:
                 continue
