@@ -43,6 +43,7 @@ RARE_SHARE = 0.15  # hidden-mode cards start from the largest-area piece sets, a
 ABOVE = Grade(None, 0.0, 0, None)  # a card above the asked level, not graded further
 WALK_TRIES = 100  # moves weighed per step of the walk toward a level
 COUNT_CAP = 64  # coverings counted per candidate; more than this is "many"
+KICK_ROUNDS = 12  # repair rounds that may bring a walk's non-unique neighbour back to one covering
 
 
 class UbongoParams(BaseModel):
@@ -414,7 +415,7 @@ class TowardLevel:
         self.visited.add(normalise_outline(arrangement))
         names = [name for name, _ in arrangement]
         rng.shuffle(names)
-        sideways = None
+        sideways = kick = None
         tried = 0
         # One piece at a time: building every move of every piece up front would cost more than the moves a
         # step weighs. In mode hidden the piece may give way to an unused one: a neighbour with the same
@@ -430,11 +431,31 @@ class TowardLevel:
                     sideways = moved
                     break
                 sideways = sideways or moved
+            else:
+                kick = kick or moved
             if tried >= WALK_TRIES:
                 break
+        if sideways is None and kick is not None:
+            sideways = self._repaired(kick, rng, deadline)
         if sideways is None:
             return None
         return Generated(steps.puzzle(sideways), steps.answer(sideways), generated.stats)
+
+    def _repaired(self, arrangement: Arrangement, rng: random.Random, deadline: Deadline) -> Arrangement | None:
+        """No unique card a move away: the first neighbour tried, repaired as a draw is (``repair``)
+        until it has one covering again. It starts a covering or two from unique, so it takes fewer
+        rounds than a new draw, and it stays near the cards walked so far."""
+        steps = self.steps
+        for _ in range(KICK_ROUNDS):
+            deadline.check()
+            other = steps.other_solution(arrangement, arrangement, deadline)
+            if other is None:
+                self.visited.add(normalise_outline(arrangement))
+                return arrangement
+            arrangement = steps.repair(arrangement, arrangement, other, rng)
+            if arrangement is None:
+                return None
+        return None
 
 
 PUZZLE_TYPE = PuzzleType(
