@@ -13,9 +13,10 @@ cover the same cells are one placement, so coverings are distinct as sets of (pi
 `hidden` adds the piece count and an exact "can the remaining pieces still fill the remaining area"
 prune (a cached table of the totals k pieces can make); both modes drop a placement that leaves a
 free cell with no free neighbour, which no piece (all have two cells or more) could cover.
-``count_coverings`` is the same search for "how many, up to k", which the generator asks thousands
-of times. bench/bench_ubongo.py compares it with the SAT encoding (``solve_sat``), which the tests keep
-as the independent cross-check.
+``solve`` and ``count_coverings`` (the generator asks "how many, up to k" thousands of times a card)
+run the same search compiled with numba (``solvers.techniques.ubongo_kernel``); the Python search
+stays as the reference the tests compare them with. bench/bench_ubongo.py compares it with the SAT
+encoding (``solve_sat``), which the tests keep as the independent cross-check.
 """
 
 from __future__ import annotations
