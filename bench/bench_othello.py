@@ -1,6 +1,6 @@
 """Othello benchmark: exact-solve time by number of empties, node rate, and puzzle generation time.
 
-    PYTHONPATH=. python -m bench.bench_othello [--positions 20] [--all-moves] [--levels-only]
+    PYTHONPATH=. python -m bench.bench_othello [--positions 20] [--all-moves] [--levels-only] [--level-empties 12]
 
 Positions come from the generator's plausible games (fixed seeds), so runs are comparable. The
 transposition table is cleared before each position so no solve profits from the previous one.
@@ -99,12 +99,14 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=20, help="positions (and seeds) per row")
     parser.add_argument("--all-moves", action="store_true", help="also time exact scores of every move")
     parser.add_argument("--levels-only", action="store_true", help="only generation per difficulty level")
+    parser.add_argument("--level-empties", type=int, default=12,
+                        help="empty squares of the per-level rows (levels are offered up to 20)")
     args = parser.parse_args()
     started = time.perf_counter()
     engine.warm_up()
     print(f"warm-up (load from numba's cache, or compile the first time): {time.perf_counter() - started:.1f} s; "
           f"node-rate estimate {engine.nodes_per_second() / 1e6:.1f} M/s")
-    bench_levels(12, args.positions)
+    bench_levels(args.level_empties, args.positions)
     if args.levels_only:
         return
     for empties in (10, 14, 16, 18, 20):

@@ -27,7 +27,6 @@ from solvers.common import Deadline
 from solvers.techniques import othello as human
 
 MAX_RESTARTS = 400
-LEVEL_MAX_EMPTIES = 16  # generation at a level draws several unique puzzles: kept within a request
 OPENING_PLIES = (2, 10)  # uniformly random moves first: varied openings
 RANDOM_MOVE_RATE = 0.15  # later: otherwise the best one-ply move under noise
 EVAL_NOISE = 4.0
@@ -47,10 +46,6 @@ class OthelloParams(BaseModel):
 
     @model_validator(mode="after")
     def _level_within_reach(self) -> OthelloParams:
-        if self.difficulty is not None and self.empties > LEVEL_MAX_EMPTIES:
-            raise ValueError(f"a difficulty level is generated with at most {LEVEL_MAX_EMPTIES} empty squares (it "
-                             f"draws puzzles until one grades at the level); got {self.empties} — ask fewer empties "
-                             "or no difficulty")
         if self.difficulty is not None and self.empties < (least := human.min_empties(self.difficulty)):
             raise ValueError(f"difficulty {self.difficulty!r} needs at least {least} empty squares: with fewer, a shorter "
                              f"reading sees the game to its end; got {self.empties}")

@@ -33,6 +33,7 @@ from pictures import ubongo as picture
 from solvers import ubongo as rules
 from solvers.common import Cell, Deadline
 from solvers.techniques import ubongo as human
+from solvers.techniques import ubongo_kernel as kernel
 from solvers.techniques.human import Grade
 
 Arrangement = tuple[tuple[str, frozenset[Cell]], ...]  # (piece, cells), in catalogue order
@@ -40,8 +41,9 @@ NEIGHBOURS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 MAX_PERIMETER = 1.6  # outline edges per cell a repair may reach: card-like blobs, not combs of 1-wide slots
 RARE_SHARE = 0.15  # hidden-mode cards start from the largest-area piece sets, at least this share of all sets
 ABOVE = Grade(None, 0.0, 0, None)  # a card above the asked level, not graded further
-WALK_TRIES = 12  # moves weighed per step of the walk toward a level
+WALK_TRIES = 100  # moves weighed per step of the walk toward a level
 COUNT_CAP = 64  # coverings counted per candidate; more than this is "many"
+KICK_ROUNDS = 12  # repair rounds that may bring a walk's non-unique neighbour back to one covering
 
 
 class UbongoParams(BaseModel):
@@ -61,9 +63,6 @@ class UbongoParams(BaseModel):
             if "pieces" in self.model_fields_set and self.pieces != self.size:
                 raise ValueError("give `pieces` or its alias `size`, not two different values")
             self.pieces, self.size = self.size, None
-        if self.mode == "hidden" and self.pieces >= 5 and self.difficulty == "easy":
-            raise ValueError("easy cards of 5 hidden pieces are too rare to find within the time budget (about one "
-                             "unique card in 70); choose medium or hard, 3-4 pieces, or mode given")
         return self
 
 
@@ -308,7 +307,9 @@ class UbongoSteps:
             return min(known, cap)
         if self.at_least.get(key, 0) >= cap:
             return cap
-        count = rules.PackingProblem.of(self.puzzle(arrangement)).count_coverings(cap, self.deadline)
+        pieces = tuple(self.names) if self.params.mode == "hidden" else tuple(name for name, _ in arrangement)
+        count = rules.count_coverings(outline(arrangement), self.params.catalogue, pieces, self.params.pieces,
+                                      self.params.mode == "given", cap, self.deadline)
         if count < cap:
             self.counts[key] = count  # exact, so reusable under any cap
         else:
@@ -387,10 +388,11 @@ def generate_puzzle(params: UbongoParams, seed: int, deadline: Deadline) -> Gene
 
 
 class TowardLevel:
-    """A walk over unique cards: one piece lifted and put back elsewhere, kept only if the card still
-    has exactly one covering; the first such card of the asked level ends the walk, else the walk
-    moves to the first unique card it has not visited. A move costs a covering count and a grade,
-    far less than drawing a new card, and a card a move away is often of another level."""
+    """A walk over unique cards: one piece lifted and put back elsewhere (in mode hidden, or an unused
+    piece put down in its place), kept only if the card still has exactly one covering; the first such
+    card of the asked level ends the walk, else the walk moves to the first unique card it has not
+    visited. A move costs a covering count and a grade, far less than drawing a new card, and a card
+    a move away is often of another level."""
 
     def __init__(self, params: UbongoParams, deadline: Deadline):
         self.params, self.level = params, params.difficulty
@@ -413,11 +415,12 @@ class TowardLevel:
         self.visited.add(normalise_outline(arrangement))
         names = [name for name, _ in arrangement]
         rng.shuffle(names)
-        sideways = None
+        sideways = kick = None
         tried = 0
-        # One piece at a time, the same piece put back: building every move of every piece (and, in mode
-        # hidden, of every unused piece) would cost more than the few moves a step weighs.
-        for moved in itertools.chain.from_iterable(steps._moves(arrangement, [name], rng, swap=False) for name in names):
+        # One piece at a time: building every move of every piece up front would cost more than the moves a
+        # step weighs. In mode hidden the piece may give way to an unused one: a neighbour with the same
+        # pieces is seldom unique there, one with another piece set often is.
+        for moved in itertools.chain.from_iterable(steps._moves(arrangement, [name], rng) for name in names):
             key = normalise_outline(moved)
             if key in self.visited:
                 continue
@@ -428,11 +431,31 @@ class TowardLevel:
                     sideways = moved
                     break
                 sideways = sideways or moved
+            else:
+                kick = kick or moved
             if tried >= WALK_TRIES:
                 break
+        if sideways is None and kick is not None:
+            sideways = self._repaired(kick, rng, deadline)
         if sideways is None:
             return None
         return Generated(steps.puzzle(sideways), steps.answer(sideways), generated.stats)
+
+    def _repaired(self, arrangement: Arrangement, rng: random.Random, deadline: Deadline) -> Arrangement | None:
+        """No unique card a move away: the first neighbour tried, repaired as a draw is (``repair``)
+        until it has one covering again. It starts a covering or two from unique, so it takes fewer
+        rounds than a new draw, and it stays near the cards walked so far."""
+        steps = self.steps
+        for _ in range(KICK_ROUNDS):
+            deadline.check()
+            other = steps.other_solution(arrangement, arrangement, deadline)
+            if other is None:
+                self.visited.add(normalise_outline(arrangement))
+                return arrangement
+            arrangement = steps.repair(arrangement, arrangement, other, rng)
+            if arrangement is None:
+                return None
+        return None
 
 
 PUZZLE_TYPE = PuzzleType(
@@ -449,4 +472,5 @@ PUZZLE_TYPE = PuzzleType(
     backends=rules.BACKENDS,
     catalogue=rules.catalogue_facts(),
     difficulty=human.DIFFICULTY,
+    warm_up=kernel.warm_up,
 )

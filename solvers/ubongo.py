@@ -13,9 +13,10 @@ cover the same cells are one placement, so coverings are distinct as sets of (pi
 `hidden` adds the piece count and an exact "can the remaining pieces still fill the remaining area"
 prune (a cached table of the totals k pieces can make); both modes drop a placement that leaves a
 free cell with no free neighbour, which no piece (all have two cells or more) could cover.
-``count_coverings`` is the same search for "how many, up to k", which the generator asks thousands
-of times. bench/bench_ubongo.py compares it with the SAT encoding (``solve_sat``), which the tests keep
-as the independent cross-check.
+``solve`` and ``count_coverings`` (the generator asks "how many, up to k" thousands of times a card)
+run the same search compiled with numba (``solvers.techniques.ubongo_kernel``); the Python search
+stays as the reference the tests compare them with. bench/bench_ubongo.py compares it with the SAT
+encoding (``solve_sat``), which the tests keep as the independent cross-check.
 """
 
 from __future__ import annotations
@@ -24,10 +25,12 @@ from collections.abc import Iterator
 from functools import cache
 from typing import Literal
 
+import numpy as np
 from pydantic import BaseModel, Field, model_validator
 
 from solvers.common import Cell, Deadline, InvalidInput, SolveOutcome, Violation, violation
 from solvers.sat import count_models, make_backend
+from solvers.techniques import ubongo_kernel as kernel
 
 MAX_ROWS = MAX_COLS = 12
 MAX_CELLS = 60  # cells are bits of one integer mask; a real card has 10-25
@@ -361,8 +364,13 @@ class PackingProblem:
 
     def count_coverings(self, limit: int, deadline: Deadline) -> int:
         """How many coverings there are, counting stops at ``limit``: the generator only asks "fewer
-        than k?". The same search as ``coverings`` as plain recursion, without generator frames or
-        building the coverings, which makes it about twice as fast."""
+        than k?". The same search as ``coverings``, compiled (``count_coverings``)."""
+        return count_coverings(self.cells, self.catalogue, tuple(self.pieces), self.count, self.use_all, limit,
+                               deadline)
+
+    def count_coverings_python(self, limit: int, deadline: Deadline) -> int:
+        """``count_coverings`` in plain Python recursion: the reference the compiled count is tested
+        against."""
         if not self._area_can_match():
             return 0
         full = self.full
@@ -398,6 +406,71 @@ class PackingProblem:
         ]}
 
 
+@cache
+def _orientation_arrays(catalogue: str, pieces: tuple[str, ...]) -> tuple[np.ndarray, ...]:
+    """Every orientation of the pieces for the compiled count: (cell offsets start per orientation,
+    piece index, row and column offsets from the orientation's first cell in row-major order)."""
+    start, piece, dr, dc = [0], [], [], []
+    for k, name in enumerate(pieces):
+        for orient in piece_orientations(catalogue, name):
+            r0, c0 = orient[0]
+            piece.append(k)
+            dr.extend(r - r0 for r, _ in orient)
+            dc.extend(c - c0 for _, c in orient)
+            start.append(len(dr))
+    return tuple(np.array(a, np.int64) for a in (start, piece, dr, dc))
+
+
+def compiled_search(cells: list[Cell] | set[Cell], catalogue: str, pieces: tuple[str, ...], count: int, use_all: bool,
+                    limit: int, deadline: Deadline, keep: int = 0
+                    ) -> tuple[int, list[list[tuple[int, list[Cell]]]], int, int]:
+    """The search of ``PackingProblem`` compiled (``solvers.techniques.ubongo_kernel``), in slices
+    between deadline checks: (coverings counted up to ``limit``, the first ``keep`` of them as
+    [(piece index, cells)] in the order ``PackingProblem.coverings`` finds them, nodes, placements)."""
+    areas_list = tuple(len(catalogue_pieces(catalogue)[p]) for p in pieces)
+    total = len(cells)
+    if use_all:
+        if sum(areas_list) != total or count != len(pieces):
+            return 0, [], 0, 0
+    elif not _area_sums(areas_list, (1 << len(pieces)) - 1, count) >> total & 1:
+        return 0, [], 0, 0
+    ordered = sorted(cells)
+    r0 = min(r for r, _ in ordered)
+    c0 = min(c for _, c in ordered)
+    grid = np.zeros((max(r for r, _ in ordered) - r0 + 1, max(c for _, c in ordered) - c0 + 1), np.uint8)
+    for r, c in ordered:
+        grid[r - r0, c - c0] = 1
+    first, piece, masks, neighbours, full = kernel.build(grid, *_orientation_arrays(catalogue, pieces))
+    if limit <= 0:
+        return 0, [], 0, len(piece)
+    areas = np.array(areas_list, np.int64)
+    sums = kernel.area_sums(areas_list, count) if not use_all else _NO_SUMS
+    stack = np.zeros((count + 2, 4), np.int64)
+    stack[0, 2] = -1
+    found = np.zeros(3, np.int64)
+    kept = np.zeros((keep, max(count, 1)), np.int64)
+    isolate = min(areas_list, default=0) >= 2
+    nodes = 0
+    while True:
+        deadline.check()
+        nodes += kernel.search(first, piece, masks, neighbours, full, areas, sums, count, use_all, isolate, limit, stack,
+                               found, kernel.SLICE, kept)
+        if found[2]:
+            break
+    coverings = [[(int(piece[j]), [ordered[i] for i in range(total) if int(masks[j]) >> i & 1]) for j in row[:count]]
+                 for row in kept[:min(keep, int(found[0]))]]
+    return int(found[0]), coverings, nodes, len(piece)
+
+
+def count_coverings(cells: list[Cell] | set[Cell], catalogue: str, pieces: tuple[str, ...], count: int, use_all: bool,
+                    limit: int, deadline: Deadline) -> int:
+    """How many coverings of ``cells`` there are, up to ``limit`` (see ``PackingProblem``), compiled."""
+    return compiled_search(cells, catalogue, pieces, count, use_all, limit, deadline)[0]
+
+
+_NO_SUMS = np.zeros((1, 1), np.int64)  # mode given: every piece is used, no area prune
+
+
 BACKENDS = ("search", "cadical", "z3")  # the exact-cover search first: the default
 
 
@@ -408,19 +481,15 @@ def solve(
     "cadical"/"z3" switches to the SAT encoding."""
     if backend not in (None, "search"):
         return solve_sat(puzzle, limit, deadline, backend, keep)
-    problem = PackingProblem.of(puzzle)
-    stats: dict[str, int] = {}
-    found = []
-    count = 0
-    complete = True
-    for covering in problem.coverings(deadline, stats):
-        if count == max(limit, 2):
-            complete = False
-            break
-        count += 1
-        if keep is None or len(found) < keep:
-            found.append(problem.answer(covering))
-    return SolveOutcome(found, complete, {"nodes": stats.get("nodes", 0), "placements": problem.placements}, count)
+    most = max(limit, 2)
+    pieces = allowed_pieces(puzzle)
+    # One more than asked: whether there are more than ``most`` is what ``complete`` says.
+    count, coverings, nodes, placements = compiled_search(
+        shape_cells(puzzle), puzzle.catalogue, tuple(pieces), puzzle.piece_count or 0, puzzle.mode == "given",
+        most + 1, deadline, keep=min(most, keep) if keep is not None else most)
+    found = [{"placements": [{"piece": pieces[k], "cells": [list(cell) for cell in cells]}
+                             for k, cells in sorted(covering)]} for covering in coverings]
+    return SolveOutcome(found, count <= most, {"nodes": nodes, "placements": placements}, min(count, most))
 
 
 def solve_sat(

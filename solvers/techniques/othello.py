@@ -151,6 +151,16 @@ def features(p: int, o: int, answer: int, deadline: Deadline) -> Features:
                     sum(nodes[:sight]))
 
 
+def first_glance(p: int, o: int, answer: int, deadline: Deadline) -> tuple[list[int], bool]:
+    """What ``features`` says of the shallow look alone, (traps, sacrifice), from that one reading:
+    the first hint needs no more, and the deep readings cost far more at 20 empties."""
+    empties = 64 - (p | o).bit_count()
+    shallow, _ = readings(p, o, min(TRAP_PLIES, MAX_READ, empties), deadline)
+    traps = sorted((sq for sq in shallow if sq != answer and shallow[sq] >= shallow[answer]),
+                   key=lambda sq: (-shallow[sq], sq))
+    return traps, gives_corner(p, o, answer) or x_square(p, o, answer)
+
+
 @lru_cache(maxsize=256)
 def _answer(board: str, to_move: str, task: str) -> int | None:
     """The puzzle's only solving move, or None (kept: generation grades what it just solved)."""
@@ -218,9 +228,10 @@ def hint(puzzle: rules.OthelloPuzzle, state: OthelloHintState, solution: rules.O
     legal = rules.squares_of(engine.legal_moves(p, o))
     if answer is None or answer not in legal:
         raise InvalidInput(f"the solution {solution.move!r} is not a legal move in this position")
-    f = features(p, o, answer, deadline) if puzzle.empties <= rules.CHECK_MAX_EMPTIES else None
+    exact = puzzle.empties <= rules.CHECK_MAX_EMPTIES
     goal = "win" if puzzle.task == "win" else "reach the best score"
     if state.hint == 2:
+        f = features(p, o, answer, deadline) if exact else None
         name = rules.square_name(answer)
         why = ""
         if f is not None and f.tempting is not None:
@@ -234,8 +245,9 @@ def hint(puzzle: rules.OthelloPuzzle, state: OthelloHintState, solution: rules.O
     if answer in CORNER_NEIGHBOURS:
         return Hint("corner", "Look at the corner squares: one of them is the key.",
                     because=[list(rules.cell(s)) for s in CORNER_NEIGHBOURS])
-    if f is not None and f.sacrifice:
-        what = "gives the opponent a corner" if f.gives_corner else "plays next to an empty corner"
+    traps, sacrifice = first_glance(p, o, answer, deadline) if exact else ([], False)
+    if sacrifice:
+        what = "gives the opponent a corner" if gives_corner(p, o, answer) else "plays next to an empty corner"
         return Hint("sacrifice", f"The move that lets you {goal} looks bad at first sight: it {what}. Look in "
                                  f"{where} and read past that.", because=because)
     quadrant, empty = _quadrant_empties(p, o, answer)
@@ -243,10 +255,10 @@ def hint(puzzle: rules.OthelloPuzzle, state: OthelloHintState, solution: rules.O
         return Hint("parity", f"Think about parity: the move that lets you {goal} is in {quadrant}, where an odd "
                               "number of squares is empty, so you can keep the last move there.",
                     because=[list(rules.cell(s)) for s in empty])
-    traps = "" if f is None or not f.traps else (
-        f" {len(f.traps)} other move{'s' if len(f.traps) > 1 else ''} look{'' if len(f.traps) > 1 else 's'} as good "
+    looks = "" if not traps else (
+        f" {len(traps)} other move{'s' if len(traps) > 1 else ''} look{'' if len(traps) > 1 else 's'} as good "
         "at a first glance; read further.")
-    return Hint("region", f"Look in {where}.{traps}", because=because)
+    return Hint("region", f"Look in {where}.{looks}", because=because)
 
 
 DIFFICULTY = Difficulty(

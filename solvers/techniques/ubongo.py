@@ -55,8 +55,10 @@ def _neighbours(mask: int) -> int:
     return mask << 1 | mask >> 1 | mask << GRID | mask >> GRID
 
 
-def regions(free: int) -> list[int]:
-    """The connected regions of the free cells, each a mask (a row never wraps: GRID leaves a gap)."""
+@lru_cache(maxsize=1 << 16)
+def regions(free: int) -> tuple[int, ...]:
+    """The connected regions of the free cells, each a mask (a row never wraps: GRID leaves a gap).
+    Cached: the look-aheads ask for the same free cells again and again, on one card and the next."""
     found = []
     while free:
         region = free & -free
@@ -67,7 +69,7 @@ def regions(free: int) -> list[int]:
             region = grown
         found.append(region)
         free &= ~region
-    return found
+    return tuple(found)
 
 
 @lru_cache(maxsize=1 << 12)

@@ -277,9 +277,14 @@ def test_levels_grades_and_hints_through_the_service(client) -> None:
     assert bad.status_code == 422
 
 
-def test_levels_are_offered_up_to_16_empties() -> None:
-    with pytest.raises(ValueError, match="at most 16 empty squares"):
-        gen.OthelloParams(empties=20, difficulty="easy")
+def test_levels_are_offered_up_to_20_empties() -> None:
+    """Every level at the type's largest size: a generated puzzle of that level, its one solving move proved."""
+    params = gen.OthelloParams(empties=20, difficulty="easy")
+    made = gen.generate_puzzle(params, 1, Deadline.never())
+    assert made.puzzle.empties == 20 and made.difficulty.level == "easy"
+    assert human.grade(made.puzzle, Deadline.never()).level == "easy"
+    assert rules.solving_moves(made.puzzle, Deadline.never()) == [rules.parse_square(made.solution.move)]
+    assert gen.OthelloParams(empties=20, difficulty="expert").difficulty == "expert"
     assert gen.OthelloParams(empties=20).difficulty is None
 
 
@@ -291,3 +296,12 @@ def test_a_level_needs_a_game_longer_than_the_reading_below_it(level: str, least
     assert response.status_code == 422 and f"needs at least {least} empty squares" in response.text
     made = gen.generate_puzzle(gen.OthelloParams(empties=least, difficulty=level), 1, Deadline.after(60))
     assert made.difficulty.level == level
+
+
+def test_the_first_glance_is_what_the_features_say_of_the_shallow_look() -> None:
+    """The first hint reads only the shallow look (``first_glance``); it must agree with ``features``."""
+    rng = random.Random(24)
+    for p, o in random_game_positions(rng, 12, (3, 12), 0):
+        for answer in rules.squares_of(engine.legal_moves(p, o)):
+            f = human.features(p, o, answer, Deadline.never())
+            assert human.first_glance(p, o, answer, Deadline.never()) == (f.traps, f.sacrifice), (p, o, answer)

@@ -326,6 +326,12 @@ def test_a_player_plays_a_stored_card_with_hints(client, mode: str) -> None:
     assert anyone["decide"] and anyone["message"]
 
 
-def test_easy_five_hidden_pieces_is_refused_with_a_reason(client) -> None:
-    refused = client.post("/generate/ubongo", params={"pieces": 5, "mode": "hidden", "difficulty": "easy"})
-    assert refused.status_code == 422 and "too rare" in refused.text and "medium or hard" in refused.text
+def test_easy_five_hidden_pieces_is_generated(client) -> None:
+    """Every level at every piece count in both modes: the rarest, easy with 5 hidden pieces, included."""
+    made = client.post("/generate/ubongo", params={"pieces": 5, "mode": "hidden", "difficulty": "easy", "seed": 3})
+    assert made.status_code == 201, made.text
+    record = made.json()
+    assert record["difficulty"]["level"] == "easy" and record["puzzle"]["piece_count"] == 5
+    puzzle = rules.UbongoPuzzle(**record["puzzle"])
+    assert rules.solve(puzzle, 2, NEVER).status == "unique"
+    assert human.grade(puzzle, NEVER).level == "easy"

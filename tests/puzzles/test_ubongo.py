@@ -323,6 +323,30 @@ def test_count_coverings_stops_at_its_limit_and_agrees_with_enumeration() -> Non
             assert problem.count_coverings(limit, Deadline.never()) == min(limit, every), (p.shape, limit)
 
 
+def test_compiled_solve_finds_the_python_search_coverings_in_its_order() -> None:
+    """``solve`` runs the compiled search; the Python generator ``PackingProblem.coverings`` is the
+    reference: the same coverings in the same order, the same nodes, in both modes."""
+    rng = random.Random(11)
+    for mode in ("given", "hidden"):
+        for pieces in (3, 4, 5):
+            steps = gen.UbongoSteps(gen.UbongoParams(pieces=pieces, mode=mode, difficulty="hard"), Deadline.never())
+            for _ in range(6):
+                p = steps.puzzle(steps.random_solution(rng))
+                problem = rules.PackingProblem.of(p)
+                stats: dict[str, int] = {}
+                every = [problem.answer(c) for c in problem.coverings(Deadline.never(), stats)]
+                for limit in (1, 2, 3, 10**6):
+                    out = rules.solve(p, limit, Deadline.never())
+                    most = max(limit, 2)
+                    assert out.solutions == every[:most], (p.shape, limit)
+                    assert (out.count, out.complete) == (min(len(every), most), len(every) <= most)
+                assert rules.solve(p, 10**6, Deadline.never()).extra == {"nodes": stats["nodes"],
+                                                                        "placements": problem.placements}
+                for limit in (1, 2, 5, 64):
+                    assert problem.count_coverings(limit, Deadline.never()) == \
+                        problem.count_coverings_python(limit, Deadline.never()), (p.shape, limit)
+
+
 def test_area_sums_are_the_totals_of_exactly_k_pieces() -> None:
     areas = (2, 3, 3, 4, 5)
     for avail in range(1 << len(areas)):

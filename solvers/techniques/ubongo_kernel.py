@@ -1,0 +1,200 @@
+"""The Ubongo covering count compiled with numba: the generator asks "how many coverings, up to k?"
+thousands of times per card, and the Python search spent most of a card's time there.
+
+The same search as ``solvers.ubongo.PackingProblem.count_coverings`` (always the first free cell in
+row-major order, placements indexed by their first cell, the hidden-mode area prune, no free cell left
+without a free neighbour), on one 64-bit word: the shape's cells are numbered 0..n-1 in row-major
+order (a shape has at most ``MAX_CELLS`` cells, fewer than 64), so the lowest set bit of the free
+cells is still the first free cell. A count stopped at ``limit`` is min(coverings, limit) whatever the
+order the search visits them in, so the answers are the Python search's.
+
+Every function is non-recursive (the search keeps its stack in arrays) and compiled with
+``cache=True``; the search runs in slices of nodes and resumes from its arrays, so the caller checks
+its deadline between slices. ``warm_up`` loads them all.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+from numba import njit
+
+SLICE = 50_000  # search nodes between deadline checks
+
+
+@njit(cache=True)
+def build(grid, orient_start, orient_piece, orient_dr, orient_dc):
+    """The placements of a shape (``grid``: 1 where a cell is) as arrays over its cells numbered in
+    row-major order: (first index per cell into the placement arrays, plus one past the last;
+    placement piece; placement cell mask; neighbour mask per cell; the full mask). An orientation's
+    cells are (dr, dc) offsets from its first cell in row-major order, so every placement is found
+    from the cell it starts on."""
+    rows, cols = grid.shape
+    index = np.full((rows, cols), -1, np.int64)
+    n = 0
+    for r in range(rows):
+        for c in range(cols):
+            if grid[r, c]:
+                index[r, c] = n
+                n += 1
+    neighbours = np.zeros(n, np.uint64)
+    for r in range(rows):
+        for c in range(cols):
+            i = index[r, c]
+            if i < 0:
+                continue
+            for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                if 0 <= rr < rows and 0 <= cc < cols and index[rr, cc] >= 0:
+                    neighbours[i] |= np.uint64(1) << np.uint64(index[rr, cc])
+    orientations = orient_start.shape[0] - 1
+    first = np.zeros(n + 1, np.int64)
+    piece = np.empty(n * orientations, np.int64)
+    mask = np.empty(n * orientations, np.uint64)
+    placed = 0
+    for r in range(rows):
+        for c in range(cols):
+            i = index[r, c]
+            if i < 0:
+                continue
+            first[i] = placed
+            for o in range(orientations):
+                m = np.uint64(0)
+                for j in range(orient_start[o], orient_start[o + 1]):
+                    rr, cc = r + orient_dr[j], c + orient_dc[j]
+                    if rr < 0 or rr >= rows or cc < 0 or cc >= cols or index[rr, cc] < 0:
+                        m = np.uint64(0)
+                        break
+                    m |= np.uint64(1) << np.uint64(index[rr, cc])
+                if m:
+                    piece[placed] = orient_piece[o]
+                    mask[placed] = m
+                    placed += 1
+    first[n] = placed
+    full = np.uint64(0)
+    for i in range(n):
+        full |= np.uint64(1) << np.uint64(i)
+    return first, piece[:placed], mask[:placed], neighbours, full
+
+
+@njit(cache=True)
+def _lowest(x):
+    """The index of the lowest set bit of a nonzero word."""
+    i = 0
+    while not (x >> np.uint64(i)) & np.uint64(1):
+        i += 1
+    return i
+
+
+@njit(cache=True)
+def _leaves_lonely(m, after, neighbours):
+    """Whether a free cell beside the placement ``m`` has no free neighbour left: no piece could
+    cover it. Only cells beside ``m`` lose a neighbour, so looking there finds every newly lonely
+    cell (a cell lonely from the start is never covered either way: the count is the same)."""
+    border = np.uint64(0)
+    bits = m
+    while bits:
+        border |= neighbours[_lowest(bits)]
+        bits &= bits - np.uint64(1)
+    touched = border & after
+    while touched:
+        if not neighbours[_lowest(touched)] & after:
+            return True
+        touched &= touched - np.uint64(1)
+    return False
+
+
+@njit(cache=True)
+def search(first, piece, mask, neighbours, full, areas, sums, count, use_all, isolate, limit, stack, found, budget,
+           kept):
+    """Count coverings up to ``limit``, resuming from ``stack`` (per depth: covered, used, next
+    placement, end; ``stack[0, 2] == -1`` at the start) and ``found`` ([count, depth, finished]);
+    returns after about ``budget`` nodes with the state saved there. ``sums[avail, k]`` is the bitset
+    of totals that exactly k of the pieces in ``avail`` can make (hidden mode's area prune). The
+    first ``len(kept)`` coverings are kept there as their placements' indices, in the order found
+    (the order of ``PackingProblem.coverings``: placements at a cell by piece, then orientation)."""
+    all_used = (1 << areas.shape[0]) - 1
+    depth = found[1]
+    nodes = 0
+    while depth >= 0 and found[0] < limit:
+        covered = np.uint64(stack[depth, 0])
+        used = stack[depth, 1]
+        left = count - depth
+        free = full & ~covered
+        if stack[depth, 2] == -1:  # a new node
+            nodes += 1
+            if free == 0:
+                if left == 0 and (not use_all or used == all_used):
+                    if found[0] < kept.shape[0]:
+                        for d in range(depth):
+                            kept[found[0], d] = stack[d, 2] - 1
+                    found[0] += 1
+                depth -= 1
+                continue
+            if left == 0:
+                depth -= 1
+                continue
+            cell = _lowest(free)
+            stack[depth, 2] = first[cell]
+            stack[depth, 3] = first[cell + 1]
+        area = 0
+        rest_bits = free
+        while rest_bits:
+            rest_bits &= rest_bits - np.uint64(1)
+            area += 1
+        pushed = False
+        while stack[depth, 2] < stack[depth, 3]:
+            j = stack[depth, 2]
+            stack[depth, 2] += 1
+            k = piece[j]
+            m = mask[j]
+            if (used >> k) & 1 or covered & m:
+                continue
+            if not use_all:
+                rest = area - areas[k]
+                if rest < 0 or not (sums[all_used & ~(used | (1 << k)), left - 1] >> rest) & 1:
+                    continue
+            after = free & ~m
+            if isolate and _leaves_lonely(m, after, neighbours):
+                continue
+            stack[depth + 1, 0] = np.int64(covered | m)
+            stack[depth + 1, 1] = used | (1 << k)
+            stack[depth + 1, 2] = -1
+            depth += 1
+            pushed = True
+            break
+        if not pushed:
+            depth -= 1
+        if nodes >= budget:
+            break
+    found[1] = depth
+    found[2] = 1 if depth < 0 or found[0] >= limit else 0
+    return nodes
+
+
+@cache
+def area_sums(areas: tuple[int, ...], most: int) -> np.ndarray:
+    """``table[avail, k]``: bitset of the totals exactly k of the pieces in ``avail`` (bits into
+    ``areas``) can make, for k up to ``most``; one table per piece list, shared by every count."""
+    table = np.zeros((1 << len(areas), most + 1), np.int64)
+    table[:, 0] = 1
+    for avail in range(1, 1 << len(areas)):
+        i = (avail & -avail).bit_length() - 1
+        rest = avail & ~(1 << i)
+        for k in range(1, most + 1):
+            table[avail, k] = table[rest, k] | table[rest, k - 1] << areas[i]
+    return table
+
+
+def warm_up() -> None:
+    """Load (or compile, the first time on this machine) every function here."""
+    grid = np.ones((2, 3), np.uint8)
+    orient = (np.array([0, 2], np.int64), np.array([0], np.int64), np.array([0, 0], np.int64),
+              np.array([0, 1], np.int64))
+    first, piece, mask, neighbours, full = build(grid, *orient)
+    areas = np.array([2, 2, 2], np.int64)
+    stack = np.zeros((4, 4), np.int64)
+    stack[0, 2] = -1
+    found = np.zeros(3, np.int64)
+    search(first, piece, mask, neighbours, full, areas, area_sums((2, 2, 2), 3), 3, False, True, 10, stack, found,
+           SLICE, np.zeros((1, 3), np.int64))
