@@ -306,7 +306,17 @@ def region_meets_line(board: Board, state: GridState) -> list[Step]:
                 continue
             need_l, free_l = open_part(board, values, line)
             outside = [i for i in free_l if i not in in_region]
-            step = _joint_step(board, region, line, need_g, free_g, need_l, outside, shared)
+            key = ("joint", region.name, k, need_g, tuple(free_g), need_l, tuple(outside))
+            verdict = board.memo.get(key, board.memo)
+            if verdict is board.memo:  # remembered as ``_each_line`` remembers a line's verdict
+                try:
+                    verdict = board.memo[key] = _joint_step(board, region, line, need_g, free_g, need_l, outside,
+                                                            shared)
+                except Contradiction as exc:
+                    verdict = board.memo[key] = (exc.message, exc.cells)
+            if isinstance(verdict, tuple):
+                raise Contradiction(*verdict)
+            step = verdict
             fresh = () if step is None else tuple((c, v) for c, v in step.decide if c not in taken)
             if step is not None and fresh:
                 taken.update(c for c, _ in fresh)
