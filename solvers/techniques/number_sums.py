@@ -329,17 +329,18 @@ def _joint_step(board: Board, region: Rule, line: Rule, need_g: int, free_g: lis
     digits = board.digits
     shared_set = set(shared)
     line_rest = reachable(digits[i] for i in outside)
-    region_ways = ways([digits[i] for i in free_g], need_g, 1 << len(free_g))
-    fits = [w for w in region_ways
-            if _line_fits(line_rest, need_l - sum(digits[free_g[j]] for j in w if free_g[j] in shared_set))]
+    region_ways, shared_part = _region_ways(digits, free_g, need_g, shared_set)
+    fits = [w for w, s in zip(region_ways, shared_part, strict=True) if _line_fits(line_rest, need_l - s)]
     if not fits:
         raise Contradiction(f"{region.name} and {line.name} cannot both reach their targets "
                             f"({region.total} and {line.total})",
                             [board.cell(i) for i in (*region.cells, *line.cells)])
-    chosen = [{free_g[j] for j in w} for w in fits]
-    selected = [i for i in free_g if all(i in c for c in chosen)]
-    crossed = [i for i in free_g if not any(i in c for c in chosen)]
-    shared_sums = {sum(digits[i] for i in c if i in shared_set) for c in chosen}
+    every, some = -1, 0
+    for w in fits:
+        every, some = every & w, some | w
+    selected = [i for j, i in enumerate(free_g) if every >> j & 1]
+    crossed = [i for j, i in enumerate(free_g) if not some >> j & 1]
+    shared_sums = {s for w, s in zip(region_ways, shared_part, strict=True) if _line_fits(line_rest, need_l - s)}
     for i in outside:
         without = reachable(digits[j] for j in outside if j != i)
         can_on = any(_line_fits(without, need_l - s - digits[i]) for s in shared_sums)
@@ -362,6 +363,18 @@ def _joint_step(board: Board, region: Rule, line: Rule, need_g: int, free_g: lis
     return Step("region-meets-line", message,
                 _decide(board, selected, SELECTED) + _decide(board, crossed, CROSSED),
                 tuple(board.cell(i) for i in dict.fromkeys((*region.cells, *line.cells))))
+
+
+def _region_ways(digits: Sequence[int], free: list[int], need: int, shared: set[int]) -> tuple[list[int], list[int]]:
+    """Every way the digits of ``free`` reach ``need``, as bit masks over ``free`` (bit j: ``free[j]``
+    selected), and what each adds up to on the ``shared`` cells: the subset sums of all masks at once."""
+    sums = np.zeros(1, np.int64)
+    on_shared = np.zeros(1, np.int64)
+    for i in free:
+        sums = np.concatenate((sums, sums + digits[i]))
+        on_shared = np.concatenate((on_shared, on_shared + (digits[i] if i in shared else 0)))
+    masks = np.flatnonzero(sums == need)
+    return masks.tolist(), on_shared[masks].tolist()
 
 
 def _line_fits(sums: int, need: int) -> bool:
