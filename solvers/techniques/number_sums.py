@@ -29,6 +29,7 @@ from solvers.number_sums import NumberSumsPuzzle, sum_rules
 from solvers.techniques import number_sums_kernel as kernel
 from solvers.techniques.human import (
     Contradiction,
+    Grade,
     GridState,
     HumanSolver,
     Level,
@@ -531,6 +532,18 @@ REFERENCE = solver(compiled=False)  # the same levels in plain Python: the tests
 CROSSING_LINES = SOLVER.levels[1].techniques[1]
 
 
+def easy_grade(board: Board) -> Grade | None:
+    """The grade of a puzzle the easy level finishes, found by the kernel in one call (what ``SOLVER.grade``
+    says of it: the line rule's path is the same whatever order its steps come in, and only their number
+    per technique counts); None where the easy level gets stuck or sees a broken rule."""
+    values = np.full(board.rows * board.cols, kernel.UNDECIDED, np.int8)
+    outcome, bounds, ways_steps = kernel.line_rule_path(board.arrays, values, _SCRATCH.of(board))
+    if outcome != kernel.SOLVED:
+        return None
+    return SOLVER.grade_steps([(0, "sum-bounds", 1.0)] * int(bounds) + [(0, "line-ways", 1.0)] * int(ways_steps),
+                              True)
+
+
 def warm_up() -> None:
     """Load every kernel entry point (compiling it into numba's on-disk cache the first time on this
     machine), so that no request waits for it."""
@@ -541,6 +554,7 @@ def warm_up() -> None:
         for _, technique in SOLVER.techniques():
             technique.find(board, start(board))
         SOLVER.run(board)
+        easy_grade(board)
 
 
 class NumberSumsState(BaseModel):

@@ -469,3 +469,45 @@ def search(board, state, work, limit, keep, max_nodes):
             if tried[depth] == SELECTED:
                 _undo(board, state, depth)
             regs[0] -= 1
+
+
+# ------------------------------------------------------------------------------ the easy level's path
+
+SOLVED, STUCK, BROKEN_RULE = 0, 1, 2  # how ``line_rule_path`` ended
+
+
+@njit(cache=True)
+def line_rule_path(board, vals, work):
+    """``HumanSolver.run`` with the easy level alone, from ``vals`` (changed in place): every round, the
+    line rule's bounds on every rule, or else its ways, each rule with something to decide one step,
+    all applied. Returns (SOLVED, STUCK or BROKEN_RULE, bounds steps, ways steps): what the grade needs."""
+    out = work[4]
+    rules = board[1].shape[0] - 1
+    steps = np.zeros(2, np.int64)
+    undecided = 0
+    for i in range(vals.shape[0]):
+        undecided += vals[i] == UNDECIDED
+    while undecided:
+        progress = False
+        for mode in range(2):
+            found, count = 0, 0
+            for k in range(rules):
+                before = found
+                found = _line(board, vals, k, mode, work, out, found)
+                if found == BROKEN:
+                    return BROKEN_RULE, steps[0], steps[1]
+                count += found > before
+            if count:
+                for t in range(found):
+                    i, v = out[t, 0], out[t, 1]
+                    if vals[i] == UNDECIDED:
+                        vals[i] = v
+                        undecided -= 1
+                    elif vals[i] != v:
+                        return BROKEN_RULE, steps[0], steps[1]
+                steps[mode] += count
+                progress = True
+                break
+        if not progress:
+            return STUCK, steps[0], steps[1]
+    return SOLVED, steps[0], steps[1]

@@ -78,3 +78,21 @@ def test_compiled_look_aheads_agree_from_partial_states() -> None:
             assert compiled[1].find(board, state) == reference[1].find(board, state.copy()), compiled[1].name
             looked += 1
     assert looked > 50
+
+
+def test_the_easy_grade_in_one_call_is_the_solvers_grade() -> None:
+    rng = random.Random(9)
+    easy = stuck = 0
+    for _ in range(60):
+        puzzle = random_puzzle(rng, (3, 9), rng.random() < 0.5)
+        if not find_solutions(puzzle, 1, Deadline.after(30), "cadical")[0]:
+            continue  # a puzzle with no solution is never graded on the way to a level
+        board = human.board_of(puzzle)
+        fast = human.easy_grade(board)
+        if human.SOLVER.run(board, upto=0).state.solved:
+            assert fast == human.SOLVER.grade(board), puzzle
+            easy += 1
+        else:
+            assert fast is None, puzzle
+            stuck += 1
+    assert easy > 10 and stuck > 5  # both outcomes were compared
