@@ -1,17 +1,20 @@
 """Number Sums benchmark: generation and solving per size, with and without regions.
 
     PYTHONPATH=. python -m bench.bench_number_sums [--seeds 20] [--sizes 5 7 9 12] [--backends search cadical z3]
-    PYTHONPATH=. python -m bench.bench_number_sums --levels [--seeds 20] [--sizes 9 12]
+    PYTHONPATH=. python -m bench.bench_number_sums --levels [--seeds 20] [--sizes 3 7 12]
 
 For every size and variant, over ``--seeds`` seeds: generation time and repair rounds; then the
 time to solve each generated puzzle and prove it unique on every backend (search nodes for the
 default solver). A last table solves random puzzles whose targets come from a random selection
 (not repaired, so often several solutions): the solver's work on puzzles nobody tuned.
 
-``--levels``: per size, variant and difficulty level, generation at that level (wall and CPU time:
-the machine may be shared), the draws and digit adjustments it took, grading time, mean effort
-(score), the share solved by the line rule alone, the ways per line at the start (the published
-puzzles average 3.8), and for region puzzles the share that is ambiguous without its regions.
+``--levels``: per size (by default the smallest, the default and the largest), variant and difficulty
+level, generation at that level (CPU time, this process's, the fair figure on a shared machine: median
+and p95; wall median beside it), the draws and digit adjustments it took, the generations past the
+request budget, grading and a hint from the empty grid (medians), mean effort (score), the share solved
+by the line rule alone, the ways per line at the start (the published puzzles average 3.8), and for
+region puzzles the share that is ambiguous without its regions. First, in the same run, the ungraded
+pipeline (a unique puzzle of any level) at the default size: the baseline of the default level.
 """
 
 from __future__ import annotations
@@ -24,10 +27,20 @@ from collections.abc import Callable
 
 from pydantic import ValidationError
 
-from generators.number_sums import NumberSumsParams, generate_puzzle, unique, with_targets, without_regions
+from generators.number_sums import (
+    NumberSumsParams,
+    generate_puzzle,
+    generate_unique,
+    unique,
+    warm_up,
+    with_targets,
+    without_regions,
+)
 from solvers.common import Deadline
 from solvers.number_sums import NumberSumsPuzzle, search_solutions, solve
 from solvers.techniques import number_sums as human
+
+BUDGET = 20.0  # seconds: the service's request budget
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -75,7 +88,26 @@ def ways_per_line(puzzle: NumberSumsPuzzle) -> list[int]:
     return [human.count_ways([board.digits[i] for i in rule.cells], rule.total) for rule in board.rules]
 
 
+def cpu_timed(action: Callable[[], object]) -> tuple[float, float, object]:
+    """CPU seconds, wall seconds and the result."""
+    cpu, wall = time.process_time(), time.perf_counter()
+    result = action()
+    return time.process_time() - cpu, time.perf_counter() - wall, result
+
+
+def bench_ungraded(seeds: int) -> None:
+    for regions in (False, True):
+        params = NumberSumsParams(regions=regions)  # the default size and level
+        cpus = [cpu_timed(lambda s=seed, p=params: generate_unique(p, s, Deadline.after(300)))[0]
+                for seed in range(seeds)]
+        ms = [c * 1000 for c in cpus]
+        print(f"ungraded {params.size}x{params.size}{' regions' if regions else ''}: cpu median "
+              f"{statistics.median(ms):.1f} ms p95 {percentile(ms, 0.95):.1f} ms", flush=True)
+
+
 def bench_levels(sizes: list[int], seeds: int) -> None:
+    warm_up()
+    bench_ungraded(seeds)
     for size in sizes:
         for regions in (False, True):
             for level in human.SOLVER.level_names:
@@ -85,27 +117,33 @@ def bench_levels(sizes: list[int], seeds: int) -> None:
                 except ValidationError as refused:
                     print(f"{label}: refused ({refused.errors()[0]['msg']})")
                     continue
-                walls, cpus, grades, draws, adjustments, scores, ways = [], [], [], [], [], [], []
-                line_rule = ambiguous = 0
+                walls, cpus, grades, hints, draws, adjustments, scores, ways = [], [], [], [], [], [], [], []
+                line_rule = ambiguous = late = 0
                 for seed in range(seeds):
                     params = NumberSumsParams(size=size, regions=regions, difficulty=level)
-                    cpu = time.process_time()
-                    seconds, generated = timed(lambda p=params, s=seed: generate_puzzle(p, s, Deadline.after(300)))
-                    cpus.append(time.process_time() - cpu)
-                    walls.append(seconds)
+                    cpu, wall, generated = cpu_timed(lambda p=params, s=seed: generate_puzzle(p, s, Deadline.after(300)))
+                    cpus.append(cpu)
+                    walls.append(wall)
+                    late += cpu > BUDGET
                     draws.append(generated.stats.draws)
                     adjustments.append(generated.stats.adjustments)
                     seconds, grade = timed(lambda g=generated: human.DIFFICULTY.grade(g.puzzle, Deadline.after(60)))
                     grades.append(seconds)
                     scores.append(grade.score)
+                    seconds, _ = timed(lambda g=generated: human.DIFFICULTY.hint(
+                        g.puzzle, human.NumberSumsState(), g.solution, Deadline.after(60)))
+                    hints.append(seconds)
                     board = human.board_of(generated.puzzle)
                     line_rule += human.SOLVER.run(board, upto=0).state.solved
                     ways.extend(ways_per_line(generated.puzzle))
                     if regions:
                         ambiguous += not unique(without_regions(generated.puzzle), Deadline.after(60), None)
-                work = (f"cpu median {statistics.median(cpus) * 1000:.0f} ms p95 {percentile(cpus, 0.95) * 1000:.0f}; "
-                        f"draws mean {statistics.mean(draws):.1f}, adjustments mean {statistics.mean(adjustments):.1f}; "
-                        f"grade median {statistics.median(grades) * 1000:.0f} ms; "
+                cpu_ms = [c * 1000 for c in cpus]
+                work = (f"cpu median {statistics.median(cpu_ms):.0f} ms p95 {percentile(cpu_ms, 0.95):.0f}, "
+                        f"past {BUDGET:.0f} s {late}/{seeds}; draws mean {statistics.mean(draws):.1f}, "
+                        f"adjustments mean {statistics.mean(adjustments):.1f}; "
+                        f"grade median {statistics.median(grades) * 1000:.1f} ms; "
+                        f"hint median {statistics.median(hints) * 1000:.1f} ms; "
                         f"score mean {statistics.mean(scores):.0f}; line rule alone {line_rule}/{seeds}; "
                         f"ways per line mean {statistics.mean(ways):.1f} max {max(ways)}"
                         + (f"; ambiguous without regions {ambiguous}/{seeds}" if regions else ""))
@@ -115,13 +153,15 @@ def bench_levels(sizes: list[int], seeds: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seeds", type=int, default=20)
-    parser.add_argument("--sizes", type=int, nargs="+", default=[5, 7, 9, 12])
+    parser.add_argument("--sizes", type=int, nargs="+", default=None,
+                        help="default: 5 7 9 12, with --levels 3 7 12 (smallest, default, largest)")
     parser.add_argument("--backends", nargs="+", default=["portfolio", "search", "cadical", "z3"])
     parser.add_argument("--levels", action="store_true", help="generation per difficulty level instead")
     args = parser.parse_args()
     if args.levels:
-        bench_levels(args.sizes, args.seeds)
+        bench_levels(args.sizes or [3, 7, 12], args.seeds)
         return
+    args.sizes = args.sizes or [5, 7, 9, 12]
 
     for size in args.sizes:
         for regions in (False, True):

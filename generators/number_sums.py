@@ -12,14 +12,14 @@ Region puzzles must need their regions: their digits are drawn until rows and co
 several solutions, and repairs move a disputed cell into a neighbouring region (the region sums
 then part the two solutions just as a digit change parts row sums), never touching a digit.
 
-Difficulty: draws at a level-dependent density, each moved toward the level (``TowardLevel``).
+Difficulty: draws at a level-dependent density, not repaired but moved toward the level until its
+techniques finish them (``TowardLevel``), which proves them unique without an exact solver.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
 from typing import Literal
 
 from pydantic import BaseModel, Field, model_validator
@@ -30,10 +30,10 @@ from generators.spec import PuzzleType
 from pictures import number_sums as picture
 from solvers import grid
 from solvers import number_sums as rules
-from solvers.common import Cell, Deadline
+from solvers.common import Cell, Deadline, compile_lock
 from solvers.formats import number_sums_csv
 from solvers.techniques import number_sums as human
-from solvers.techniques.human import Grade
+from solvers.techniques.human import Grade, GridState
 
 Grid = list[list[int]]
 MIN_SIDE, MAX_SIDE = 3, 12
@@ -249,71 +249,107 @@ def generate_unique(params: NumberSumsParams, seed: int, deadline: Deadline, bac
 
 def generate_puzzle(params: NumberSumsParams, seed: int, deadline: Deadline, backend: str | None = None) -> Generated:
     """A unique puzzle of the asked level (Tatham's rule: solved by its level's techniques, not by the
-    easier levels')."""
-    return generate_at_level(lambda draw, limit: generate_unique(params, draw, limit, backend),
-                             grade_within(params.difficulty), params.difficulty, seed, deadline,
-                             adjust=TowardLevel(params.difficulty, backend))
+    easier levels'), made by ``TowardLevel``: draws that need not be unique, each moved toward the level
+    until the level's techniques solve it (which proves it unique) or a draw is too easy."""
+    rows, cols = params.shape
+    toward = TowardLevel(params, backend)
+    return generate_at_level(toward.draw, toward.grade, params.difficulty, seed, deadline, adjust=toward,
+                             max_adjusts=MAX_ADJUSTS_PER_CELL * rows * cols)
 
 
-def grade_within(level: str) -> Callable[[rules.NumberSumsPuzzle, Deadline], Grade]:
-    """Grading for a generator aiming at ``level``: a puzzle the level's techniques cannot finish is
-    only reported as harder (the next level's name, or None above the top) without trying the
-    costlier techniques. A puzzle they finish gets its full grade: the solver tries harder
-    techniques only where easier ones find nothing, so the path is the same."""
-    target = human.SOLVER.level_names.index(level)
-    harder = human.SOLVER.level_names[target + 1] if target + 1 < len(human.SOLVER.levels) else None
-
-    def grade(puzzle: rules.NumberSumsPuzzle, deadline: Deadline) -> Grade:
-        board = human.board_of(puzzle)
-        if harder is None or human.SOLVER.run(board, upto=target, deadline=deadline).state.solved:
-            return human.SOLVER.grade(board, deadline)
-        return Grade(harder, 0.0, 0, None)
-
-    return grade
+MAX_ADJUSTS_PER_CELL = 1  # digit changes per draw, at most one per cell; the deadline bounds the rest
 
 
 class TowardLevel:
-    """One digit change that keeps the puzzle unique (and a region puzzle in need of its regions) and
-    makes it easier: where the target level's techniques get stuck, a digit the solution crosses out
-    becomes larger than what its row or column still needs, so the line rule crosses it out at once.
-    Its line then has fewer ways to reach its target. A draw that is too easy is left for a new draw."""
+    """Draws and digit changes for one level request, moving each draw toward the level.
 
-    CANDIDATES = 8  # digit changes tried per adjustment
+    A draw is a random selection, digits and (region variant) regions, with targets from the selection:
+    not necessarily unique. Where the target level's techniques get stuck, a digit the selection
+    crosses out becomes larger than what its row, column or region still needs, so the line rule
+    crosses it out at once and its line has fewer ways to reach its target. The selection stays a
+    solution, and once the level's techniques finish the puzzle it is unique (every step holds in every
+    solution), so no exact solver is needed on the way. A draw the level below already finishes is left
+    for a new draw. A region puzzle must need its regions: its digits are drawn so that rows and columns
+    alone leave another solution, and only digits that other solution crosses out are changed, so it
+    stays a solution of the rows and columns alone."""
 
-    def __init__(self, level: str, backend: str | None):
-        self.target = human.SOLVER.level_names.index(level)
-        self.backend = backend
+    def __init__(self, params: NumberSumsParams, backend: str | None):
+        self.params, self.backend = params, backend
+        self.target = human.SOLVER.level_names.index(params.difficulty)
+        self.plain_other: Grid | None = None  # the draw's other solution of its rows and columns alone
+        self.stuck: tuple[rules.NumberSumsPuzzle | None, human.Board | None, GridState | None] = (None, None, None)
+
+    def draw(self, seed: int, deadline: Deadline) -> Generated:
+        params, rng = self.params, random.Random(seed)
+        rows, cols = params.shape
+        density = selection_density(rows, cols, params.regions, params.difficulty)
+        steps = NumberSumsSteps(rows, cols, params.regions, density, deadline, self.backend,
+                                LEVEL_REGION_SIZE[params.difficulty])
+        selected = steps.random_solution(rng)
+        numbers = steps.random_digits(rng)
+        regions = None
+        self.plain_other = None
+        if params.regions:
+            for _ in range(steps.MAX_DIGIT_DRAWS):
+                found, _, _ = rules.find_solutions(with_targets(numbers, selected, None), 2, deadline, self.backend)
+                self.plain_other = next((grid for grid in found if grid != selected), None)
+                if self.plain_other is not None:
+                    break
+                numbers = steps.random_digits(rng)
+            regions = random_regions(rows, cols, rng, steps.region_size)
+        return Generated(with_targets(numbers, selected, regions), rules.NumberSumsAnswer(selected=selected))
+
+    def grade(self, puzzle: rules.NumberSumsPuzzle, deadline: Deadline) -> Grade:
+        """The puzzle's grade if the target level's techniques finish it (the full path is the same: the
+        solver tries harder techniques only where easier ones find nothing); else the next level's name
+        (None above the top), remembering where they got stuck for ``__call__``."""
+        board = human.board_of(puzzle)
+        if self.target == 0:
+            easy = human.easy_grade(board)
+            if easy is not None:
+                return easy
+        path = human.SOLVER.run(board, upto=self.target, deadline=deadline)
+        if path.state.solved:
+            return human.SOLVER.grade_path(path)
+        self.stuck = (puzzle, board, path.state)
+        names = human.SOLVER.level_names
+        harder = names[self.target + 1] if self.target + 1 < len(names) else None
+        return Grade(harder, 0.0, 0, None)
 
     def __call__(self, generated: Generated, graded: Grade, rng: random.Random, deadline: Deadline) -> Generated | None:
         names = human.SOLVER.level_names
         if graded.level is not None and names.index(graded.level) <= self.target:
+            return None  # too easy: a new draw
+        if self.params.regions and self.plain_other is None:
             return None
         puzzle, selected = generated.puzzle, generated.solution.selected
-        board = human.board_of(puzzle)
-        stuck = human.SOLVER.run(board, upto=self.target, deadline=deadline).state
+        stuck_puzzle, board, stuck = self.stuck
+        if stuck_puzzle is not puzzle or board is None or stuck is None:
+            board = human.board_of(puzzle)
+            stuck = human.SOLVER.run(board, upto=self.target, deadline=deadline).state
         options = []
         for i, value in enumerate(stuck.values):
             r, c = board.cell(i)
-            if value is None and not selected[r][c]:
+            if value is None and not selected[r][c] and (self.plain_other is None or not self.plain_other[r][c]):
                 need = min(human.open_part(board, stuck.values, board.rules[k])[0] for k in board.rules_of[i])
                 if need < 9:
                     options.append((r, c, need))
-        rng.shuffle(options)
-        for r, c, need in options[:self.CANDIDATES]:
-            deadline.check()
-            numbers = [row[:] for row in puzzle.numbers]
-            numbers[r][c] = rng.randint(max(need + 1, 1), 9)
-            changed = with_targets(numbers, selected, puzzle.regions)
-            if unique(changed, deadline, self.backend) and (
-                    changed.regions is None or not unique(without_regions(changed), deadline, self.backend)):
-                generated.puzzle = changed
-                return generated
-        return None
+        if not options:
+            return None
+        r, c, need = rng.choice(options)
+        numbers = [row[:] for row in puzzle.numbers]
+        numbers[r][c] = rng.randint(max(need + 1, 1), 9)
+        generated.puzzle = with_targets(numbers, selected, puzzle.regions)
+        return generated
 
 
 def warm_up() -> None:
-    """Import-time work and the first search are slow in a fresh worker; do them before any request."""
-    generate_puzzle(NumberSumsParams(size=4, difficulty="easy"), 0, Deadline.after(10))
+    """Load the compiled techniques and the compiled search (compiling them into numba's on-disk cache the
+    first time on this machine), then make one small puzzle of each kind, so that no request waits."""
+    human.warm_up()
+    with compile_lock():
+        generate_puzzle(NumberSumsParams(size=4, difficulty="easy"), 0, Deadline.after(60))
+        generate_puzzle(NumberSumsParams(size=4, difficulty="easy", regions=True), 0, Deadline.after(60))
 
 
 PUZZLE_TYPE = PuzzleType(
@@ -336,4 +372,5 @@ PUZZLE_TYPE = PuzzleType(
     parse_text=number_sums_csv.parse_csv,
     text_format="csv",
     difficulty=human.DIFFICULTY,
+    warm_up=warm_up,
 )

@@ -8,11 +8,12 @@ Every rule is the same constraint, "the selected digits of these cells add up to
 the puzzle is a list of ``SumRule``s built in one place (``sum_rules``) and used by the checker and
 both solvers.
 
-* ``search`` (the default): depth-first search with exact per-rule propagation. For each rule the
-  number of ways to reach the remaining total is counted with a subset-sum polynomial packed into
-  one Python integer; dividing out one cell's factor ``(1 + x^d)`` tells whether the cell can still
-  be off and whether it can still be on. An inconsistent rule fails at once, so an inconsistent
-  puzzle is answered ``none`` quickly instead of looping, and no combination list is ever built.
+* ``search``: depth-first search with exact per-rule propagation, compiled
+  (``solvers.techniques.number_sums_kernel``). For each rule the sums the undecided digits before
+  and after each cell reach tell whether the cell can still be off and whether it can still be on.
+  An inconsistent rule fails at once, so an inconsistent puzzle is answered ``none`` quickly
+  instead of looping, and no combination list is ever built. ``portfolio`` (the default) runs it up
+  to a node allowance, then hands the puzzle to z3.
 * ``cadical`` / ``z3``: the SAT model (one variable per cell, one weighted equality per rule),
   kept as the independent cross-check. See ``bench/bench_number_sums.py`` for the comparison.
 """
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
 from pydantic import BaseModel, Field, model_validator
 
 from solvers.common import (
@@ -33,12 +35,13 @@ from solvers.common import (
     violation,
 )
 from solvers.sat import count_models, make_backend
+from solvers.techniques import number_sums_kernel as kernel
 
 MAX_SIDE = 15
 MAX_SUM = 9 * MAX_SIDE * MAX_SIDE
-# bench/bench_number_sums.py: the exact search has the best median everywhere, z3 the best tail on
+# bench/bench_number_sums.py: the compiled search has the best median everywhere, z3 the best tail on
 # the few hard plain grids; so by default the search runs up to SEARCH_NODE_CAP nodes, then z3.
-SEARCH_NODE_CAP = 120
+SEARCH_NODE_CAP = 5_000
 BACKENDS = ("portfolio", "search", "cadical", "z3")  # the first is the default
 DEFAULT_BACKEND = BACKENDS[0]
 
@@ -141,9 +144,8 @@ def check(puzzle: NumberSumsPuzzle, answer: NumberSumsAnswer) -> list[Violation]
 
 # ------------------------------------------------------------------------------ direct search
 
-# Rules with more undecided cells than this fall back to bounds propagation (the counting
-# polynomial would get too large); the rows and columns of a 15×15 grid never do.
-EXACT_LIMIT = 24
+SEARCH_SLICE = 2_000  # nodes per call of the compiled search, between two deadline checks
+Found = tuple[list[Grid], int, bool]  # the solutions kept, how many were counted, whether that count is exact
 
 
 class NodeCapReached(Exception):
@@ -153,142 +155,40 @@ class NodeCapReached(Exception):
 @dataclass
 class SearchStats:
     nodes: int = 0
-    propagations: int = 0
 
 
-class _Search:
-    """Exact search over cells, 0 = off, 1 = on, -1 = undecided; rules are lists of flat cell indices."""
-
-    def __init__(self, puzzle: NumberSumsPuzzle, deadline: Deadline):
-        rows, cols = puzzle.shape
-        self.cols = cols
-        self.row_sums, self.col_sums = puzzle.row_sums, puzzle.col_sums
-        self.digit = [d for row in puzzle.numbers for d in row]
-        self.rules = [([r * cols + c for r, c in rule.cells], rule.total) for rule in sum_rules(puzzle)]
-        self.rules_of: list[list[int]] = [[] for _ in self.digit]
-        for k, (cells, _) in enumerate(self.rules):
-            for i in cells:
-                self.rules_of[i].append(k)
-        self.deadline = deadline
-        self.stats = SearchStats()
-
-    def propagate(self, value: list[int], ways: list[int], dirty: list[int]) -> bool:
-        """Fix every cell forced by a rule in ``dirty`` (and onward), updating each visited rule's
-        count of completions in ``ways``; False on a contradiction."""
-        queued = set(dirty)
-        while dirty:
-            k = dirty.pop()
-            queued.discard(k)
-            self.stats.propagations += 1
-            result = self._forced(value, k)
-            if result is None:
-                return False
-            forced, ways[k] = result
-            for i, v in forced:
-                value[i] = v
-                for k2 in self.rules_of[i]:
-                    if k2 not in queued:
-                        queued.add(k2)
-                        dirty.append(k2)
-        return True
-
-    def _forced(self, value: list[int], k: int) -> tuple[list[tuple[int, int]], int] | None:
-        """Cells of rule ``k`` whose value is forced and how many ways remain to complete the rule
-        (an estimate for long rules), or None if the rule can no longer be met."""
-        cells, total = self.rules[k]
-        need, free = total, []
-        for i in cells:
-            if value[i] == 1:
-                need -= self.digit[i]
-            elif value[i] < 0:
-                free.append(i)
-        avail = sum(self.digit[i] for i in free)
-        if need < 0 or need > avail:
-            return None
-        if need == 0 or need == avail:  # everything left is off / on
-            return [(i, int(need > 0)) for i in free], 1
-        if len(free) > EXACT_LIMIT:
-            forced = [(i, 0) if self.digit[i] > need else (i, 1) for i in free
-                      if self.digit[i] > need or avail - self.digit[i] < need]
-            return forced, 1 << len(free)
-        # Ways to reach each sum with the free cells: coefficient s of prod(1 + x^d), one slot of
-        # `width` bits per power of x. Slots never overflow (at most 2^len(free) ways), so the
-        # integer division by one cell's factor is exact and yields the ways without that cell.
-        width = len(free) + 1
-        mask = (1 << width) - 1
-        poly = 1
-        for i in free:
-            poly += poly << (width * self.digit[i])
-        forced = []
-        for i in free:
-            d = self.digit[i]
-            rest = poly // (1 + (1 << (width * d)))
-            can_off = (rest >> (width * need)) & mask
-            can_on = need >= d and (rest >> (width * (need - d))) & mask
-            if not can_off:
-                forced.append((i, 1))
-            elif not can_on:
-                forced.append((i, 0))
-        return forced, (poly >> (width * need)) & mask
-
-    def branch_cell(self, value: list[int], ways: list[int]) -> int:
-        """An undecided cell of the open rule with the fewest ways left (most constrained first)."""
-        best, best_ways = -1, 1 << 62
-        for k, (cells, _) in enumerate(self.rules):
-            if 1 < ways[k] < best_ways:
-                free = [i for i in cells if value[i] < 0]
-                if free:
-                    best, best_ways = free[0], ways[k]
-        return best
-
-    def solutions(
-        self, limit: int, max_nodes: int | None = None, keep: int | None = None
-    ) -> tuple[list[list[int]], int, bool]:
-        """The first ``keep`` (all when None) of up to ``limit`` solutions as flat 0/1 lists, how many
-        were counted, and whether the search was exhausted (the count is exact).
-        Raises NodeCapReached after ``max_nodes`` nodes, so a caller can switch methods."""
-        found: list[list[int]] = []
-        count = 0
-        if sum(self.row_sums) != sum(self.col_sums):  # both count every selected digit once
-            return found, count, True
-        start, ways = [-1] * len(self.digit), [0] * len(self.rules)
-        if not self.propagate(start, ways, list(range(len(self.rules)))):
-            return found, count, True
-        stack = [(start, ways)]
-        while stack:
-            self.deadline.check()
-            value, ways = stack.pop()
-            self.stats.nodes += 1
-            if max_nodes is not None and self.stats.nodes > max_nodes:
-                raise NodeCapReached
-            i = self.branch_cell(value, ways)
-            if i < 0:
-                count += 1
-                if keep is None or len(found) < keep:
-                    found.append(value)
-                if count >= limit:
-                    return found, count, not stack
-                continue
-            for v in (0, 1):  # pushed so that 1 is explored first
-                child, child_ways = value[:], ways[:]
-                child[i] = v
-                if self.propagate(child, child_ways, list(self.rules_of[i])):
-                    stack.append((child, child_ways))
-        return found, count, True
-
-    def grid(self, flat: list[int]) -> Grid:
-        return [flat[r:r + self.cols] for r in range(0, len(flat), self.cols)]
-
-
-Found = tuple[list[Grid], int, bool]  # the solutions kept, how many were counted, whether that count is exact
+def search_board(puzzle: NumberSumsPuzzle) -> tuple[np.ndarray, ...]:
+    """The compiled search's arrays: digits per flat cell, and every rule of ``sum_rules`` as flat cells."""
+    rows, cols = puzzle.shape
+    rules = [([r * cols + c for r, c in rule.cells], rule.total) for rule in sum_rules(puzzle)]
+    return kernel.board_arrays([d for row in puzzle.numbers for d in row], rules)
 
 
 def search_solutions(
     puzzle: NumberSumsPuzzle, limit: int, deadline: Deadline, max_nodes: int | None = None, keep: int | None = None
 ) -> tuple[Found, SearchStats]:
-    search = _Search(puzzle, deadline)
-    found, count, complete = search.solutions(limit, max_nodes, keep)
-    return ([search.grid(f) for f in found], count, complete), search.stats
+    """The first ``keep`` (all when None) of up to ``limit`` solutions, how many were counted and whether
+    the search was exhausted (the count is exact): the compiled depth-first search (selected tried
+    first, branching in the open rule with the fewest ways), in slices between deadline checks.
+    Raises NodeCapReached after ``max_nodes`` nodes, so a caller can switch methods."""
+    rows, cols = puzzle.shape
+    if sum(puzzle.row_sums) != sum(puzzle.col_sums):  # both count every selected digit once
+        return ([], 0, True), SearchStats()
+    board = search_board(puzzle)
+    keep = limit if keep is None else min(keep, limit)
+    state, work = kernel.search_state(board, keep), kernel.scratch(board)
+    counters = state[-1]
+    while True:
+        deadline.check()
+        slice_nodes = SEARCH_SLICE if max_nodes is None else min(SEARCH_SLICE, max_nodes - int(counters[4]))
+        outcome = kernel.search(board, state, work, limit, keep, max(slice_nodes, 0))
+        if outcome != kernel.SLICE_USED:
+            break
+        if max_nodes is not None and counters[4] >= max_nodes:
+            raise NodeCapReached
+    count = int(counters[3])
+    grids = [[row.tolist() for row in flat.reshape(rows, cols)] for flat in state[10][:min(count, keep)]]
+    return (grids, count, outcome == kernel.EXHAUSTED), SearchStats(int(counters[4]))
 
 
 # ------------------------------------------------------------------------------- SAT model

@@ -6,20 +6,30 @@ rule: list the ways the undecided digits of one line reach what it still needs; 
 way is selected, a digit in none is crossed out (the reachable-sum bounds are its simplest cases).
 Harder levels combine lines: a region with a line it shares cells with, then assumptions followed
 from line to crossing line until one cannot reach its target.
+
+The assumptions are where the time goes (a hard 12×12 follows thousands per puzzle), so each
+look-ahead technique is written twice: the Python functions below are the reference (they say what
+it means; ``REFERENCE`` is the solver made of them), and ``SOLVER`` finds the same cell with the
+compiled functions of ``number_sums_kernel``, then follows that one assumption again in Python for
+the player's sentence.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+import numpy as np
 from pydantic import BaseModel, Field
 
-from solvers.common import Cell
+from solvers.common import Cell, compile_lock
 from solvers.number_sums import NumberSumsPuzzle, sum_rules
+from solvers.techniques import number_sums_kernel as kernel
 from solvers.techniques.human import (
     Contradiction,
+    Grade,
     GridState,
     HumanSolver,
     Level,
@@ -29,6 +39,7 @@ from solvers.techniques.human import (
     by_contradiction,
     cell_name,
     cells_named,
+    contradiction_step,
     grid_difficulty,
 )
 
@@ -58,6 +69,7 @@ class Board:
     digits: tuple[int, ...]
     rules: tuple[Rule, ...]
     rules_of: tuple[tuple[int, ...], ...]  # per cell: the indices of the rules it belongs to
+    arrays: tuple[np.ndarray, ...] = field(compare=False, repr=False)  # see kernel.board_arrays
     memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)  # see ``_each_line``
 
     def cell(self, i: int) -> Cell:
@@ -79,8 +91,9 @@ def board_of(puzzle: NumberSumsPuzzle) -> Board:
     for k, rule in enumerate(made):
         for i in rule.cells:
             rules_of[i].append(k)
-    return Board(rows, cols, tuple(d for row in puzzle.numbers for d in row), tuple(made),
-                 tuple(tuple(ks) for ks in rules_of))
+    digits = [d for row in puzzle.numbers for d in row]
+    return Board(rows, cols, tuple(digits), tuple(made), tuple(tuple(ks) for ks in rules_of),
+                 kernel.board_arrays(digits, [(list(rule.cells), rule.total) for rule in made]))
 
 
 def start(board: Board) -> GridState:
@@ -294,7 +307,17 @@ def region_meets_line(board: Board, state: GridState) -> list[Step]:
                 continue
             need_l, free_l = open_part(board, values, line)
             outside = [i for i in free_l if i not in in_region]
-            step = _joint_step(board, region, line, need_g, free_g, need_l, outside, shared)
+            key = ("joint", region.name, k, need_g, tuple(free_g), need_l, tuple(outside))
+            verdict = board.memo.get(key, board.memo)
+            if verdict is board.memo:  # remembered as ``_each_line`` remembers a line's verdict
+                try:
+                    verdict = board.memo[key] = _joint_step(board, region, line, need_g, free_g, need_l, outside,
+                                                            shared)
+                except Contradiction as exc:
+                    verdict = board.memo[key] = (exc.message, exc.cells)
+            if isinstance(verdict, tuple):
+                raise Contradiction(*verdict)
+            step = verdict
             fresh = () if step is None else tuple((c, v) for c, v in step.decide if c not in taken)
             if step is not None and fresh:
                 taken.update(c for c, _ in fresh)
@@ -307,17 +330,18 @@ def _joint_step(board: Board, region: Rule, line: Rule, need_g: int, free_g: lis
     digits = board.digits
     shared_set = set(shared)
     line_rest = reachable(digits[i] for i in outside)
-    region_ways = ways([digits[i] for i in free_g], need_g, 1 << len(free_g))
-    fits = [w for w in region_ways
-            if _line_fits(line_rest, need_l - sum(digits[free_g[j]] for j in w if free_g[j] in shared_set))]
+    region_ways, shared_part = _region_ways(digits, free_g, need_g, shared_set)
+    fits = [w for w, s in zip(region_ways, shared_part, strict=True) if _line_fits(line_rest, need_l - s)]
     if not fits:
         raise Contradiction(f"{region.name} and {line.name} cannot both reach their targets "
                             f"({region.total} and {line.total})",
                             [board.cell(i) for i in (*region.cells, *line.cells)])
-    chosen = [{free_g[j] for j in w} for w in fits]
-    selected = [i for i in free_g if all(i in c for c in chosen)]
-    crossed = [i for i in free_g if not any(i in c for c in chosen)]
-    shared_sums = {sum(digits[i] for i in c if i in shared_set) for c in chosen}
+    every, some = -1, 0
+    for w in fits:
+        every, some = every & w, some | w
+    selected = [i for j, i in enumerate(free_g) if every >> j & 1]
+    crossed = [i for j, i in enumerate(free_g) if not some >> j & 1]
+    shared_sums = {s for w, s in zip(region_ways, shared_part, strict=True) if _line_fits(line_rest, need_l - s)}
     for i in outside:
         without = reachable(digits[j] for j in outside if j != i)
         can_on = any(_line_fits(without, need_l - s - digits[i]) for s in shared_sums)
@@ -342,12 +366,29 @@ def _joint_step(board: Board, region: Rule, line: Rule, need_g: int, free_g: lis
                 tuple(board.cell(i) for i in dict.fromkeys((*region.cells, *line.cells))))
 
 
+def _region_ways(digits: Sequence[int], free: list[int], need: int, shared: set[int]) -> tuple[list[int], list[int]]:
+    """Every way the digits of ``free`` reach ``need``, as bit masks over ``free`` (bit j: ``free[j]``
+    selected), and what each adds up to on the ``shared`` cells: the subset sums of all masks at once."""
+    sums = np.zeros(1, np.int64)
+    on_shared = np.zeros(1, np.int64)
+    for i in free:
+        sums = np.concatenate((sums, sums + digits[i]))
+        on_shared = np.concatenate((on_shared, on_shared + (digits[i] if i in shared else 0)))
+    masks = np.flatnonzero(sums == need)
+    return masks.tolist(), on_shared[masks].tolist()
+
+
 def _line_fits(sums: int, need: int) -> bool:
     return need >= 0 and bool((sums >> need) & 1)
 
 
 def tight_cells_first(board: Board, state: GridState) -> Iterator[Cell]:
     """Undecided cells of the lines with the fewest ways left first: where a person tries an assumption."""
+    return (board.cell(i) for i in tight_order(board, state))
+
+
+def tight_order(board: Board, state: GridState) -> list[int]:
+    """``tight_cells_first`` as flat indices."""
     values = state.values
     order = []
     for rule in board.rules:
@@ -358,12 +399,7 @@ def tight_cells_first(board: Board, state: GridState) -> Iterator[Cell]:
             if count is None:
                 count = board.memo[key] = count_ways([board.digits[i] for i in free], need)
             order.append((count, len(free), free))
-    seen: set[int] = set()
-    for _, _, free in sorted(order, key=lambda t: (t[0], t[1])):
-        for i in free:
-            if i not in seen:
-                seen.add(i)
-                yield board.cell(i)
+    return list(dict.fromkeys(i for _, _, free in sorted(order, key=lambda t: (t[0], t[1])) for i in free))
 
 
 LINE_RULE = (
@@ -375,56 +411,150 @@ LINE_RULE = (
 )
 LINE_TRIALS = Trials(LINE_RULE)
 
-CROSSING_LINES = by_contradiction(
-    "crossing-lines", "Selecting (or crossing out) a digit leaves its line, or a line crossing it, unable to "
-                      "reach its target within three rounds of the line rule: it takes the other value.",
-    5.0, LINE_TRIALS, VALUE_NAMES, max_rounds=3, candidates=tight_cells_first)
-CHAIN = by_contradiction(
-    "chain", "Selecting (or crossing out) a digit, then following the line rule from line to crossing line "
-             "for up to six rounds, leaves some line unable to reach its target: it takes the other value.",
-    10.0, LINE_TRIALS, VALUE_NAMES, max_rounds=6, candidates=tight_cells_first)
-LONG_CHAIN = by_contradiction(
-    "long-chain", "Selecting (or crossing out) a digit, then following the line rule however long it takes, "
-                  "leaves some line unable to reach its target: it takes the other value.",
-    15.0, LINE_TRIALS, VALUE_NAMES, candidates=tight_cells_first)
-
+CROSSING_LINES_TEXT = ("crossing-lines", "Selecting (or crossing out) a digit leaves its line, or a line crossing "
+                       "it, unable to reach its target within three rounds of the line rule: it takes the other value.",
+                       5.0, 3)
+CHAIN_TEXT = ("chain", "Selecting (or crossing out) a digit, then following the line rule from line to crossing line "
+                       "for up to six rounds, leaves some line unable to reach its target: it takes the other value.",
+              10.0, 6)
+LONG_CHAIN_TEXT = ("long-chain", "Selecting (or crossing out) a digit, then following the line rule however long it "
+                                 "takes, leaves some line unable to reach its target: it takes the other value.",
+                   15.0, 10_000)
+BOTH_WAYS_TEXT = ("both-ways", "Follow a digit both ways, selected and crossed out, with the line rule: what both lead "
+                               "to is certain.", 20.0)
 
 def both_ways(board: Board, state: GridState) -> list[Step]:
     """A digit is either selected or crossed out: follow each with the line rule as far as it goes;
     what both lead to is certain. (A value that breaks a rule is the chain's job, an easier level.)"""
-    cols = state.cols
     for cell in tight_cells_first(board, state):
-        on = LINE_TRIALS.get(board, state, cell, SELECTED, 10_000)
-        off = LINE_TRIALS.get(board, state, cell, CROSSED, 10_000)
-        if on.contradiction is not None or off.contradiction is not None:
-            continue
-        if_on, if_off = on.decided_within(10_000), off.decided_within(10_000)
-        common = sorted(i for i, v in if_on.items() if state.values[i] is None and if_off.get(i) == v)
-        if common:
-            decided = tuple(((i // cols, i % cols), if_on[i]) for i in common)
-            what = "; ".join(f"{cell_name(c)} {VALUE_NAMES[v]}" for c, v in decided[:6])
-            depth = max(max(on.when[i], off.when[i]) for i in common)
-            return [Step("both-ways", f"Whether {cell_name(cell)} is selected or crossed out, following the "
-                                      f"line rule leads to {what}.", decided, (cell,), effort=depth)]
+        step = both_ways_step(board, state, cell)
+        if step is not None:
+            return [step]
     return []
 
 
-BOTH_WAYS = Technique(
-    "both-ways", "Follow a digit both ways, selected and crossed out, with the line rule: what both lead to "
-                 "is certain.", 20.0, both_ways)
+def both_ways_step(board: Board, state: GridState, cell: Cell) -> Step | None:
+    """The both-ways step on ``cell``, if both its values hold and lead somewhere alike."""
+    cols = state.cols
+    on = LINE_TRIALS.get(board, state, cell, SELECTED, 10_000)
+    off = LINE_TRIALS.get(board, state, cell, CROSSED, 10_000)
+    if on.contradiction is not None or off.contradiction is not None:
+        return None
+    if_on, if_off = on.decided_within(10_000), off.decided_within(10_000)
+    common = sorted(i for i, v in if_on.items() if state.values[i] is None and if_off.get(i) == v)
+    if not common:
+        return None
+    decided = tuple(((i // cols, i % cols), if_on[i]) for i in common)
+    what = "; ".join(f"{cell_name(c)} {VALUE_NAMES[v]}" for c, v in decided[:6])
+    depth = max(max(on.when[i], off.when[i]) for i in common)
+    return Step("both-ways", f"Whether {cell_name(cell)} is selected or crossed out, following the "
+                             f"line rule leads to {what}.", decided, (cell,), effort=depth)
+
+
+# The same look-aheads through the kernel.
+
+class _Scratch(threading.local):
+    """One thread's kernel scratch space, for the board it last worked on."""
+
+    def __init__(self) -> None:
+        self.board: Board | None = None
+        self.work: tuple[np.ndarray, ...] = ()
+
+    def of(self, board: Board) -> tuple[np.ndarray, ...]:
+        if self.board is not board:
+            self.board, self.work = board, kernel.scratch(board.arrays)
+        return self.work
+
+
+_SCRATCH = _Scratch()
+
+
+def as_array(state: GridState) -> np.ndarray:
+    return np.array([kernel.UNDECIDED if v is None else v for v in state.values], np.int8)
+
+
+def kernel_contradiction(name: str, max_rounds: int) -> Callable[[Board, GridState], list[Step]]:
+    """``by_contradiction`` with the line rule's trials, cells in ``tight_cells_first`` order."""
+
+    def find(board: Board, state: GridState) -> list[Step]:
+        order = np.array(tight_order(board, state), np.int32)
+        cell, value, _ = kernel.first_contradiction(board.arrays, as_array(state), order, max_rounds,
+                                                    _SCRATCH.of(board))
+        if cell < 0:
+            return []
+        trial = LINE_TRIALS.get(board, state, board.cell(cell), value, max_rounds)
+        broken = trial.broken_within(max_rounds)
+        assert broken is not None, "the kernel and the reference disagree"
+        return [contradiction_step(name, board.cell(cell), value, broken, VALUE_NAMES)]
+
+    return find
+
+
+def kernel_both_ways(board: Board, state: GridState) -> list[Step]:
+    order = np.array(tight_order(board, state), np.int32)
+    cell = kernel.first_both_ways(board.arrays, as_array(state), order, 10_000, _SCRATCH.of(board))
+    if cell < 0:
+        return []
+    step = both_ways_step(board, state, board.cell(cell))
+    assert step is not None, "the kernel and the reference disagree"
+    return [step]
+
+
 REGION_MEETS_LINE = Technique(
     "region-meets-line", "A region and a row or column sharing undecided cells: only the region's ways that "
                          "let the line still reach its target count.", 3.0, region_meets_line)
 
-SOLVER: HumanSolver[Board, GridState] = HumanSolver(
-    levels=(
-        Level("easy", LINE_RULE),
-        Level("medium", (REGION_MEETS_LINE, CROSSING_LINES)),
-        Level("hard", (CHAIN,)),
-        Level("expert", (LONG_CHAIN, BOTH_WAYS)),
-    ),
-    start=start,
-)
+
+def solver(compiled: bool) -> HumanSolver[Board, GridState]:
+    """The levels, with the look-aheads found by the kernel (``compiled``) or by the reference functions."""
+    chains = []
+    for name, description, weight, rounds in (CROSSING_LINES_TEXT, CHAIN_TEXT, LONG_CHAIN_TEXT):
+        if compiled:
+            chains.append(Technique(name, description, weight, kernel_contradiction(name, rounds)))
+        else:
+            chains.append(by_contradiction(name, description, weight, LINE_TRIALS, VALUE_NAMES, max_rounds=rounds,
+                                           candidates=tight_cells_first))
+    both = Technique(*BOTH_WAYS_TEXT, kernel_both_ways if compiled else both_ways)
+    crossing_lines, chain, long_chain = chains
+    return HumanSolver(
+        levels=(
+            Level("easy", LINE_RULE),
+            Level("medium", (REGION_MEETS_LINE, crossing_lines)),
+            Level("hard", (chain,)),
+            Level("expert", (long_chain, both)),
+        ),
+        start=start,
+    )
+
+
+SOLVER = solver(compiled=True)
+REFERENCE = solver(compiled=False)  # the same levels in plain Python: the tests hold SOLVER to it
+CROSSING_LINES = SOLVER.levels[1].techniques[1]
+
+
+def easy_grade(board: Board) -> Grade | None:
+    """The grade of a puzzle the easy level finishes, found by the kernel in one call (what ``SOLVER.grade``
+    says of it: the line rule's path is the same whatever order its steps come in, and only their number
+    per technique counts); None where the easy level gets stuck or sees a broken rule."""
+    values = np.full(board.rows * board.cols, kernel.UNDECIDED, np.int8)
+    outcome, bounds, ways_steps = kernel.line_rule_path(board.arrays, values, _SCRATCH.of(board))
+    if outcome != kernel.SOLVED:
+        return None
+    return SOLVER.grade_steps([(0, "sum-bounds", 1.0)] * int(bounds) + [(0, "line-ways", 1.0)] * int(ways_steps),
+                              True)
+
+
+def warm_up() -> None:
+    """Load every kernel entry point (compiling it into numba's on-disk cache the first time on this
+    machine), so that no request waits for it."""
+    puzzle = NumberSumsPuzzle(numbers=[[1, 2, 3], [4, 5, 6], [7, 8, 9]], row_sums=[3, 4, 16], col_sums=[12, 2, 9],
+                              regions=[[0, 0, 1], [0, 1, 1], [2, 2, 2]], region_sums=[7, 0, 16])
+    board = board_of(puzzle)
+    with compile_lock():
+        for _, technique in SOLVER.techniques():
+            technique.find(board, start(board))
+        SOLVER.run(board)
+        easy_grade(board)
 
 
 class NumberSumsState(BaseModel):
