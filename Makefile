@@ -23,7 +23,7 @@ test: $(STAMP)
 	bash scripts/ensure-postgres.sh
 	bash scripts/ensure-redis.sh
 	bash scripts/ensure-chromium.sh
-	$(BIN)/python -m pytest -n 2 --dist loadgroup -q
+	$(BIN)/python -m pytest -n 2 --dist loadgroup -q --durations=20
 
 test-fast: $(STAMP)
 	bash scripts/ensure-postgres.sh
