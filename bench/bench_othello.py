@@ -15,8 +15,8 @@ import time
 
 from generators import othello as gen
 from solvers import othello as rules
-from solvers import othello_engine as engine
 from solvers.common import Deadline
+from solvers.engines import othello as engine
 from solvers.techniques import othello as human
 
 

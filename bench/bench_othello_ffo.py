@@ -59,8 +59,8 @@ import time
 from pathlib import Path
 
 from solvers import othello as rules
-from solvers import othello_engine as engine
 from solvers.common import BudgetExceeded, Deadline
+from solvers.engines import othello as engine
 
 FFO = Path(__file__).resolve().parent.parent / "tests" / "data" / "othello" / "ffo.obf"
 BUDGET_SECONDS = 20.0  # the service's solve budget

@@ -32,8 +32,8 @@ import numpy as np
 from bench.stats import percentile, summary
 from generators import sudoku as gen
 from solvers import sudoku as rules
-from solvers import sudoku_engine as engine
 from solvers.common import Deadline
+from solvers.engines import sudoku as engine
 from solvers.techniques import sudoku as human
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "sudoku"

@@ -35,8 +35,8 @@ from bench.stats import summary
 from generators.ubongo import UbongoParams, generate_puzzle
 from solvers import ubongo as rules
 from solvers.common import Deadline, SolveOutcome
+from solvers.engines.ubongo import warm_up
 from solvers.techniques import ubongo as human
-from solvers.techniques.ubongo_kernel import warm_up
 
 ALL = 10**6  # "every covering"
 

@@ -22,8 +22,8 @@ from generators.pipeline import Generated, generate, generate_at_level
 from generators.spec import PuzzleType, Verdict
 from pictures import othello as picture
 from solvers import othello as rules
-from solvers import othello_engine as engine
 from solvers.common import Deadline
+from solvers.engines import othello as engine
 from solvers.techniques import othello as human
 
 MAX_RESTARTS = 400

@@ -29,8 +29,8 @@ from generators.pipeline import Generated, generate, generate_at_level
 from generators.spec import PuzzleType
 from pictures import sudoku as picture
 from solvers import sudoku as rules
-from solvers import sudoku_engine as engine
 from solvers.common import Deadline
+from solvers.engines import sudoku as engine
 from solvers.formats.puzzlink import sudoku as puzzlink
 from solvers.techniques import sudoku as human
 from solvers.techniques.human import Grade

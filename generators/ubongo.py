@@ -32,8 +32,8 @@ from generators.spec import PuzzleType
 from pictures import ubongo as picture
 from solvers import ubongo as rules
 from solvers.common import Cell, Deadline
+from solvers.engines import ubongo as kernel
 from solvers.techniques import ubongo as human
-from solvers.techniques import ubongo_kernel as kernel
 from solvers.techniques.human import Grade
 
 Arrangement = tuple[tuple[str, frozenset[Cell]], ...]  # (piece, cells), in catalogue order

@@ -27,8 +27,8 @@ from typing import NamedTuple
 import numpy as np
 from pydantic import BaseModel, Field
 
-from solvers import sudoku_engine as engine
 from solvers.common import Cell, Deadline, InvalidInput
+from solvers.engines import sudoku as engine
 from solvers.sudoku import SudokuAnswer, SudokuPuzzle, units
 from solvers.techniques.human import Contradiction, Difficulty, Grade, Hint, HumanSolver, Level, Step, Technique, cell_name
 

@@ -13,8 +13,8 @@ import pytest
 from generators import sudoku as gen
 from generators.pipeline import Generated
 from solvers import sudoku as rules
-from solvers import sudoku_engine as engine
 from solvers.common import Deadline, InvalidInput
+from solvers.engines import sudoku as engine
 from solvers.techniques import sudoku as human
 from tests.conftest import REFERENCE, read_jsonl, share
 

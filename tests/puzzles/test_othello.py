@@ -14,8 +14,8 @@ from pydantic import ValidationError
 
 from generators import othello as gen
 from solvers import othello as rules
-from solvers import othello_engine as engine
 from solvers.common import Deadline, InvalidInput
+from solvers.engines import othello as engine
 from tests.conftest import WHOLE_SETS
 
 START = "-" * 27 + "OX" + "-" * 6 + "XO" + "-" * 27  # D4 O, E4 X, D5 X, E5 O; black (X) moves first
