@@ -26,11 +26,9 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-
 from app import ratings
 from app.ratings import NEWCOMER, Glicko
-from bench.stats import percentile
+from bench.stats import percentile, spearman
 
 LEVELS = ["easy", "medium", "hard"]
 LEVEL_MEDIANS = {"easy": 20.0, "medium": 60.0, "hard": 250.0}  # scores grow about geometrically with level
@@ -44,21 +42,6 @@ class Puzzle:
     rating: Glicko
     prior: float
     games: int = 0
-
-
-def spearman(a: list[float], b: list[float]) -> float:
-    """Pearson's correlation of the ranks (ties share their mean rank)."""
-    def ranks(values: list[float]) -> np.ndarray:
-        array = np.asarray(values, dtype=float)
-        order = array.argsort(kind="mergesort")
-        ranked = np.empty(len(array))
-        ranked[order] = np.arange(len(array))
-        for value in np.unique(array):  # ties: their mean rank
-            tied = array == value
-            if tied.sum() > 1:
-                ranked[tied] = ranked[tied].mean()
-        return ranked
-    return float(np.corrcoef(ranks(a), ranks(b))[0, 1])
 
 
 def make_puzzles(count: int, noise: float, rng: random.Random) -> list[Puzzle]:

@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.stats import percentile, summary
+from bench.stats import percentile, spearman, summary
 from generators import sudoku as gen
 from solvers import sudoku as rules
 from solvers.common import Deadline
@@ -102,25 +102,6 @@ def bench_generate(sizes: list[int], seeds: int) -> None:
             print(cpu_line(f"{label} cpu", cpu), flush=True)
 
 
-def ranks(values: list[float]) -> list[float]:
-    order = sorted(range(len(values)), key=values.__getitem__)
-    out = [0.0] * len(values)
-    i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
-            j += 1
-        for k in range(i, j + 1):
-            out[order[k]] = (i + j) / 2
-        i = j + 1
-    return out
-
-
-def spearman(a: list[float], b: list[float]) -> float:
-    ra, rb = ranks(a), ranks(b)
-    ma, mb = statistics.mean(ra), statistics.mean(rb)
-    cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb, strict=True))
-    return cov / (sum((x - ma) ** 2 for x in ra) * sum((y - mb) ** 2 for y in rb)) ** 0.5
 
 
 def bench_published() -> None:

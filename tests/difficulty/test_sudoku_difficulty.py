@@ -10,6 +10,7 @@ import statistics
 import numpy as np
 import pytest
 
+from bench.stats import spearman
 from generators import sudoku as gen
 from generators.pipeline import Generated
 from solvers import sudoku as rules
@@ -172,25 +173,6 @@ def test_every_step_agrees_with_the_published_answer(name: str) -> None:
             assert path.state.digits == solution
 
 
-def ranks(values: list[float]) -> list[float]:
-    order = sorted(range(len(values)), key=values.__getitem__)
-    out = [0.0] * len(values)
-    i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
-            j += 1
-        for k in range(i, j + 1):
-            out[order[k]] = (i + j) / 2
-        i = j + 1
-    return out
-
-
-def spearman(a: list[float], b: list[float]) -> float:
-    ra, rb = ranks(a), ranks(b)
-    ma, mb = statistics.mean(ra), statistics.mean(rb)
-    cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb, strict=True))
-    return cov / (sum((x - ma) ** 2 for x in ra) * sum((y - mb) ** 2 for y in rb)) ** 0.5
 
 
 def test_grades_follow_the_published_ratings() -> None:
