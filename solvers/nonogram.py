@@ -130,6 +130,23 @@ def check(puzzle: NonogramPuzzle, answer: NonogramAnswer) -> list[Violation]:
 
 
 @njit(cache=True)
+def run_fits(vals, n, k, fwd, bwd, zp, j, p, length):  # noqa: ANN001, ANN201 - numba
+    """Whether run j (of ``length``) can start at p: no empty cell under it, a gap (or the line's end)
+    on each side, and the runs before and after it fit in what is left."""
+    e = p + length
+    if zp[e] - zp[p] != 0:
+        return False
+    if p == 0:
+        if j != 0:
+            return False
+    elif vals[p - 1] == 1 or not fwd[j, p - 1]:
+        return False
+    if e == n:
+        return j == k - 1
+    return vals[e] != 1 and bwd[j + 1, e + 1]
+
+
+@njit(cache=True)
 def line_solve(vals, n, runs, fwd, bwd, zp, diff, out):  # noqa: ANN001, ANN201 - numba
     """Everything one line tells: ``out[t]`` is 1 (every arrangement of ``runs`` that agrees with
     ``vals`` fills t), 0 (none does) or -1. False if no arrangement agrees (a contradiction).
@@ -175,21 +192,9 @@ def line_solve(vals, n, runs, fwd, bwd, zp, diff, out):  # noqa: ANN001, ANN201 
     for j in range(k):
         length = runs[j]
         for p in range(n - length + 1):
-            e = p + length
-            if zp[e] - zp[p] != 0:
-                continue
-            if p == 0:
-                if j != 0:
-                    continue
-            elif vals[p - 1] == 1 or not fwd[j, p - 1]:
-                continue
-            if e == n:
-                if j != k - 1:
-                    continue
-            elif vals[e] == 1 or not bwd[j + 1, e + 1]:
-                continue
-            diff[p] += 1
-            diff[e] -= 1
+            if run_fits(vals, n, k, fwd, bwd, zp, j, p, length):
+                diff[p] += 1
+                diff[p + length] -= 1
     cover = 0
     for i in range(n):
         cover += diff[i]
@@ -222,20 +227,7 @@ def run_starts(vals, n, runs, fwd, bwd, zp, diff, out, starts):  # noqa: ANN001,
         for p in range(n):
             starts[j, p] = False
         for p in range(n - length + 1):
-            e = p + length
-            if zp[e] - zp[p] != 0:
-                continue
-            if p == 0:
-                if j != 0:
-                    continue
-            elif vals[p - 1] == 1 or not fwd[j, p - 1]:
-                continue
-            if e == n:
-                if j != k - 1:
-                    continue
-            elif vals[e] == 1 or not bwd[j + 1, e + 1]:
-                continue
-            starts[j, p] = True
+            starts[j, p] = run_fits(vals, n, k, fwd, bwd, zp, j, p, length)
     return True
 
 
