@@ -88,6 +88,18 @@ def geometry(n: int) -> Geometry:
 
 
 @njit(cache=True)
+def digits_once_and_twice(cand: np.ndarray, unit: np.ndarray) -> tuple[int, int]:
+    """The digits some cell of ``unit`` can hold, and those two or more of its cells can hold."""
+    once = 0
+    twice = 0
+    for i in unit:
+        m = cand[i]
+        twice |= once & m
+        once |= m
+    return once, twice
+
+
+@njit(cache=True)
 def settle(cand: np.ndarray, units: np.ndarray, peers: np.ndarray, crossings: np.ndarray, full: int,
            queue: np.ndarray, tail: int) -> bool:
     """Naked and hidden singles to a fixpoint, in place, then (with ``crossings``) locked candidates,
@@ -112,12 +124,7 @@ def settle(cand: np.ndarray, units: np.ndarray, peers: np.ndarray, crossings: np
                         tail += 1
         placed = False
         for u in range(units.shape[0]):
-            once = 0
-            twice = 0
-            for i in units[u]:
-                m = cand[i]
-                twice |= once & m
-                once |= m
+            once, twice = digits_once_and_twice(cand, units[u])
             if once != full:
                 return False
             only = once & ~twice
@@ -298,12 +305,7 @@ def trial(cand: np.ndarray, cell: int, digit: int, units: np.ndarray, peers: np.
                             if decided > max_decided:
                                 return 0
         for u in range(units.shape[0]):
-            once = 0
-            twice = 0
-            for i in units[u]:
-                m = cand[i]
-                twice |= once & m
-                once |= m
+            once, twice = digits_once_and_twice(cand, units[u])
             if once != full:
                 why[0], why[1], why[2] = NO_PLACE, u, full & ~once
                 return rnd
