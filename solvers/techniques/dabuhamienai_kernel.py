@@ -227,6 +227,16 @@ def _near_last_exit(board, vals, whites, order, first, last, work):
 
 
 @njit(cache=True)
+def _near_local(k, board, vals, whites, order, pending, decided, work):
+    """The k-th local basic technique (neighbours, duplicate, last exit) around the pending cells."""
+    if k == 0:
+        return _near_neighbours(board, vals, order, pending, decided, work)
+    if k == 1:
+        return _near_duplicate(board, vals, order, pending, decided, work)
+    return _near_last_exit(board, vals, whites, order, pending, decided, work)
+
+
+@njit(cache=True)
 def follow(board, vals, when, order, decided, looked, rounds, max_rounds, whites, work):
     """Follow a trial on to at most ``max_rounds`` rounds (changing its rows in place): ``vals`` its state,
     ``when`` each decided cell's round (-1: not decided), ``order`` its decided cells in order (the first
@@ -241,12 +251,7 @@ def follow(board, vals, when, order, decided, looked, rounds, max_rounds, whites
         for k in range(3):
             pending = looked[k]
             looked[k] = decided
-            if k == 0:
-                count = _near_neighbours(board, vals, order, pending, decided, work)
-            elif k == 1:
-                count = _near_duplicate(board, vals, order, pending, decided, work)
-            else:
-                count = _near_last_exit(board, vals, whites, order, pending, decided, work)
+            count = _near_local(k, board, vals, whites, order, pending, decided, work)
             if count == BROKEN:
                 broken = rounds
                 break
@@ -443,12 +448,7 @@ def long_trial(board, base, cell, value, nested, work):
             if k < 3:
                 pending = looked[k]
                 looked[k] = decided
-                if k == 0:
-                    count = _near_neighbours(board, vals, order, pending, decided, work)
-                elif k == 1:
-                    count = _near_duplicate(board, vals, order, pending, decided, work)
-                else:
-                    count = _near_last_exit(board, vals, whites, order, pending, decided, work)
+                count = _near_local(k, board, vals, whites, order, pending, decided, work)
                 if count == BROKEN:
                     return rounds
                 for t in range(count):
