@@ -251,7 +251,7 @@ class MoveScorer:
     def best(self) -> int:
         """The best score: the likeliest move with a full window, then every other one asked only
         "better than, equal to or worse than the best so far?" (a window of one score around it)."""
-        self._side_by_side(settle=False)
+        self._side_by_side(lambda: self._step(settle=False))
         assert self._best is not None
         return self._best
 
@@ -259,26 +259,48 @@ class MoveScorer:
         """Exact scores for every move: those not yet compared with the best are compared first, and
         those known only by an upper bound are tested "is it that bound?" with a window of one score,
         fail-soft values moving the bound down until one test holds."""
-        self._side_by_side(settle=True)
+        self._side_by_side(lambda: self._step(settle=True))
 
     def reaching(self, threshold: int, stop_at: int = 64, skip: int | None = None) -> list[int]:
-        """Moves scoring at least ``threshold`` (up to ``stop_at``), each by one null-window search."""
-        found = []
-        for sq in self.children:
-            if sq == skip:
-                continue
-            if self.within(sq, threshold - 1, threshold) >= threshold:
-                found.append(sq)
-                if len(found) >= stop_at:
-                    break
-        return found
+        """Moves scoring at least ``threshold`` (up to ``stop_at``), each by one null-window search, on
+        ``threads`` threads. Which moves are found may depend on timing when more than ``stop_at``
+        reach the threshold; how many are found does not."""
+        untested = [sq for sq in self.children if sq != skip]
+        found: list[int] = []
+        enough = False
+
+        def step() -> bool:
+            nonlocal enough
+            with self._changed:
+                if enough or not untested:
+                    return False
+                sq = untested.pop(0)
+            try:
+                reached = self.within(sq, threshold - 1, threshold) >= threshold
+            except _Starved:
+                with self._changed:
+                    untested.insert(0, sq)
+                raise
+            except BudgetExceeded:
+                if enough:  # another thread found the last one needed and stopped this search
+                    return False
+                raise
+            with self._changed:
+                if reached and not enough:
+                    found.append(sq)
+                    enough = self._stopped = len(found) >= stop_at
+            return not enough
+
+        self._side_by_side(step)
+        self._stopped = False
+        return sorted(found, key=list(self.children).index)
 
     def scores(self) -> MoveScores:
         return MoveScores(_ordered(self.exact | self.upper), exact=not self.upper, nodes=self.nodes,
                           upper=set(self.upper))
 
-    def _side_by_side(self, settle: bool) -> None:
-        """Run the searches on ``threads`` threads until nothing is left to prove; the first error
+    def _side_by_side(self, step: Callable[[], bool]) -> None:
+        """Run ``step`` (one search) on ``threads`` threads until it says nothing is left; the first error
         stops the other threads' searches and is raised here. A helper thread that gets too little of
         a core (the machine is busy) hands its search back and stops: it would only slow the calling
         thread's proof of the best score, and other requests' searches."""
@@ -291,7 +313,7 @@ class MoveScorer:
         def run(helper: bool) -> None:
             effort = self._effort()
             try:
-                while not (helper and _starved(effort.wall, effort.cpu)) and self._step(settle):
+                while not (helper and _starved(effort.wall, effort.cpu)) and step():
                     pass
             except _Starved:  # _compare or _test handed its search back; the other threads carry on
                 pass
@@ -493,10 +515,10 @@ def moves_reaching(p: int, o: int, threshold: int, deadline: Deadline, stop_at: 
     return MoveScorer(p, o, deadline).reaching(threshold, stop_at, skip)
 
 
-def solving_moves(puzzle: OthelloPuzzle, deadline: Deadline, stop_at: int = 2) -> list[int]:
+def solving_moves(puzzle: OthelloPuzzle, deadline: Deadline, stop_at: int = 2, threads: int | None = None) -> list[int]:
     """The moves solving the puzzle's task, asking the engine only that: for ``win`` "does this move
     win?" until ``stop_at`` say yes; for ``best`` the best score and which moves tie with it."""
-    scorer = MoveScorer(*puzzle.bitboards(), deadline)
+    scorer = MoveScorer(*puzzle.bitboards(), deadline, threads=threads)
     if puzzle.task == "win":
         return scorer.reaching(1, stop_at)
     best = scorer.best()

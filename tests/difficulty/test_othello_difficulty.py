@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from generators import othello as gen
+from generators.pipeline import generate, generate_side_by_side
 from solvers import othello as rules
 from solvers.common import BudgetExceeded, Deadline, InvalidInput
 from solvers.engines import othello as engine
@@ -74,13 +75,16 @@ def test_scores_are_the_same_on_one_thread_or_several(threads: int) -> None:
         assert scorer.exact == want and not scorer.upper
 
 
+@pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize("seed", range(3))
-def test_reaching_answers_only_the_threshold_question(seed: int) -> None:
+def test_reaching_answers_only_the_threshold_question(seed: int, threads: int) -> None:
     for p, o in random_game_positions(random.Random(200 + seed), 6, (9, 12), 0):
         want = reference_scores(p, o)
         winners = {sq for sq, v in want.items() if v >= 1}
-        assert set(rules.MoveScorer(p, o, Deadline.never()).reaching(1)) == winners
-        assert len(rules.MoveScorer(p, o, Deadline.never()).reaching(1, stop_at=1)) == min(1, len(winners))
+        assert set(rules.MoveScorer(p, o, Deadline.never(), threads=threads).reaching(1)) == winners
+        for stop_at in (1, 2):
+            found = rules.MoveScorer(p, o, Deadline.never(), threads=threads).reaching(1, stop_at=stop_at)
+            assert len(found) == min(stop_at, len(winners)) and set(found) <= winners
 
 
 @pytest.mark.parametrize("threads", [1, 2])
@@ -194,6 +198,40 @@ def test_generated_puzzle_reads_at_its_level_and_not_below(level: str) -> None:
         assert f.sight > human.READINGS[index - 1].max_sight
     # the answer really is best at the reading the level names, and the puzzle's only solution
     assert rules.solving_moves(made.puzzle, Deadline.never()) == [answer]
+
+
+def test_the_level_screen_never_turns_away_a_position_of_its_level() -> None:
+    """``may_reach`` is exact for easy and medium (it reads what their grade reads first); for hard
+    and expert it may turn a few away, so only the others are held to it. Positions come from the
+    generator's games at 11-13 empties (just past the reading to the end)."""
+    rng = random.Random(7)
+    seen: set[str] = set()
+    while len(seen & {"easy", "medium"}) < 2 or rng.random() < 0.97:
+        found = gen.plausible_position(rng.randint(11, 13), rng)
+        if found is None:
+            continue
+        p, o, _ = found
+        winners = rules.MoveScorer(p, o, Deadline.never()).reaching(1, stop_at=2)
+        if len(winners) != 1:
+            continue
+        level = human.features(p, o, winners[0], Deadline.never()).level
+        seen.add(level)
+        if level in ("easy", "medium"):
+            scorer = rules.MoveScorer(p, o, Deadline.never())
+            assert human.may_reach(level, p, o, lambda sq, s=scorer: s.within(sq, 0, 1) >= 1, Deadline.never()), \
+                (level, rules.board_string(p, o, "X"))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_positions_proved_side_by_side_give_the_puzzle_proved_one_at_a_time(seed: int) -> None:
+    params = gen.OthelloParams(empties=16, difficulty="hard")
+    one_at_a_time = generate(gen.OthelloSteps(params), seed, Deadline.never(), max_rounds=1,
+                             max_restarts=gen.MAX_RESTARTS)
+    side_by_side = generate_side_by_side(gen.OthelloSteps(params, scorer_threads=1), seed, Deadline.never(),
+                                         gen.MAX_RESTARTS, threads=2)
+    assert side_by_side.puzzle == one_at_a_time.puzzle
+    assert side_by_side.solution.solving == one_at_a_time.solution.solving
+    assert side_by_side.stats.restarts == one_at_a_time.stats.restarts
 
 
 @pytest.mark.slow
