@@ -7,7 +7,8 @@ its task. Uniqueness: the exact solver counts the solving moves (for ``win`` by 
 "does this move win?", stopping at two). A position with no or several solving moves cannot be
 repaired by changing a clue, so repair restarts with a new game (bench/bench_othello.py reports how
 many positions are kept). A level is reached by drawing unique puzzles until one grades at it
-(``solvers.techniques.othello``).
+(``solvers.techniques.othello``); with a level asked, a position that cannot reach it is turned away
+before its uniqueness is proved (``human.may_reach``).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, model_validator
 
-from generators.pipeline import Generated, generate, generate_at_level
+from generators.pipeline import Generated, generate, generate_at_level, generate_side_by_side
 from generators.spec import PuzzleType, Verdict
 from pictures import othello as picture
 from solvers import othello as rules
@@ -103,8 +104,9 @@ def plausible_position(empties: int, rng: random.Random) -> tuple[int, int, bool
 
 
 class OthelloSteps:
-    def __init__(self, params: OthelloParams):
+    def __init__(self, params: OthelloParams, scorer_threads: int | None = None):
         self.params = params
+        self.scorer_threads = scorer_threads  # per proof; None: the scorer's own choice
 
     def random_solution(self, rng: random.Random) -> Candidate:
         side = self.params.to_move if self.params.to_move != "random" else rng.choice("XO")
@@ -118,8 +120,15 @@ class OthelloSteps:
         return rules.OthelloPuzzle(board=solution.board, to_move=solution.to_move, task=self.params.task)
 
     def other_solution(self, puzzle: rules.OthelloPuzzle, solution: Candidate, deadline: Deadline) -> Candidate | None:
-        """None when exactly one move solves the task; otherwise the candidate itself (restart)."""
-        solution.solving = rules.solving_moves(puzzle, deadline)
+        """None when exactly one move solves the task; otherwise the candidate itself (restart). With a
+        level asked, a position that cannot reach it is turned away first, before the costlier proof."""
+        level = self.params.difficulty
+        if level is not None and puzzle.task == "win":
+            p, o = puzzle.bitboards()
+            scorer = rules.MoveScorer(p, o, deadline, threads=self.scorer_threads)
+            if not human.may_reach(level, p, o, lambda sq: scorer.within(sq, 0, 1) >= 1, deadline):
+                return solution
+        solution.solving = rules.solving_moves(puzzle, deadline, threads=self.scorer_threads)
         return None if len(solution.solving) == 1 else solution
 
     def repair(self, puzzle: rules.OthelloPuzzle, solution: Candidate, other: Candidate, rng: random.Random) -> None:
@@ -127,8 +136,13 @@ class OthelloSteps:
 
 
 def generate_unique(params: OthelloParams, seed: int, deadline: Deadline) -> Generated:
-    """A position with exactly one solving move, of any difficulty."""
-    result = generate(OthelloSteps(params), seed, deadline, max_rounds=1, max_restarts=MAX_RESTARTS)
+    """A position with exactly one solving move, of any difficulty. From ``THREADS_MIN_EMPTIES`` empty
+    squares, where proofs are long, positions are proved side by side, one per core."""
+    if params.empties >= rules.THREADS_MIN_EMPTIES and rules.SCORING_THREADS > 1:
+        result = generate_side_by_side(OthelloSteps(params, scorer_threads=1), seed, deadline, MAX_RESTARTS,
+                                       rules.SCORING_THREADS)
+    else:
+        result = generate(OthelloSteps(params), seed, deadline, max_rounds=1, max_restarts=MAX_RESTARTS)
     (move,) = result.solution.solving
     result.solution = rules.OthelloAnswer(move=rules.square_name(move))
     return result

@@ -21,6 +21,7 @@ answer is best for good, so it orders puzzles within a level too.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
@@ -36,6 +37,8 @@ MAX_READ = 10  # deepest heuristic reading; deeper than this only an exact searc
 TO_THE_END = 1_000  # the sight of an answer no reading of MAX_READ plies or fewer shows
 TO_THE_END_MAX_EMPTIES = 14  # an expert puzzle's effort includes the reading to the end up to this size
 TRAP_PLIES = 2  # the "shallow look": your move and the best reply
+EXPERT_SCREEN_PLIES = 4  # the reading whose preferred move, if it wins, turns a draw away from expert (may_reach)
+LIKELY_LOST = -6  # below this best shallow-look score, may_reach turns a position away from hard and expert
 
 
 @dataclass(frozen=True)
@@ -159,6 +162,38 @@ def first_glance(p: int, o: int, answer: int, deadline: Deadline) -> tuple[list[
     traps = sorted((sq for sq in shallow if sq != answer and shallow[sq] >= shallow[answer]),
                    key=lambda sq: (-shallow[sq], sq))
     return traps, gives_corner(p, o, answer) or x_square(p, o, answer)
+
+
+def _strict_best(scores: dict[int, int]) -> int | None:
+    """The move a reading prefers over every other, or None when the best score is shared."""
+    ranked = sorted(scores.values(), reverse=True)
+    if len(ranked) > 1 and ranked[0] == ranked[1]:
+        return None
+    return max(scores, key=scores.__getitem__)
+
+
+def may_reach(level: str, p: int, o: int, wins: Callable[[int], bool], deadline: Deadline) -> bool:
+    """Whether a ``win`` puzzle on this position may grade at ``level`` if its winning move is unique,
+    asked before uniqueness is proved: shallow readings and at most one "does this move win?".
+
+    Easy and medium answers are the move every reading from two plies (easy) or six (medium) on
+    prefers, so for them the screen is exact: that move must win. Hard and expert answers are not
+    settled by shorter readings, so a position whose six-ply (hard) or ``EXPERT_SCREEN_PLIES``
+    (expert) preferred move wins is turned away, as is one the shallow look finds clearly lost (no
+    answer at all): both are usually right, and may turn away a few positions of the level, never
+    admit one that is not, since the grade decides. Within ``MAX_READ`` empties a reading to the end
+    settles the sight (``settled_from``): no screen there."""
+    if 64 - (p | o).bit_count() <= MAX_READ:
+        return True
+    if level in ("hard", "expert") and max(readings(p, o, TRAP_PLIES, deadline)[0].values()) < LIKELY_LOST:
+        return False
+    plies = {"easy": TRAP_PLIES, "expert": EXPERT_SCREEN_PLIES}.get(level, READINGS[1].max_sight)
+    preferred = _strict_best(readings(p, o, plies, deadline)[0])
+    if level in ("easy", "medium"):
+        if preferred is None or (level == "easy" and (gives_corner(p, o, preferred) or x_square(p, o, preferred))):
+            return False
+        return wins(preferred)
+    return preferred is None or not wins(preferred)
 
 
 @lru_cache(maxsize=256)
