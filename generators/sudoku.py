@@ -179,7 +179,7 @@ def solvable_at(puzzle: rules.SudokuPuzzle, level: int, deadline: Deadline) -> b
         no_locked = np.zeros((0, 3, puzzle.size), dtype=np.int32)
         return bool(engine.propagate(cand, g.units, g.peers, no_locked, (1 << puzzle.size) - 1)) \
             and all(m & (m - 1) == 0 for m in cand.tolist())
-    return human.SOLVER.run(human.board_of(puzzle, explain=False), upto=level, deadline=deadline).state.solved
+    return human.finishes(puzzle.size, rules.flat(puzzle.givens), level, deadline)
 
 
 class TowardLevel:
@@ -202,10 +202,10 @@ class TowardLevel:
     def grade(self, puzzle: rules.SudokuPuzzle, deadline: Deadline) -> Grade:
         if self.target > 0 and solvable_at(puzzle, 0, deadline):
             return Grade(human.LEVELS[0], 0.0, 0, None)  # too easy, told without the slower techniques
-        path = human.SOLVER.run(human.board_of(puzzle, explain=False), upto=self.target, deadline=deadline)
+        path = human.outline(human.board_of(puzzle, explain=False), upto=self.target, deadline=deadline)
         self.stuck = None if path.state.solved else path.state
         if path.state.solved:
-            return human.SOLVER.grade_path(path)
+            return path.grade()
         return Grade(None, 0.0, len(path.steps), None)  # above the target: the generator only needs to know that
 
     def _with(self, givens: Flat, orbit: tuple[int, ...], solution: Flat) -> rules.SudokuPuzzle:
@@ -233,7 +233,7 @@ class TowardLevel:
             state = stuck.copy()
             for i in orbit:
                 state.place(i, solution[i])
-            after = human.SOLVER.run(model, upto=self.target, state=state, deadline=deadline).state
+            after = human.outline(model, upto=self.target, state=state, deadline=deadline).state
             # best: the level finishes it and the level below does not; else the most cells decided
             exact = after.solved and (self.target == 0 or
                                       not solvable_at(self._with(givens, orbit, solution), self.target - 1, deadline))
@@ -250,8 +250,9 @@ class TowardLevel:
 
 
 def warm_up() -> None:
-    """Load the compiled search (numba's cache) once per worker, outside any request."""
+    """Load the compiled search and solution path (numba's cache) once per worker, outside any request."""
     engine.warm_up()
+    human.warm_up()
 
 
 PUZZLE_TYPE = PuzzleType(

@@ -18,7 +18,7 @@ a player has applied are not hinted again.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
@@ -30,6 +30,7 @@ from pydantic import BaseModel, Field
 from solvers.common import Cell, Deadline, InvalidInput
 from solvers.engines import sudoku as engine
 from solvers.sudoku import SudokuAnswer, SudokuPuzzle, units
+from solvers.techniques import sudoku_kernel as kernel
 from solvers.techniques.human import Contradiction, Difficulty, Grade, Hint, HumanSolver, Level, Step, Technique, cell_name
 
 FORCING_ROUNDS = 12  # how many rounds of singles a forcing chain may follow (a person's working memory)
@@ -476,6 +477,16 @@ def xy_wing(puzzle: Puzzle, state: Candidates) -> list[Step]:
 # --- chains -----------------------------------------------------------------------------------------------------
 
 
+def xy_chain_effort(cells: int) -> float:
+    """A longer chain is more to hold in mind."""
+    return cells / 3
+
+
+def forcing_chain_effort(decided: int) -> float:
+    """A larger net of singles followed is more to hold in mind."""
+    return 1 + decided / 4
+
+
 def xy_chain(puzzle: Puzzle, state: Candidates) -> list[Step]:
     """Bivalue cells in a row of peers, each sharing a digit with the next: if the first is not z, the
     link forces each next cell, and the last becomes z. So one end is z, and a cell seeing both ends is
@@ -517,7 +528,7 @@ def xy_chain(puzzle: Puzzle, state: Candidates) -> list[Step]:
     return [Step("xy-chain", f"XY-Chain of {len(chain)} bivalue cells: if {start} is not {z}, then {links_text}. "
                              f"So {start} or {end} is {z}, and a cell seeing both cannot be: remove {z} from "
                              f"{board.names_of(i for i, _ in gone)}.",
-                 eliminating(board, gone), tuple(board.cell(i) for i, _ in chain), effort=len(chain) / 3)]
+                 eliminating(board, gone), tuple(board.cell(i) for i, _ in chain), effort=xy_chain_effort(len(chain)))]
 
 
 def forcing_chain(puzzle: Puzzle, state: Candidates) -> list[Step]:
@@ -558,7 +569,7 @@ def forcing_chain(puzzle: Puzzle, state: Candidates) -> list[Step]:
     return [Step("forcing-chain", f"Forcing chain: if {board.name(i)} were {d}, {follow}. So {board.name(i)} is "
                                   f"not {d}.",
                  eliminating(board, [(i, d)]), tuple(board.cell(j) for j in dict.fromkeys([i, *cells])),
-                 effort=1 + decided / 4)]
+                 effort=forcing_chain_effort(decided))]
 
 
 SOLVER: HumanSolver[Puzzle, Candidates] = HumanSolver(
@@ -599,17 +610,132 @@ SOLVER: HumanSolver[Puzzle, Candidates] = HumanSolver(
     start=start,
 )
 LEVELS = tuple(SOLVER.level_names)
+assert [(level, t.name) for level, t in SOLVER.techniques()] == \
+    list(zip(kernel.TECHNIQUE_LEVEL.tolist(), kernel.TECHNIQUES, strict=True)), "the kernel numbers the techniques"
+
+
+# --- the path compiled ------------------------------------------------------------------------------------------
+
+STEP_ROOM = 8  # step slots per candidate of the empty grid; a path with more goes through Python
+LOOKS_PER_SLICE = 16  # looks between deadline checks (a 16×16 forcing-chain look takes milliseconds)
+EFFORTS: dict[str, Callable[[int], float]] = {"xy-chain": xy_chain_effort, "forcing-chain": forcing_chain_effort}
+
+
+@dataclass(frozen=True)
+class KernelBoard:
+    """The arrays ``sudoku_kernel.solve_path`` reads, per size."""
+
+    units: np.ndarray
+    single_order: np.ndarray
+    peers: np.ndarray
+    sees: np.ndarray  # (n², n²): whether two cells share a unit
+    crossings: np.ndarray  # (k, 3, n): Board.crossings' shared cells, rest of box, rest of line (-1 pads)
+    popcount: np.ndarray
+
+
+@cache
+def kernel_board(n: int) -> KernelBoard:
+    board, g = board_for(n), engine.geometry(n)
+    sees = np.zeros((n * n, n * n), dtype=np.bool_)
+    for i, peers in enumerate(board.peers):
+        sees[i, list(peers)] = True
+    crossings = np.array([[list(part) + [-1] * (n - len(part)) for part in (shared, box_rest, line_rest)]
+                          for _, _, shared, box_rest, line_rest in board.crossings], dtype=np.int32)
+    return KernelBoard(g.units, np.array(board.single_order, dtype=np.int32), g.peers, sees, crossings, g.popcount)
+
+
+@dataclass
+class Outline:
+    """``SOLVER.run``'s path without its sentences (what grading and the generator read): where it stopped,
+    and per step its level index, technique and effort."""
+
+    state: Candidates
+    steps: list[tuple[int, str, float]]
+
+    def grade(self) -> Grade:
+        return SOLVER.grade_steps(self.steps, self.state.solved)
+
+
+def _follow(board: Board, cand: np.ndarray, digits: np.ndarray, upto: int | None, deadline: Deadline,
+            with_steps: bool = True) -> tuple[int, list[tuple[int, str, float]]]:
+    """``sudoku_kernel.solve_path`` in slices between deadline checks: its status and (``with_steps``) the
+    steps it took."""
+    arrays = kernel_board(board.n)
+    room = STEP_ROOM * board.n ** 3
+    techniques, params, control = np.empty(room, dtype=np.int32), np.empty(room, dtype=np.int32), np.zeros(1, np.int64)
+    while True:
+        deadline.check()
+        status = kernel.solve_path(cand, digits, len(SOLVER.levels) - 1 if upto is None else upto, arrays.units,
+                                   arrays.single_order, arrays.peers, arrays.sees, arrays.crossings, arrays.popcount,
+                                   board.full, XY_CHAIN_CELLS, FORCING_ROUNDS, techniques, params, control,
+                                   LOOKS_PER_SLICE)
+        if status != kernel.PAUSED:
+            break
+    steps: list[tuple[int, str, float]] = []
+    taken = int(control[0]) if with_steps else 0
+    for technique, param in zip(techniques[:taken].tolist(), params[:taken].tolist(), strict=True):
+        name = kernel.TECHNIQUES[technique]
+        steps.append((int(kernel.TECHNIQUE_LEVEL[technique]), name, EFFORTS[name](param) if name in EFFORTS else 1.0))
+    return status, steps
+
+
+def _placed(board: Board, givens: Sequence[int]) -> tuple[np.ndarray, np.ndarray, bool]:
+    """The masks and digits of the givens (``start``), and whether they fit together."""
+    cand = np.full(len(givens), board.full, dtype=np.int32)
+    digits = np.zeros(len(givens), dtype=np.int32)
+    fits = kernel.start(cand, digits, np.array(givens, dtype=np.int32), kernel_board(board.n).peers)
+    return cand, digits, bool(fits)
+
+
+def outline(puzzle: Puzzle, upto: int | None = None, state: Candidates | None = None,
+            deadline: Deadline | None = None) -> Outline:
+    """The path ``SOLVER.run`` takes (from ``state``, or the givens), compiled: the same steps, techniques and
+    efforts, and the same state where it stops. A puzzle or state that breaks a rule takes the Python
+    path, which raises the same Contradiction."""
+    board = puzzle.board
+    deadline = deadline or Deadline.never()
+    if state is None:
+        cand, digits, fits = _placed(board, puzzle.givens)
+    else:
+        cand, digits, fits = np.array(state.masks, dtype=np.int32), np.array(state.digits, dtype=np.int32), True
+    status, steps = _follow(board, cand, digits, upto, deadline) if fits else (kernel.BROKEN, [])
+    if status in (kernel.BROKEN, kernel.OVERFLOW):
+        path = SOLVER.run(puzzle, upto, state.copy() if state is not None else None, deadline)
+        return Outline(path.state, [(level, step.technique, step.effort)
+                                    for level, step in zip(path.levels, path.steps, strict=True)])
+    digits_now = digits.tolist()
+    return Outline(Candidates(board, digits_now, cand.tolist(), digits_now.count(0)), steps)
+
+
+def finishes(n: int, givens: Sequence[int], upto: int, deadline: Deadline) -> bool:
+    """Whether the techniques up to level ``upto`` finish these givens (flat), which also proves them unique
+    (every step holds in every solution): the generator's test of a candidate puzzle, without the steps."""
+    board = board_for(n)
+    cand, digits, fits = _placed(board, givens)
+    if not fits:
+        return False
+    status, _ = _follow(board, cand, digits, upto, deadline, with_steps=False)
+    if status == kernel.OVERFLOW:
+        return outline(Puzzle(board, tuple(givens), explain=False), upto, deadline=deadline).state.solved
+    return status == kernel.SOLVED
+
+
+def warm_up() -> None:
+    """Load (or compile) the kernel's entry points: every technique runs on a 4×4 that needs them all."""
+    with engine.compile_lock():
+        outline(Puzzle(board_for(4), (0,) * 16, explain=False))
+        finishes(4, [0] * 16, len(SOLVER.levels) - 1, Deadline.never())
 
 
 def grade(puzzle: SudokuPuzzle, deadline: Deadline) -> Grade:
-    return SOLVER.grade(board_of(puzzle), deadline)
+    return outline(board_of(puzzle, explain=False), deadline=deadline).grade()
 
 
 def grade_within(puzzle: SudokuPuzzle, level: str, deadline: Deadline) -> Grade | None:
     """The grade if the techniques up to ``level`` finish the puzzle, else None without trying harder
     ones (the path up to the level is the full solver's path when it finishes)."""
-    path = SOLVER.run(board_of(puzzle), upto=LEVELS.index(level), deadline=deadline)
-    return SOLVER.grade_path(path) if path.state.solved else None
+    path = outline(board_of(puzzle, explain=False), upto=LEVELS.index(level), deadline=deadline)
+    return path.grade() if path.state.solved else None
 
 
 class SudokuState(BaseModel):
