@@ -458,6 +458,12 @@ class TowardLevel:
         return None
 
 
+def warm_up() -> None:
+    """Load the compiled covering search and grader, so no request compiles them."""
+    kernel.warm_up()
+    human.warm_up()
+
+
 PUZZLE_TYPE = PuzzleType(
     name="ubongo",
     id_prefix="ubo",
@@ -472,5 +478,5 @@ PUZZLE_TYPE = PuzzleType(
     backends=rules.BACKENDS,
     catalogue=rules.catalogue_facts(),
     difficulty=human.DIFFICULTY,
-    warm_up=kernel.warm_up,
+    warm_up=warm_up,
 )

@@ -421,6 +421,19 @@ def _orientation_arrays(catalogue: str, pieces: tuple[str, ...]) -> tuple[np.nda
     return tuple(np.array(a, np.int64) for a in (start, piece, dr, dc))
 
 
+def compiled_placements(cells: list[Cell] | set[Cell], catalogue: str, pieces: tuple[str, ...]
+                        ) -> tuple[list[Cell], tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.uint64]]:
+    """The cells in row-major order (the compiled code's cell i is the i-th) and the placements of the
+    pieces on them as ``kernel.build`` makes them: what the compiled search and grader work on."""
+    ordered = sorted(cells)
+    r0 = min(r for r, _ in ordered)
+    c0 = min(c for _, c in ordered)
+    grid = np.zeros((max(r for r, _ in ordered) - r0 + 1, max(c for _, c in ordered) - c0 + 1), np.uint8)
+    for r, c in ordered:
+        grid[r - r0, c - c0] = 1
+    return ordered, kernel.build(grid, *_orientation_arrays(catalogue, pieces))
+
+
 def compiled_search(cells: list[Cell] | set[Cell], catalogue: str, pieces: tuple[str, ...], count: int, use_all: bool,
                     limit: int, deadline: Deadline, keep: int = 0
                     ) -> tuple[int, list[list[tuple[int, list[Cell]]]], int, int]:
@@ -434,13 +447,7 @@ def compiled_search(cells: list[Cell] | set[Cell], catalogue: str, pieces: tuple
             return 0, [], 0, 0
     elif not _area_sums(areas_list, (1 << len(pieces)) - 1, count) >> total & 1:
         return 0, [], 0, 0
-    ordered = sorted(cells)
-    r0 = min(r for r, _ in ordered)
-    c0 = min(c for _, c in ordered)
-    grid = np.zeros((max(r for r, _ in ordered) - r0 + 1, max(c for _, c in ordered) - c0 + 1), np.uint8)
-    for r, c in ordered:
-        grid[r - r0, c - c0] = 1
-    first, piece, masks, neighbours, full = kernel.build(grid, *_orientation_arrays(catalogue, pieces))
+    ordered, (first, piece, masks, neighbours, full) = compiled_placements(cells, catalogue, pieces)
     if limit <= 0:
         return 0, [], 0, len(piece)
     areas = np.array(areas_list, np.int64)
