@@ -172,6 +172,18 @@ def search(first, piece, mask, neighbours, full, areas, sums, count, use_all, is
     return nodes
 
 
+@njit(cache=True)
+def count_first_slice(first, piece, mask, neighbours, full, areas, sums, count, use_all, isolate, limit):
+    """Coverings counted up to ``limit`` if one slice of ``search`` finishes the count, else -1 (the caller
+    counts again in slices between deadline checks): a small card's count in one call."""
+    stack = np.zeros((count + 2, 4), np.int64)
+    stack[0, 2] = -1
+    found = np.zeros(3, np.int64)
+    search(first, piece, mask, neighbours, full, areas, sums, count, use_all, isolate, limit, stack, found, SLICE,
+           np.zeros((0, max(count, 1)), np.int64))
+    return found[0] if found[2] else -1
+
+
 @cache
 def area_sums(areas: tuple[int, ...], most: int) -> np.ndarray:
     """``table[avail, k]``: bitset of the totals exactly k of the pieces in ``avail`` (bits into
@@ -198,3 +210,4 @@ def warm_up() -> None:
     found = np.zeros(3, np.int64)
     search(first, piece, mask, neighbours, full, areas, area_sums((2, 2, 2), 3), 3, False, True, 10, stack, found,
            SLICE, np.zeros((1, 3), np.int64))
+    count_first_slice(first, piece, mask, neighbours, full, areas, area_sums((2, 2, 2), 3), 3, False, True, 10)

@@ -25,7 +25,6 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from solvers.common import Cell, Deadline, InvalidInput
-from solvers.engines import ubongo as engine
 from solvers.techniques import ubongo_kernel as compiled
 from solvers.techniques.human import Contradiction, Difficulty, Grade, Hint, HumanSolver, Level, Step, Technique, cells_named
 from solvers.ubongo import (
@@ -36,9 +35,11 @@ from solvers.ubongo import (
     UbongoPuzzle,
     allowed_pieces,
     catalogue_pieces,
-    compiled_placements,
+    cell_grid,
     normalise,
+    orientation_arrays,
     piece_orientations,
+    search_inputs,
     shape_cells,
 )
 
@@ -525,29 +526,26 @@ def _kinds(keys: list[tuple[int, int]], width: int) -> tuple[list[int], list[int
 
 
 @lru_cache(maxsize=1 << 10)
-def _piece_arrays(catalogue: str, pieces: tuple[str, ...], count: int, use_all: bool) -> tuple:
-    """What ``kernel_board`` passes about the pieces, the same for every card of a piece set: areas,
-    the hidden-mode area sums, and the kinds by area (row 0) and by area and colours (row 1)."""
+def piece_kinds(catalogue: str, pieces: tuple[str, ...]) -> tuple[np.ndarray, ...]:
+    """The pieces as kinds, the same for every card of a piece set: each piece's kind, each kind's size
+    and imbalance, and how many kinds, by area (row 0) and by area and colours (row 1)."""
     shapes = catalogue_pieces(catalogue)
-    areas = tuple(len(shapes[name]) for name in pieces)
+    areas = [len(shapes[name]) for name in pieces]
     by_area = _kinds([(area, 0) for area in areas], len(pieces))
     by_colours = _kinds([(area, _lean(shapes[name])) for area, name in zip(areas, pieces, strict=True)], len(pieces))
-    sums = engine.area_sums(areas, count) if not use_all else np.zeros((1, 1), np.int64)
-    return (np.array(areas, np.int64), sums, np.array([by_area[0], by_colours[0]], np.int64),
-            np.array([by_area[1], by_colours[1]], np.int64), np.array([by_area[2], by_colours[2]], np.int64),
+    return (np.array([by_area[0], by_colours[0]], np.int64), np.array([by_area[1], by_colours[1]], np.int64),
+            np.array([by_area[2], by_colours[2]], np.int64),
             np.array([len(set(by_area[0])), len(set(by_colours[0]))], np.int64))
 
 
 def kernel_board(puzzle: UbongoPuzzle) -> tuple:
-    """The card as ``ubongo_kernel`` takes it."""
+    """The card as ``ubongo_kernel`` takes it (``make_board``)."""
     pieces = tuple(allowed_pieces(puzzle))
-    ordered, (first, piece, masks, neighbours, full) = compiled_placements(shape_cells(puzzle), puzzle.catalogue,
-                                                                           pieces)
     count, use_all = puzzle.piece_count or 0, puzzle.mode == "given"
-    areas, sums, kinds, kind_size, kind_lean, kind_count = _piece_arrays(puzzle.catalogue, pieces, count, use_all)
-    dark = np.uint64(sum(1 << i for i, (r, c) in enumerate(ordered) if (r + c) % 2 == 0))
-    return (first, piece, masks, neighbours, full, areas, sums, count, use_all, dark, kinds, kind_size, kind_lean,
-            kind_count)
+    _, areas, sums, _ = search_inputs(puzzle.catalogue, pieces, count, use_all)
+    _, grid, parity = cell_grid(shape_cells(puzzle))
+    return compiled.make_board(grid, parity, *orientation_arrays(puzzle.catalogue, pieces), areas, sums, count, use_all,
+                               *piece_kinds(puzzle.catalogue, pieces))
 
 
 def grade_within(puzzle: UbongoPuzzle, level: str, deadline: Deadline) -> Grade | None:
@@ -555,14 +553,13 @@ def grade_within(puzzle: UbongoPuzzle, level: str, deadline: Deadline) -> Grade 
     harder ones: a generator looking for that level skips the costly trials of cards above it.
 
     The path is taken compiled (``ubongo_kernel.run``), which a walk toward a level can afford on every
-    card it meets; a card where a technique meets a dead end (no unique covering) takes the Python
-    path, which raises the same ``Contradiction`` it always did."""
+    card it meets; a card where a technique meets a dead end (no covering) takes the Python path, which
+    raises the same ``Contradiction`` it always did."""
     deadline.check()
     upto = SOLVER.level_names.index(level)
-    board = kernel_board(puzzle)
-    count = board[7]
+    count = puzzle.piece_count or 0
     techniques, efforts = np.zeros(count + 1, np.int64), np.zeros(count + 1, np.int64)
-    steps, solved, broken = compiled.run(board, upto, techniques, efforts)
+    steps, solved, broken = compiled.run(kernel_board(puzzle), upto, techniques, efforts)
     if broken:
         path = SOLVER.run(board_of(puzzle, deadline), upto=upto, deadline=deadline)
         return SOLVER.grade_path(path) if path.state.solved else None

@@ -27,6 +27,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from solvers.engines import ubongo as engine
+
 FIT, REGION, PARITY = 0, 1, 2  # the live-placement filters, weakest first
 # The techniques in the order the solver tries them (``SOLVER.techniques()``), as the steps report them.
 ONLY_FIT, CUT_OFF_REGION, PARITY_STEP, TWO_WAY, TRIAL, DEEP_TRIAL = range(6)
@@ -449,6 +451,25 @@ def run(board, upto, techniques, efforts):
             efforts[steps] = effort
             steps += 1
     return steps, True, False
+
+
+@njit(cache=True)
+def make_board(grid, parity, orient_start, orient_piece, orient_dr, orient_dc, areas, sums, count, use_all, kinds,
+               kind_size, kind_lean, kind_count):
+    """The card as the functions here take it: the placements ``engine.build`` makes on ``grid``, the
+    pieces' areas, area sums and kinds (``solvers.techniques.ubongo.piece_kinds``), and the dark cells
+    of a checkerboard whose corner cell has colour ``parity``."""
+    first, piece, mask, neighbours, full = engine.build(grid, orient_start, orient_piece, orient_dr, orient_dc)
+    dark = ZERO
+    i = 0
+    for r in range(grid.shape[0]):
+        for c in range(grid.shape[1]):
+            if grid[r, c]:
+                if (r + c + parity) % 2 == 0:
+                    dark |= ONE << np.uint64(i)
+                i += 1
+    return (first, piece, mask, neighbours, full, areas, sums, count, use_all, dark, kinds, kind_size, kind_lean,
+            kind_count)
 
 
 @njit(cache=True)
