@@ -43,6 +43,7 @@ RARE_SHARE = 0.15  # hidden-mode cards start from the largest-area piece sets, a
 ABOVE = Grade(None, 0.0, 0, None)  # a card above the asked level, not graded further
 WALK_TRIES = 100  # moves weighed per step of the walk toward a level
 COUNT_CAP = 64  # coverings counted per candidate; more than this is "many"
+KEY_WIDTH = 8  # bits per row of an outline key: wider than any card box
 KICK_ROUNDS = 12  # repair rounds that may bring a walk's non-unique neighbour back to one covering
 
 
@@ -75,8 +76,13 @@ def outline(arrangement: Arrangement) -> set[Cell]:
     return {cell for _, cells in arrangement for cell in cells}
 
 
-def normalise_outline(arrangement: Arrangement) -> rules.Shape:
-    return rules.normalise(outline(arrangement))
+def outline_key(arrangement: Arrangement) -> int:
+    """The outline up to translation as one integer, rows ``KEY_WIDTH`` bits apart: how the walks remember
+    the cards they met, and what the covering count reads."""
+    cells = [cell for _, cells in arrangement for cell in cells]
+    r0 = min(r for r, _ in cells)
+    c0 = min(c for _, c in cells)
+    return sum(1 << ((r - r0) * KEY_WIDTH + c - c0) for r, c in cells)
 
 
 def _framed(cells: set[Cell] | frozenset[Cell]) -> tuple[int, int, int]:
@@ -236,9 +242,9 @@ class UbongoSteps:
 
     def forget(self) -> None:
         """A new attempt: what the last one weighed is no longer needed."""
-        self.seen: set[rules.Shape] = set()  # outlines already weighed in this attempt
-        self.counts: dict[rules.Shape, int] = {}  # exact covering counts of outlines weighed in this attempt
-        self.at_least: dict[rules.Shape, int] = {}  # lower bounds where a count stopped at its cap
+        self.seen: set[int] = set()  # outlines already weighed in this attempt
+        self.counts: dict[int, int] = {}  # exact covering counts of outlines weighed in this attempt
+        self.at_least: dict[int, int] = {}  # lower bounds where a count stopped at its cap
 
     def arranged(self, answer: rules.UbongoAnswer) -> Arrangement:
         """An answer as an arrangement (the inverse of ``answer``)."""
@@ -298,18 +304,19 @@ class UbongoSteps:
                 return self._ordered({p: frozenset((r + r0, c + c0) for r, c in cs) for p, cs in theirs})
         return None
 
-    def coverings(self, arrangement: Arrangement, cap: int = COUNT_CAP) -> int:
-        """How many coverings the arrangement's outline has, counted only up to ``cap``: a repair asks
-        "fewer than the best so far?", and most candidates answer no after a covering or two."""
-        key = normalise_outline(arrangement)
+    def coverings(self, arrangement: Arrangement, cap: int = COUNT_CAP, key: int | None = None) -> int:
+        """How many coverings the arrangement's outline (``key``, if known) has, counted only up to
+        ``cap``: a repair asks "fewer than the best so far?", and most candidates answer no after a
+        covering or two."""
+        key = outline_key(arrangement) if key is None else key
         known = self.counts.get(key)
         if known is not None:
             return min(known, cap)
         if self.at_least.get(key, 0) >= cap:
             return cap
         pieces = tuple(self.names) if self.params.mode == "hidden" else tuple(name for name, _ in arrangement)
-        count = rules.count_coverings(outline(arrangement), self.params.catalogue, pieces, self.params.pieces,
-                                      self.params.mode == "given", cap, self.deadline)
+        count = rules.count_outline(key, KEY_WIDTH, self.params.catalogue, pieces, self.params.pieces,
+                                    self.params.mode == "given", cap, self.deadline)
         if count < cap:
             self.counts[key] = count  # exact, so reusable under any cap
         else:
@@ -353,20 +360,20 @@ class UbongoSteps:
         rng.shuffle(differ)
         rng.shuffle(same)
         current = self.coverings(arrangement)
-        self.seen.add(normalise_outline(arrangement))
+        self.seen.add(outline_key(arrangement))
         sideways: Arrangement | None = None
         # Lazily: the moves of pieces both coverings share are built only if no move of the others will do.
         for moved in itertools.chain(self._moves(arrangement, differ, rng), self._moves(arrangement, same, rng)):
-            key = normalise_outline(moved)
+            key = outline_key(moved)
             if key in self.seen:
                 continue  # tabu: the descent would otherwise circle on a plateau
-            count = self.coverings(moved, current + 1)
+            count = self.coverings(moved, current + 1, key)
             if count < current:
                 return moved
             if count == current and sideways is None:
                 sideways = moved
         if sideways is not None:
-            self.seen.add(normalise_outline(sideways))
+            self.seen.add(outline_key(sideways))
         return sideways
 
 
@@ -398,7 +405,7 @@ class TowardLevel:
         self.params, self.level = params, params.difficulty
         self.steps = UbongoSteps(params, deadline)
         self.graded: dict[tuple[tuple[str, ...], tuple[str, ...]], Grade] = {}
-        self.visited: set[rules.Shape] = set()
+        self.visited: set[int] = set()
 
     def grade(self, puzzle: rules.UbongoPuzzle, deadline: Deadline) -> Grade:
         """The card's grade, or ``ABOVE`` for a card beyond the asked level (not graded further)."""
@@ -412,7 +419,7 @@ class TowardLevel:
         steps = self.steps
         steps.forget()
         arrangement = steps.arranged(generated.solution)
-        self.visited.add(normalise_outline(arrangement))
+        self.visited.add(outline_key(arrangement))
         names = [name for name, _ in arrangement]
         rng.shuffle(names)
         sideways = kick = None
@@ -421,12 +428,12 @@ class TowardLevel:
         # step weighs. In mode hidden the piece may give way to an unused one: a neighbour with the same
         # pieces is seldom unique there, one with another piece set often is.
         for moved in itertools.chain.from_iterable(steps._moves(arrangement, [name], rng) for name in names):
-            key = normalise_outline(moved)
+            key = outline_key(moved)
             if key in self.visited:
                 continue
             self.visited.add(key)
             tried += 1
-            if steps.coverings(moved, 2) == 1:
+            if steps.coverings(moved, 2, key) == 1:
                 if self.grade(steps.puzzle(moved), deadline).level == self.level:
                     sideways = moved
                     break
@@ -450,7 +457,7 @@ class TowardLevel:
             deadline.check()
             other = steps.other_solution(arrangement, arrangement, deadline)
             if other is None:
-                self.visited.add(normalise_outline(arrangement))
+                self.visited.add(outline_key(arrangement))
                 return arrangement
             arrangement = steps.repair(arrangement, arrangement, other, rng)
             if arrangement is None:

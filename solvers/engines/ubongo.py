@@ -184,6 +184,22 @@ def count_first_slice(first, piece, mask, neighbours, full, areas, sums, count, 
     return found[0] if found[2] else -1
 
 
+@njit(cache=True)
+def count_outline(outline, width, orient_start, orient_piece, orient_dr, orient_dc, areas, sums, count, use_all,
+                  isolate, limit):
+    """``count_first_slice`` on the cells of ``outline``, rows ``width`` bits apart from bit 0: a
+    generator's card counted in one call, from the key it remembers the card by."""
+    rows = 0
+    while outline >> np.uint64(rows * width):
+        rows += 1
+    grid = np.zeros((rows, width), np.uint8)
+    for r in range(rows):
+        for c in range(width):
+            grid[r, c] = (outline >> np.uint64(r * width + c)) & np.uint64(1)
+    first, piece, mask, neighbours, full = build(grid, orient_start, orient_piece, orient_dr, orient_dc)
+    return count_first_slice(first, piece, mask, neighbours, full, areas, sums, count, use_all, isolate, limit)
+
+
 @cache
 def area_sums(areas: tuple[int, ...], most: int) -> np.ndarray:
     """``table[avail, k]``: bitset of the totals exactly k of the pieces in ``avail`` (bits into
@@ -211,3 +227,4 @@ def warm_up() -> None:
     search(first, piece, mask, neighbours, full, areas, area_sums((2, 2, 2), 3), 3, False, True, 10, stack, found,
            SLICE, np.zeros((1, 3), np.int64))
     count_first_slice(first, piece, mask, neighbours, full, areas, area_sums((2, 2, 2), 3), 3, False, True, 10)
+    count_outline(np.uint64(0b111111), 3, *orient, areas, area_sums((2, 2, 2), 3), 3, False, True, 10)
