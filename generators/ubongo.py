@@ -78,11 +78,19 @@ def outline(arrangement: Arrangement) -> set[Cell]:
 
 def outline_key(arrangement: Arrangement) -> int:
     """The outline up to translation as one integer, rows ``KEY_WIDTH`` bits apart: how the walks remember
-    the cards they met, and what the covering count reads."""
-    cells = [cell for _, cells in arrangement for cell in cells]
+    the cards they met, and what the covering count and the grade read."""
+    return cells_key([cell for _, cells in arrangement for cell in cells])
+
+
+def cells_key(cells: list[Cell]) -> int:
     r0 = min(r for r, _ in cells)
     c0 = min(c for _, c in cells)
     return sum(1 << ((r - r0) * KEY_WIDTH + c - c0) for r, c in cells)
+
+
+def key_cells(key: int) -> list[Cell]:
+    """The cells of an outline key, in the puzzle's coordinates (``UbongoSteps.puzzle``), row-major."""
+    return [divmod(bit, KEY_WIDTH) for bit in range(key.bit_length()) if key >> bit & 1]
 
 
 def _framed(cells: set[Cell] | frozenset[Cell]) -> tuple[int, int, int]:
@@ -408,15 +416,23 @@ class TowardLevel:
     def __init__(self, params: UbongoParams, deadline: Deadline):
         self.params, self.level = params, params.difficulty
         self.steps = UbongoSteps(params, deadline)
-        self.graded: dict[tuple[tuple[str, ...], tuple[str, ...]], Grade] = {}
+        self.graded: dict[tuple[int, tuple[str, ...]], Grade] = {}
         self.visited: set[int] = set()
+        self.allowed = tuple(self.steps.names)  # mode hidden: every catalogue piece
 
     def grade(self, puzzle: rules.UbongoPuzzle, deadline: Deadline) -> Grade:
         """The card's grade, or ``ABOVE`` for a card beyond the asked level (not graded further)."""
-        key = (tuple(puzzle.shape), tuple(puzzle.pieces or ()))
-        if key not in self.graded:
-            self.graded[key] = human.grade_within(puzzle, self.level, deadline) or ABOVE
-        return self.graded[key]
+        return self._graded(cells_key(rules.shape_cells(puzzle)), tuple(puzzle.pieces or ()), deadline)
+
+    def _graded(self, key: int, pieces: tuple[str, ...], deadline: Deadline) -> Grade:
+        """The grade of the card with outline ``key`` and (mode given) ``pieces``, graded once."""
+        known = self.graded.get((key, pieces))
+        if known is None:
+            given = self.params.mode == "given"
+            known = human.grade_cells_within(key_cells(key), self.params.catalogue, pieces if given else self.allowed,
+                                             self.params.pieces, given, self.level, deadline) or ABOVE
+            self.graded[(key, pieces)] = known
+        return known
 
     def __call__(self, generated: Generated, graded: Grade, rng: random.Random, deadline: Deadline
                  ) -> Generated | None:
@@ -438,7 +454,8 @@ class TowardLevel:
             self.visited.add(key)
             tried += 1
             if steps.coverings(moved, 2, key) == 1:
-                if self.grade(steps.puzzle(moved), deadline).level == self.level:
+                pieces = tuple(name for name, _ in moved) if self.params.mode == "given" else ()
+                if self._graded(key, pieces, deadline).level == self.level:
                     sideways = moved
                     break
                 sideways = sideways or moved

@@ -540,29 +540,43 @@ def piece_kinds(catalogue: str, pieces: tuple[str, ...]) -> tuple[np.ndarray, ..
 
 def kernel_board(puzzle: UbongoPuzzle) -> tuple:
     """The card as ``ubongo_kernel`` takes it (``make_board``)."""
-    pieces = tuple(allowed_pieces(puzzle))
-    count, use_all = puzzle.piece_count or 0, puzzle.mode == "given"
-    _, areas, sums, _ = search_inputs(puzzle.catalogue, pieces, count, use_all)
-    _, grid, parity = cell_grid(shape_cells(puzzle))
-    return compiled.make_board(grid, parity, *orientation_arrays(puzzle.catalogue, pieces), areas, sums, count, use_all,
-                               *piece_kinds(puzzle.catalogue, pieces))
+    return _kernel_board(shape_cells(puzzle), puzzle.catalogue, tuple(allowed_pieces(puzzle)), puzzle.piece_count or 0,
+                         puzzle.mode == "given")
+
+
+def _kernel_board(cells: list[Cell], catalogue: str, pieces: tuple[str, ...], count: int, use_all: bool) -> tuple:
+    _, areas, sums, _ = search_inputs(catalogue, pieces, count, use_all)
+    _, grid, parity = cell_grid(cells)
+    return compiled.make_board(grid, parity, *orientation_arrays(catalogue, pieces), areas, sums, count, use_all,
+                               *piece_kinds(catalogue, pieces))
 
 
 def grade_within(puzzle: UbongoPuzzle, level: str, deadline: Deadline) -> Grade | None:
     """The card's grade if the techniques up to ``level`` finish it, else None without trying the
     harder ones: a generator looking for that level skips the costly trials of cards above it.
 
-    The path is taken compiled (``ubongo_kernel.run``), which a walk toward a level can afford on every
-    card it meets; a card where a technique meets a dead end (no covering) takes the Python path, which
-    raises the same ``Contradiction`` it always did."""
-    deadline.check()
-    upto = SOLVER.level_names.index(level)
-    count = puzzle.piece_count or 0
-    techniques, efforts = np.zeros(count + 1, np.int64), np.zeros(count + 1, np.int64)
-    steps, solved, broken = compiled.run(kernel_board(puzzle), upto, techniques, efforts)
-    if broken:
-        path = SOLVER.run(board_of(puzzle, deadline), upto=upto, deadline=deadline)
+    The path is taken compiled (``grade_cells_within``); a card where a technique meets a dead end (no
+    covering) takes the Python path, which raises the same ``Contradiction`` it always did."""
+    try:
+        return grade_cells_within(shape_cells(puzzle), puzzle.catalogue, tuple(allowed_pieces(puzzle)),
+                                  puzzle.piece_count or 0, puzzle.mode == "given", level, deadline)
+    except Contradiction:
+        path = SOLVER.run(board_of(puzzle, deadline), upto=SOLVER.level_names.index(level), deadline=deadline)
         return SOLVER.grade_path(path) if path.state.solved else None
+
+
+def grade_cells_within(cells: list[Cell], catalogue: str, pieces: tuple[str, ...], count: int, use_all: bool,
+                       level: str, deadline: Deadline) -> Grade | None:
+    """``grade_within`` of the card with these cells (in the puzzle's coordinates), allowed pieces
+    (``allowed_pieces``), count and mode (``use_all``: given), for a generator that has not made the
+    puzzle model. Compiled (``ubongo_kernel.run``), so a walk toward a level can afford it on every
+    card it meets; raises ``Contradiction`` where a technique meets a dead end (no covering)."""
+    deadline.check()
+    techniques, efforts = np.zeros(count + 1, np.int64), np.zeros(count + 1, np.int64)
+    steps, solved, broken = compiled.run(_kernel_board(cells, catalogue, pieces, count, use_all),
+                                         SOLVER.level_names.index(level), techniques, efforts)
+    if broken:
+        raise Contradiction("a technique met a dead end: the card has no covering")
     if not solved:
         return None
     return SOLVER.grade_steps([(*TECHNIQUES[t], int(e)) for t, e in zip(techniques[:steps], efforts[:steps],
