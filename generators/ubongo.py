@@ -19,6 +19,7 @@ until the outline has exactly one covering.
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from collections import Counter
 from collections.abc import Iterator
@@ -172,10 +173,11 @@ def _orientation_masks(catalogue: str, piece: str, width: int
     return tuple(out)
 
 
-def _placements(catalogue: str, piece: str, rest: set[Cell], box: tuple[int, int]
+def _placements(catalogue: str, piece: str, rest: set[Cell], box: tuple[int, int], fewest_contacts: int = 0
                 ) -> list[tuple[int, frozenset[Cell]]]:
     """Every placement of ``piece`` touching ``rest`` that keeps the union inside ``box``, connected
-    and without a hole, with its number of edges shared with ``rest``; in a fixed order.
+    and without a hole, with its number of edges shared with ``rest``, leaving out those sharing fewer
+    than ``fewest_contacts`` (before the costlier tests); in a fixed order.
 
     Over bitmasks of the window where such a union can lie, plus a one-cell empty frame (as in
     ``_framed``); a placement is the orientation shifted by some bit ``at``. Whatever lies outside
@@ -197,7 +199,7 @@ def _placements(catalogue: str, piece: str, rest: set[Cell], box: tuple[int, int
     touching = (beside[0] | beside[1] | beside[2] | beside[3]) & ~mask
     # A piece touching a connected ``rest`` always leaves it connected: only a split rest needs the check.
     rest_connected = _flood(mask & -mask, mask, width) == mask
-    options: list[tuple[int, frozenset[Cell]]] = []
+    found: list[tuple[int, tuple[Cell, ...]]] = []
     for shape, offsets, height, wide, orient in _orientation_masks(catalogue, piece, width):
         # The piece spans rows dr..dr+height and cols dc..dc+wide; the union's span must stay inside the box.
         dr0, dr1 = rr1 - box[0] + 1, rr0 + box[0] - 1 - height
@@ -216,17 +218,30 @@ def _placements(catalogue: str, piece: str, rest: set[Cell], box: tuple[int, int
             at = (shifts & -shifts).bit_length() - 1
             shifts &= shifts - 1
             cells_mask = shape << at
+            contacts = sum((cells_mask & side).bit_count() for side in beside)
+            if contacts < fewest_contacts:
+                continue
             union = mask | cells_mask
             if not rest_connected and _flood(cells_mask, union, width) != union:
                 continue
             empty = window & ~union
             if _flood(frame, empty, width) != empty:
                 continue  # an empty cell the outside does not reach: a hole
-            contacts = sum((cells_mask & side).bit_count() for side in beside)
             dr, dc = divmod(at, width)
-            options.append((contacts, frozenset((r + dr + top, c + dc + left) for r, c in orient)))
-    options.sort(key=lambda o: (-o[0], sorted(o[1])))
-    return options
+            # ``orient`` is sorted, so its shifted cells are the placement's cells in sorted order: the tie-break.
+            found.append((contacts, tuple((r + dr + top, c + dc + left) for r, c in orient)))
+    found.sort(key=lambda o: (-o[0], o[1]))
+    return [(contacts, frozenset(cells)) for contacts, cells in found]
+
+
+@cache
+def _piece_size(catalogue: str, piece: str) -> int:
+    return len(rules.catalogue_pieces(catalogue)[piece])
+
+
+@cache
+def _piece_perimeter(catalogue: str, piece: str) -> int:
+    return _perimeter(set(rules.catalogue_pieces(catalogue)[piece]))
 
 
 def _place(catalogue: str, piece: str, rest: set[Cell], box: tuple[int, int], rng: random.Random
@@ -348,9 +363,11 @@ class UbongoSteps:
             others = {n: c for n, c in arrangement if n != name}
             rest_edges = _perimeter(rest)
             for piece in [name, *swaps]:
-                shape = set(rules.catalogue_pieces(self.params.catalogue)[piece])
-                area, piece_edges = len(rest) + len(shape), _perimeter(shape)
-                for contacts, cells in _placements(self.params.catalogue, piece, rest, self.box):
+                area, piece_edges = len(rest) + _piece_size(self.params.catalogue, piece), \
+                    _piece_perimeter(self.params.catalogue, piece)
+                # Below this many shared edges the outline is too ragged whatever else (the exact test follows).
+                fewest = math.floor((rest_edges + piece_edges - MAX_PERIMETER * area) / 2)
+                for contacts, cells in _placements(self.params.catalogue, piece, rest, self.box, fewest):
                     # An edge the piece shares with the rest is inside the union; every other edge is outline.
                     if rest_edges + piece_edges - 2 * contacts > MAX_PERIMETER * area:
                         continue  # uniqueness comes easily to a comb of slots; keep the card a blob
