@@ -80,18 +80,25 @@ def outline(arrangement: Arrangement) -> set[Cell]:
 def outline_key(arrangement: Arrangement) -> int:
     """The outline up to translation as one integer, rows ``KEY_WIDTH`` bits apart: how the walks remember
     the cards they met, and what the covering count and the grade read."""
-    return cells_key([cell for _, cells in arrangement for cell in cells])
-
-
-def cells_key(cells: list[Cell]) -> int:
+    cells = [cell for _, cells in arrangement for cell in cells]
     r0 = min(r for r, _ in cells)
     c0 = min(c for _, c in cells)
     return sum(1 << ((r - r0) * KEY_WIDTH + c - c0) for r, c in cells)
 
 
-def key_cells(key: int) -> list[Cell]:
-    """The cells of an outline key, in the puzzle's coordinates (``UbongoSteps.puzzle``), row-major."""
-    return [divmod(bit, KEY_WIDTH) for bit in range(key.bit_length()) if key >> bit & 1]
+def _moved_key(rest_key: tuple[int, int, int], cells: frozenset[Cell]) -> int:
+    """``outline_key`` of the rest (its key, top row, left column) with ``cells`` added."""
+    key, rest_r0, rest_c0 = rest_key
+    r0, c0 = min(rest_r0, min(r for r, _ in cells)), min(rest_c0, min(c for _, c in cells))
+    key <<= (rest_r0 - r0) * KEY_WIDTH + rest_c0 - c0
+    return key | sum(1 << ((r - r0) * KEY_WIDTH + c - c0) for r, c in cells)
+
+
+def normalised(arrangement: Arrangement) -> Arrangement:
+    """The arrangement moved so its outline's top row and left column are 0: the answer's coordinates."""
+    r0 = min(r for _, cells in arrangement for r, _ in cells)
+    c0 = min(c for _, cells in arrangement for _, c in cells)
+    return tuple((name, frozenset((r - r0, c - c0) for r, c in cells)) for name, cells in arrangement)
 
 
 def _framed(cells: set[Cell] | frozenset[Cell]) -> tuple[int, int, int]:
@@ -218,7 +225,8 @@ def _placements(catalogue: str, piece: str, rest: set[Cell], box: tuple[int, int
             at = (shifts & -shifts).bit_length() - 1
             shifts &= shifts - 1
             cells_mask = shape << at
-            contacts = sum((cells_mask & side).bit_count() for side in beside)
+            contacts = ((cells_mask & beside[0]).bit_count() + (cells_mask & beside[1]).bit_count()
+                        + (cells_mask & beside[2]).bit_count() + (cells_mask & beside[3]).bit_count())
             if contacts < fewest_contacts:
                 continue
             union = mask | cells_mask
@@ -272,10 +280,6 @@ class UbongoSteps:
         self.seen: set[int] = set()  # outlines already weighed in this attempt
         self.counts: dict[int, int] = {}  # exact covering counts of outlines weighed in this attempt
         self.at_least: dict[int, int] = {}  # lower bounds where a count stopped at its cap
-
-    def arranged(self, answer: rules.UbongoAnswer) -> Arrangement:
-        """An answer as an arrangement (the inverse of ``answer``)."""
-        return self._ordered({p.piece: frozenset((r, c) for r, c in p.cells) for p in answer.placements})
 
     def random_solution(self, rng: random.Random) -> Arrangement:
         self.forget()
@@ -351,17 +355,21 @@ class UbongoSteps:
         return count
 
     def _moves(self, arrangement: Arrangement, names: list[str], rng: random.Random, swap: bool = True
-               ) -> Iterator[Arrangement]:
+               ) -> Iterator[tuple[int, Arrangement]]:
         """Every arrangement reached by lifting one of ``names`` and putting it (in mode hidden and with
-        ``swap``, or an unused piece) back anywhere allowed: the most shared edges first (so a descent
-        that takes the first good move keeps the card compact), in random order among equals."""
+        ``swap``, or an unused piece) back anywhere allowed, with its ``outline_key``: the most shared
+        edges first (so a descent that takes the first good move keeps the card compact), in random
+        order among equals."""
         used = dict(arrangement)
         swaps = [n for n in self.names if n not in used] if self.params.mode == "hidden" and swap else []
-        moves: list[tuple[int, float, dict[str, frozenset[Cell]], str, frozenset[Cell]]] = []
+        moves: list[tuple[int, float, dict[str, frozenset[Cell]], str, frozenset[Cell], tuple[int, int, int]]] = []
         for name in names:
             rest = {cell for n, cells in arrangement if n != name for cell in cells}
             others = {n: c for n, c in arrangement if n != name}
             rest_edges = _perimeter(rest)
+            # The rest's part of every move's key, built once: its cells from its own top-left corner.
+            r0, c0 = min(r for r, _ in rest), min(c for _, c in rest)
+            rest_key = (sum(1 << ((r - r0) * KEY_WIDTH + c - c0) for r, c in rest), r0, c0)
             for piece in [name, *swaps]:
                 area, piece_edges = len(rest) + _piece_size(self.params.catalogue, piece), \
                     _piece_perimeter(self.params.catalogue, piece)
@@ -371,10 +379,11 @@ class UbongoSteps:
                     # An edge the piece shares with the rest is inside the union; every other edge is outline.
                     if rest_edges + piece_edges - 2 * contacts > MAX_PERIMETER * area:
                         continue  # uniqueness comes easily to a comb of slots; keep the card a blob
-                    moves.append((-contacts, rng.random(), others, piece, cells))
+                    moves.append((-contacts, rng.random(), others, piece, cells, rest_key))
         moves.sort(key=lambda m: m[:2])
         # Built as they are asked for: a descent usually takes one of the first few.
-        yield from (self._ordered({**others, piece: cells}) for _, _, others, piece, cells in moves)
+        yield from ((_moved_key(rest_key, cells), self._ordered({**others, piece: cells}))
+                    for _, _, others, piece, cells, rest_key in moves)
 
     def repair(self, arrangement: Arrangement, solution: Arrangement, other: Arrangement, rng: random.Random
                ) -> Arrangement | None:
@@ -392,8 +401,7 @@ class UbongoSteps:
         self.seen.add(outline_key(arrangement))
         sideways: Arrangement | None = None
         # Lazily: the moves of pieces both coverings share are built only if no move of the others will do.
-        for moved in itertools.chain(self._moves(arrangement, differ, rng), self._moves(arrangement, same, rng)):
-            key = outline_key(moved)
+        for key, moved in itertools.chain(self._moves(arrangement, differ, rng), self._moves(arrangement, same, rng)):
             if key in self.seen:
                 continue  # tabu: the descent would otherwise circle on a plateau
             count = self.coverings(moved, current + 1, key)
@@ -401,26 +409,37 @@ class UbongoSteps:
                 return moved
             if count == current and sideways is None:
                 sideways = moved
-        if sideways is not None:
-            self.seen.add(outline_key(sideways))
+                self.seen.add(key)
         return sideways
 
 
-def generate_unique(params: UbongoParams, seed: int, deadline: Deadline) -> Generated:
-    """A card with exactly one covering, of any difficulty."""
-    steps = UbongoSteps(params, deadline)
-    result = generate(steps, seed, deadline, max_rounds=60, max_restarts=30)
+def generate_arrangement(params: UbongoParams, seed: int, deadline: Deadline) -> Generated:
+    """A card with exactly one covering, of any difficulty, as its arrangement (puzzle and solution
+    both): what a walk toward a level starts from, with no models built for cards it moves on from."""
+    result = generate(UbongoSteps(params, deadline), seed, deadline, max_rounds=60, max_restarts=30)
+    result.solution = result.puzzle
+    return result
+
+
+def modelled(steps: UbongoSteps, result: Generated) -> Generated:
+    """A generated arrangement as the puzzle and answer models."""
     arrangement = result.puzzle
     result.puzzle = steps.puzzle(arrangement)
     result.solution = steps.answer(arrangement)
     return result
 
 
+def generate_unique(params: UbongoParams, seed: int, deadline: Deadline) -> Generated:
+    """A card with exactly one covering, of any difficulty."""
+    return modelled(UbongoSteps(params, deadline), generate_arrangement(params, seed, deadline))
+
+
 def generate_puzzle(params: UbongoParams, seed: int, deadline: Deadline) -> Generated:
     """A card of the asked level: unique cards drawn, each walked toward the level (``TowardLevel``)."""
     toward = TowardLevel(params, deadline)
-    return generate_at_level(lambda draw, limit: generate_unique(params, draw, limit), toward.grade,
+    made = generate_at_level(lambda draw, limit: generate_arrangement(params, draw, limit), toward.grade,
                              params.difficulty, seed, deadline, adjust=toward)
+    return modelled(toward.steps, made)
 
 
 class TowardLevel:
@@ -437,25 +456,40 @@ class TowardLevel:
         self.visited: set[int] = set()
         self.allowed = tuple(self.steps.names)  # mode hidden: every catalogue piece
 
-    def grade(self, puzzle: rules.UbongoPuzzle, deadline: Deadline) -> Grade:
+    def grade(self, arrangement: Arrangement, deadline: Deadline) -> Grade:
         """The card's grade, or ``ABOVE`` for a card beyond the asked level (not graded further)."""
-        return self._graded(cells_key(rules.shape_cells(puzzle)), tuple(puzzle.pieces or ()), deadline)
+        return self.unique_grade(arrangement, outline_key(arrangement), deadline) or ABOVE  # a draw is unique
 
-    def _graded(self, key: int, pieces: tuple[str, ...], deadline: Deadline) -> Grade:
-        """The grade of the card with outline ``key`` and (mode given) ``pieces``, graded once."""
+    def _pieces(self, arrangement: Arrangement) -> tuple[str, ...]:
+        """What besides the outline tells cards apart: the pieces in mode given, nothing in mode hidden."""
+        return tuple(name for name, _ in arrangement) if self.params.mode == "given" else ()
+
+    def unique_grade(self, arrangement: Arrangement, key: int, deadline: Deadline) -> Grade | None:
+        """The grade of a card (``ABOVE`` beyond the level) if it has exactly one covering, else None:
+        counted and graded in one compiled call, each card once."""
+        pieces = self._pieces(arrangement)
         known = self.graded.get((key, pieces))
-        if known is None:
-            given = self.params.mode == "given"
-            known = human.grade_cells_within(key_cells(key), self.params.catalogue, pieces if given else self.allowed,
-                                             self.params.pieces, given, self.level, deadline) or ABOVE
-            self.graded[(key, pieces)] = known
-        return known
+        if known is not None:
+            return known  # only unique cards are graded
+        given = self.params.mode == "given"
+        found = human.unique_grade_within(key, KEY_WIDTH, self.params.catalogue, pieces if given else self.allowed,
+                                          self.params.pieces, given, self.level, deadline)
+        if found is None:  # a long count: in slices between deadline checks
+            if self.steps.coverings(arrangement, 2, key) != 1:
+                return None
+            graded = human.grade_within(self.steps.puzzle(arrangement), self.level, deadline)
+        else:
+            unique, graded = found
+            if not unique:
+                return None
+        self.graded[(key, pieces)] = graded = graded or ABOVE
+        return graded
 
     def __call__(self, generated: Generated, graded: Grade, rng: random.Random, deadline: Deadline
                  ) -> Generated | None:
         steps = self.steps
         steps.forget()
-        arrangement = steps.arranged(generated.solution)
+        arrangement = normalised(generated.solution)  # the walk reads cells from the outline's top-left corner
         self.visited.add(outline_key(arrangement))
         names = [name for name, _ in arrangement]
         rng.shuffle(names)
@@ -464,15 +498,14 @@ class TowardLevel:
         # One piece at a time: building every move of every piece up front would cost more than the moves a
         # step weighs. In mode hidden the piece may give way to an unused one: a neighbour with the same
         # pieces is seldom unique there, one with another piece set often is.
-        for moved in itertools.chain.from_iterable(steps._moves(arrangement, [name], rng) for name in names):
-            key = outline_key(moved)
+        for key, moved in itertools.chain.from_iterable(steps._moves(arrangement, [name], rng) for name in names):
             if key in self.visited:
                 continue
             self.visited.add(key)
             tried += 1
-            if steps.coverings(moved, 2, key) == 1:
-                pieces = tuple(name for name, _ in moved) if self.params.mode == "given" else ()
-                if self._graded(key, pieces, deadline).level == self.level:
+            graded = self.unique_grade(moved, key, deadline)
+            if graded is not None:
+                if graded.level == self.level:
                     sideways = moved
                     break
                 sideways = sideways or moved
@@ -484,7 +517,7 @@ class TowardLevel:
             sideways = self._repaired(kick, rng, deadline)
         if sideways is None:
             return None
-        return Generated(steps.puzzle(sideways), steps.answer(sideways), generated.stats)
+        return Generated(sideways, sideways, generated.stats)
 
     def _repaired(self, arrangement: Arrangement, rng: random.Random, deadline: Deadline) -> Arrangement | None:
         """No unique card a move away: the first neighbour tried, repaired as a draw is (``repair``)

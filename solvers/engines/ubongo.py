@@ -189,6 +189,14 @@ def count_outline(outline, width, orient_start, orient_piece, orient_dr, orient_
                   isolate, limit):
     """``count_first_slice`` on the cells of ``outline``, rows ``width`` bits apart from bit 0: a
     generator's card counted in one call, from the key it remembers the card by."""
+    first, piece, mask, neighbours, full = build(outline_grid(outline, width), orient_start, orient_piece, orient_dr,
+                                                 orient_dc)
+    return count_first_slice(first, piece, mask, neighbours, full, areas, sums, count, use_all, isolate, limit)
+
+
+@njit(cache=True)
+def outline_grid(outline, width):
+    """The cells of ``outline`` (rows ``width`` bits apart from bit 0) as 1s of a grid."""
     rows = 0
     while outline >> np.uint64(rows * width):
         rows += 1
@@ -196,8 +204,7 @@ def count_outline(outline, width, orient_start, orient_piece, orient_dr, orient_
     for r in range(rows):
         for c in range(width):
             grid[r, c] = (outline >> np.uint64(r * width + c)) & np.uint64(1)
-    first, piece, mask, neighbours, full = build(grid, orient_start, orient_piece, orient_dr, orient_dc)
-    return count_first_slice(first, piece, mask, neighbours, full, areas, sums, count, use_all, isolate, limit)
+    return grid
 
 
 @cache

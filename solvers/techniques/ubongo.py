@@ -34,6 +34,7 @@ from solvers.ubongo import (
     UbongoAnswer,
     UbongoPuzzle,
     allowed_pieces,
+    areas_match,
     catalogue_pieces,
     cell_grid,
     normalise,
@@ -540,41 +541,58 @@ def piece_kinds(catalogue: str, pieces: tuple[str, ...]) -> tuple[np.ndarray, ..
 
 def kernel_board(puzzle: UbongoPuzzle) -> tuple:
     """The card as ``ubongo_kernel`` takes it (``make_board``)."""
-    return _kernel_board(shape_cells(puzzle), puzzle.catalogue, tuple(allowed_pieces(puzzle)), puzzle.piece_count or 0,
-                         puzzle.mode == "given")
-
-
-def _kernel_board(cells: list[Cell], catalogue: str, pieces: tuple[str, ...], count: int, use_all: bool) -> tuple:
-    _, areas, sums, _ = search_inputs(catalogue, pieces, count, use_all)
-    _, grid, parity = cell_grid(cells)
-    return compiled.make_board(grid, parity, *orientation_arrays(catalogue, pieces), areas, sums, count, use_all,
-                               *piece_kinds(catalogue, pieces))
+    pieces = tuple(allowed_pieces(puzzle))
+    count, use_all = puzzle.piece_count or 0, puzzle.mode == "given"
+    _, areas, sums, _ = search_inputs(puzzle.catalogue, pieces, count, use_all)
+    _, grid, parity = cell_grid(shape_cells(puzzle))
+    return compiled.make_board(grid, parity, *orientation_arrays(puzzle.catalogue, pieces), areas, sums, count,
+                               use_all, *piece_kinds(puzzle.catalogue, pieces))
 
 
 def grade_within(puzzle: UbongoPuzzle, level: str, deadline: Deadline) -> Grade | None:
     """The card's grade if the techniques up to ``level`` finish it, else None without trying the
     harder ones: a generator looking for that level skips the costly trials of cards above it.
 
-    The path is taken compiled (``grade_cells_within``); a card where a technique meets a dead end (no
-    covering) takes the Python path, which raises the same ``Contradiction`` it always did."""
+    The path is taken compiled (``ubongo_kernel.run``), which a walk toward a level can afford on every
+    card it meets; a card where a technique meets a dead end (no covering) takes the Python path, which
+    raises the same ``Contradiction`` it always did."""
+    deadline.check()
+    upto = SOLVER.level_names.index(level)
+    count = puzzle.piece_count or 0
+    techniques, efforts = np.zeros(count + 1, np.int64), np.zeros(count + 1, np.int64)
+    found = compiled.run(kernel_board(puzzle), upto, techniques, efforts)
     try:
-        return grade_cells_within(shape_cells(puzzle), puzzle.catalogue, tuple(allowed_pieces(puzzle)),
-                                  puzzle.piece_count or 0, puzzle.mode == "given", level, deadline)
+        return _grade_of(found, techniques, efforts)
     except Contradiction:
-        path = SOLVER.run(board_of(puzzle, deadline), upto=SOLVER.level_names.index(level), deadline=deadline)
+        path = SOLVER.run(board_of(puzzle, deadline), upto=upto, deadline=deadline)
         return SOLVER.grade_path(path) if path.state.solved else None
 
 
-def grade_cells_within(cells: list[Cell], catalogue: str, pieces: tuple[str, ...], count: int, use_all: bool,
-                       level: str, deadline: Deadline) -> Grade | None:
-    """``grade_within`` of the card with these cells (in the puzzle's coordinates), allowed pieces
-    (``allowed_pieces``), count and mode (``use_all``: given), for a generator that has not made the
-    puzzle model. Compiled (``ubongo_kernel.run``), so a walk toward a level can afford it on every
-    card it meets; raises ``Contradiction`` where a technique meets a dead end (no covering)."""
+def unique_grade_within(outline: int, width: int, catalogue: str, pieces: tuple[str, ...], count: int, use_all: bool,
+                        level: str, deadline: Deadline) -> tuple[bool, Grade | None] | None:
+    """For a generator's card, the cells of ``outline`` (rows ``width`` bits apart, the puzzle's
+    coordinates) with these allowed pieces (``allowed_pieces``), count and mode (``use_all``: given):
+    whether it has exactly one covering and, if so, ``grade_within``; in one compiled call
+    (``ubongo_kernel.count_and_grade``). None when the outline does not fit a word or the count takes
+    more than one slice of search (the caller counts in slices). Raises ``Contradiction`` where a technique meets a dead end."""
     deadline.check()
+    if outline >= 1 << 64:
+        return None
+    areas_list, areas, sums, isolate = search_inputs(catalogue, pieces, count, use_all)
+    if not areas_match(areas_list, outline.bit_count(), count, use_all):
+        return False, None
     techniques, efforts = np.zeros(count + 1, np.int64), np.zeros(count + 1, np.int64)
-    steps, solved, broken = compiled.run(_kernel_board(cells, catalogue, pieces, count, use_all),
-                                         SOLVER.level_names.index(level), techniques, efforts)
+    coverings, *found = compiled.count_and_grade(np.uint64(outline), width, *orientation_arrays(catalogue, pieces),
+                                                 areas, sums, count, use_all, isolate, *piece_kinds(catalogue, pieces),
+                                                 2, SOLVER.level_names.index(level), techniques, efforts)
+    if coverings < 0:
+        return None
+    return coverings == 1, _grade_of(found, techniques, efforts) if coverings == 1 else None
+
+
+def _grade_of(found: tuple[int, bool, bool], techniques: np.ndarray, efforts: np.ndarray) -> Grade | None:
+    """The grade of a compiled run ((steps, solved, broken) and its steps' techniques and efforts)."""
+    steps, solved, broken = found
     if broken:
         raise Contradiction("a technique met a dead end: the card has no covering")
     if not solved:
@@ -588,6 +606,8 @@ def warm_up() -> None:
     for puzzle in (UbongoPuzzle(shape=["###", "##."], pieces=["I2", "I3"]),
                    UbongoPuzzle(shape=["###", "##."], mode="hidden", piece_count=2)):
         grade_within(puzzle, LEVELS[-1], Deadline.never())
+        unique_grade_within(0b11_111, 3, puzzle.catalogue, tuple(allowed_pieces(puzzle)), 2, puzzle.mode == "given",
+                            LEVELS[-1], Deadline.never())
 
 
 def hint(puzzle: UbongoPuzzle, state: UbongoState, solution: UbongoAnswer, deadline: Deadline) -> Hint:

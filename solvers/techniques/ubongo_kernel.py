@@ -473,6 +473,22 @@ def make_board(grid, parity, orient_start, orient_piece, orient_dr, orient_dc, a
 
 
 @njit(cache=True)
+def count_and_grade(outline, width, orient_start, orient_piece, orient_dr, orient_dc, areas, sums, count, use_all,
+                    isolate, kinds, kind_size, kind_lean, kind_count, limit, upto, techniques, efforts):
+    """A generator's card (``engine.count_outline``) counted up to ``limit`` and, if it has exactly one
+    covering, graded (``run`` up to ``upto``), on one build of its placements: (coverings, or -1 if one
+    slice of search did not finish the count; steps, solved, broken as ``run`` returns them)."""
+    board = make_board(engine.outline_grid(outline, width), 0, orient_start, orient_piece, orient_dr, orient_dc, areas,
+                       sums, count, use_all, kinds, kind_size, kind_lean, kind_count)
+    coverings = engine.count_first_slice(board[0], board[1], board[2], board[3], board[4], areas, sums, count, use_all,
+                                         isolate, limit)
+    if coverings != 1:
+        return coverings, 0, False, False
+    steps, solved, broken = run(board, upto, techniques, efforts)
+    return coverings, steps, solved, broken
+
+
+@njit(cache=True)
 def make_scratch(placements, cells, pieces, count):
     """Room for one grade: region and assignment scratch, option lists, per-cell and per-piece counts,
     the deep trial's stack."""
