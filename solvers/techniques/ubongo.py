@@ -578,16 +578,23 @@ def unique_grade_within(outline: int, width: int, catalogue: str, pieces: tuple[
     deadline.check()
     if outline >= 1 << 64:
         return None
-    areas_list, areas, sums, isolate = search_inputs(catalogue, pieces, count, use_all)
-    if not areas_match(areas_list, outline.bit_count(), count, use_all):
+    areas, arguments = _count_and_grade_inputs(catalogue, pieces, count, use_all)
+    if not areas_match(areas, outline.bit_count(), count, use_all):
         return False, None
     techniques, efforts = np.zeros(count + 1, np.int64), np.zeros(count + 1, np.int64)
-    coverings, *found = compiled.count_and_grade(np.uint64(outline), width, *orientation_arrays(catalogue, pieces),
-                                                 areas, sums, count, use_all, isolate, *piece_kinds(catalogue, pieces),
-                                                 2, SOLVER.level_names.index(level), techniques, efforts)
+    coverings, *found = compiled.count_and_grade(np.uint64(outline), width, *arguments, 2,
+                                                 SOLVER.level_names.index(level), techniques, efforts)
     if coverings < 0:
         return None
     return coverings == 1, _grade_of(found, techniques, efforts) if coverings == 1 else None
+
+
+@lru_cache(maxsize=1 << 10)
+def _count_and_grade_inputs(catalogue: str, pieces: tuple[str, ...], count: int, use_all: bool) -> tuple[tuple, tuple]:
+    """The pieces' areas, and what ``count_and_grade`` takes about a piece set, gathered once per set."""
+    areas_list, areas, sums, isolate = search_inputs(catalogue, pieces, count, use_all)
+    return areas_list, (*orientation_arrays(catalogue, pieces), areas, sums, count, use_all, isolate,
+                        *piece_kinds(catalogue, pieces))
 
 
 def _grade_of(found: tuple[int, bool, bool], techniques: np.ndarray, efforts: np.ndarray) -> Grade | None:
