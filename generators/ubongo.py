@@ -19,6 +19,7 @@ until the outline has exactly one covering.
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from collections import Counter
 from collections.abc import Iterator
@@ -43,6 +44,7 @@ RARE_SHARE = 0.15  # hidden-mode cards start from the largest-area piece sets, a
 ABOVE = Grade(None, 0.0, 0, None)  # a card above the asked level, not graded further
 WALK_TRIES = 100  # moves weighed per step of the walk toward a level
 COUNT_CAP = 64  # coverings counted per candidate; more than this is "many"
+KEY_WIDTH = 8  # bits per row of an outline key: wider than any card box
 KICK_ROUNDS = 12  # repair rounds that may bring a walk's non-unique neighbour back to one covering
 
 
@@ -75,8 +77,28 @@ def outline(arrangement: Arrangement) -> set[Cell]:
     return {cell for _, cells in arrangement for cell in cells}
 
 
-def normalise_outline(arrangement: Arrangement) -> rules.Shape:
-    return rules.normalise(outline(arrangement))
+def outline_key(arrangement: Arrangement) -> int:
+    """The outline up to translation as one integer, rows ``KEY_WIDTH`` bits apart: how the walks remember
+    the cards they met, and what the covering count and the grade read."""
+    cells = [cell for _, cells in arrangement for cell in cells]
+    r0 = min(r for r, _ in cells)
+    c0 = min(c for _, c in cells)
+    return sum(1 << ((r - r0) * KEY_WIDTH + c - c0) for r, c in cells)
+
+
+def _moved_key(rest_key: tuple[int, int, int], cells: frozenset[Cell]) -> int:
+    """``outline_key`` of the rest (its key, top row, left column) with ``cells`` added."""
+    key, rest_r0, rest_c0 = rest_key
+    r0, c0 = min(rest_r0, min(r for r, _ in cells)), min(rest_c0, min(c for _, c in cells))
+    key <<= (rest_r0 - r0) * KEY_WIDTH + rest_c0 - c0
+    return key | sum(1 << ((r - r0) * KEY_WIDTH + c - c0) for r, c in cells)
+
+
+def normalised(arrangement: Arrangement) -> Arrangement:
+    """The arrangement moved so its outline's top row and left column are 0: the answer's coordinates."""
+    r0 = min(r for _, cells in arrangement for r, _ in cells)
+    c0 = min(c for _, cells in arrangement for _, c in cells)
+    return tuple((name, frozenset((r - r0, c - c0) for r, c in cells)) for name, cells in arrangement)
 
 
 def _framed(cells: set[Cell] | frozenset[Cell]) -> tuple[int, int, int]:
@@ -158,10 +180,11 @@ def _orientation_masks(catalogue: str, piece: str, width: int
     return tuple(out)
 
 
-def _placements(catalogue: str, piece: str, rest: set[Cell], box: tuple[int, int]
+def _placements(catalogue: str, piece: str, rest: set[Cell], box: tuple[int, int], fewest_contacts: int = 0
                 ) -> list[tuple[int, frozenset[Cell]]]:
     """Every placement of ``piece`` touching ``rest`` that keeps the union inside ``box``, connected
-    and without a hole, with its number of edges shared with ``rest``; in a fixed order.
+    and without a hole, with its number of edges shared with ``rest``, leaving out those sharing fewer
+    than ``fewest_contacts`` (before the costlier tests); in a fixed order.
 
     Over bitmasks of the window where such a union can lie, plus a one-cell empty frame (as in
     ``_framed``); a placement is the orientation shifted by some bit ``at``. Whatever lies outside
@@ -175,11 +198,15 @@ def _placements(catalogue: str, piece: str, rest: set[Cell], box: tuple[int, int
     for r, c in rest:
         mask |= 1 << ((r - top) * width + c - left)
     window = (1 << rows * width) - 1
+    column = sum(1 << r * width for r in range(rows))
+    # The empty frame, connected through itself: a flood seeded with all of it reaches what a flood from
+    # one corner does, in a few rounds instead of one per cell of the way round.
+    frame = (1 << width) - 1 | ((1 << width) - 1) << (rows - 1) * width | column | column << width - 1
     beside = (mask << 1, mask >> 1, mask << width, mask >> width)
     touching = (beside[0] | beside[1] | beside[2] | beside[3]) & ~mask
     # A piece touching a connected ``rest`` always leaves it connected: only a split rest needs the check.
     rest_connected = _flood(mask & -mask, mask, width) == mask
-    options: list[tuple[int, frozenset[Cell]]] = []
+    found: list[tuple[int, tuple[Cell, ...]]] = []
     for shape, offsets, height, wide, orient in _orientation_masks(catalogue, piece, width):
         # The piece spans rows dr..dr+height and cols dc..dc+wide; the union's span must stay inside the box.
         dr0, dr1 = rr1 - box[0] + 1, rr0 + box[0] - 1 - height
@@ -198,17 +225,31 @@ def _placements(catalogue: str, piece: str, rest: set[Cell], box: tuple[int, int
             at = (shifts & -shifts).bit_length() - 1
             shifts &= shifts - 1
             cells_mask = shape << at
+            contacts = ((cells_mask & beside[0]).bit_count() + (cells_mask & beside[1]).bit_count()
+                        + (cells_mask & beside[2]).bit_count() + (cells_mask & beside[3]).bit_count())
+            if contacts < fewest_contacts:
+                continue
             union = mask | cells_mask
             if not rest_connected and _flood(cells_mask, union, width) != union:
                 continue
             empty = window & ~union
-            if _flood(1, empty, width) != empty:
-                continue  # bit 0 is the frame's corner, outside the union
-            contacts = sum((cells_mask & side).bit_count() for side in beside)
+            if _flood(frame, empty, width) != empty:
+                continue  # an empty cell the outside does not reach: a hole
             dr, dc = divmod(at, width)
-            options.append((contacts, frozenset((r + dr + top, c + dc + left) for r, c in orient)))
-    options.sort(key=lambda o: (-o[0], sorted(o[1])))
-    return options
+            # ``orient`` is sorted, so its shifted cells are the placement's cells in sorted order: the tie-break.
+            found.append((contacts, tuple((r + dr + top, c + dc + left) for r, c in orient)))
+    found.sort(key=lambda o: (-o[0], o[1]))
+    return [(contacts, frozenset(cells)) for contacts, cells in found]
+
+
+@cache
+def _piece_size(catalogue: str, piece: str) -> int:
+    return len(rules.catalogue_pieces(catalogue)[piece])
+
+
+@cache
+def _piece_perimeter(catalogue: str, piece: str) -> int:
+    return _perimeter(set(rules.catalogue_pieces(catalogue)[piece]))
 
 
 def _place(catalogue: str, piece: str, rest: set[Cell], box: tuple[int, int], rng: random.Random
@@ -236,13 +277,9 @@ class UbongoSteps:
 
     def forget(self) -> None:
         """A new attempt: what the last one weighed is no longer needed."""
-        self.seen: set[rules.Shape] = set()  # outlines already weighed in this attempt
-        self.counts: dict[rules.Shape, int] = {}  # exact covering counts of outlines weighed in this attempt
-        self.at_least: dict[rules.Shape, int] = {}  # lower bounds where a count stopped at its cap
-
-    def arranged(self, answer: rules.UbongoAnswer) -> Arrangement:
-        """An answer as an arrangement (the inverse of ``answer``)."""
-        return self._ordered({p.piece: frozenset((r, c) for r, c in p.cells) for p in answer.placements})
+        self.seen: set[int] = set()  # outlines already weighed in this attempt
+        self.counts: dict[int, int] = {}  # exact covering counts of outlines weighed in this attempt
+        self.at_least: dict[int, int] = {}  # lower bounds where a count stopped at its cap
 
     def random_solution(self, rng: random.Random) -> Arrangement:
         self.forget()
@@ -298,18 +335,19 @@ class UbongoSteps:
                 return self._ordered({p: frozenset((r + r0, c + c0) for r, c in cs) for p, cs in theirs})
         return None
 
-    def coverings(self, arrangement: Arrangement, cap: int = COUNT_CAP) -> int:
-        """How many coverings the arrangement's outline has, counted only up to ``cap``: a repair asks
-        "fewer than the best so far?", and most candidates answer no after a covering or two."""
-        key = normalise_outline(arrangement)
+    def coverings(self, arrangement: Arrangement, cap: int = COUNT_CAP, key: int | None = None) -> int:
+        """How many coverings the arrangement's outline (``key``, if known) has, counted only up to
+        ``cap``: a repair asks "fewer than the best so far?", and most candidates answer no after a
+        covering or two."""
+        key = outline_key(arrangement) if key is None else key
         known = self.counts.get(key)
         if known is not None:
             return min(known, cap)
         if self.at_least.get(key, 0) >= cap:
             return cap
         pieces = tuple(self.names) if self.params.mode == "hidden" else tuple(name for name, _ in arrangement)
-        count = rules.count_coverings(outline(arrangement), self.params.catalogue, pieces, self.params.pieces,
-                                      self.params.mode == "given", cap, self.deadline)
+        count = rules.count_outline(key, KEY_WIDTH, self.params.catalogue, pieces, self.params.pieces,
+                                    self.params.mode == "given", cap, self.deadline)
         if count < cap:
             self.counts[key] = count  # exact, so reusable under any cap
         else:
@@ -317,28 +355,35 @@ class UbongoSteps:
         return count
 
     def _moves(self, arrangement: Arrangement, names: list[str], rng: random.Random, swap: bool = True
-               ) -> Iterator[Arrangement]:
+               ) -> Iterator[tuple[int, Arrangement]]:
         """Every arrangement reached by lifting one of ``names`` and putting it (in mode hidden and with
-        ``swap``, or an unused piece) back anywhere allowed: the most shared edges first (so a descent
-        that takes the first good move keeps the card compact), in random order among equals."""
+        ``swap``, or an unused piece) back anywhere allowed, with its ``outline_key``: the most shared
+        edges first (so a descent that takes the first good move keeps the card compact), in random
+        order among equals."""
         used = dict(arrangement)
         swaps = [n for n in self.names if n not in used] if self.params.mode == "hidden" and swap else []
-        moves: list[tuple[int, float, dict[str, frozenset[Cell]], str, frozenset[Cell]]] = []
+        moves: list[tuple[int, float, dict[str, frozenset[Cell]], str, frozenset[Cell], tuple[int, int, int]]] = []
         for name in names:
             rest = {cell for n, cells in arrangement if n != name for cell in cells}
             others = {n: c for n, c in arrangement if n != name}
             rest_edges = _perimeter(rest)
+            # The rest's part of every move's key, built once: its cells from its own top-left corner.
+            r0, c0 = min(r for r, _ in rest), min(c for _, c in rest)
+            rest_key = (sum(1 << ((r - r0) * KEY_WIDTH + c - c0) for r, c in rest), r0, c0)
             for piece in [name, *swaps]:
-                shape = set(rules.catalogue_pieces(self.params.catalogue)[piece])
-                area, piece_edges = len(rest) + len(shape), _perimeter(shape)
-                for contacts, cells in _placements(self.params.catalogue, piece, rest, self.box):
+                area, piece_edges = len(rest) + _piece_size(self.params.catalogue, piece), \
+                    _piece_perimeter(self.params.catalogue, piece)
+                # Below this many shared edges the outline is too ragged whatever else (the exact test follows).
+                fewest = math.floor((rest_edges + piece_edges - MAX_PERIMETER * area) / 2)
+                for contacts, cells in _placements(self.params.catalogue, piece, rest, self.box, fewest):
                     # An edge the piece shares with the rest is inside the union; every other edge is outline.
                     if rest_edges + piece_edges - 2 * contacts > MAX_PERIMETER * area:
                         continue  # uniqueness comes easily to a comb of slots; keep the card a blob
-                    moves.append((-contacts, rng.random(), others, piece, cells))
+                    moves.append((-contacts, rng.random(), others, piece, cells, rest_key))
         moves.sort(key=lambda m: m[:2])
         # Built as they are asked for: a descent usually takes one of the first few.
-        yield from (self._ordered({**others, piece: cells}) for _, _, others, piece, cells in moves)
+        yield from ((_moved_key(rest_key, cells), self._ordered({**others, piece: cells}))
+                    for _, _, others, piece, cells, rest_key in moves)
 
     def repair(self, arrangement: Arrangement, solution: Arrangement, other: Arrangement, rng: random.Random
                ) -> Arrangement | None:
@@ -353,38 +398,48 @@ class UbongoSteps:
         rng.shuffle(differ)
         rng.shuffle(same)
         current = self.coverings(arrangement)
-        self.seen.add(normalise_outline(arrangement))
+        self.seen.add(outline_key(arrangement))
         sideways: Arrangement | None = None
         # Lazily: the moves of pieces both coverings share are built only if no move of the others will do.
-        for moved in itertools.chain(self._moves(arrangement, differ, rng), self._moves(arrangement, same, rng)):
-            key = normalise_outline(moved)
+        for key, moved in itertools.chain(self._moves(arrangement, differ, rng), self._moves(arrangement, same, rng)):
             if key in self.seen:
                 continue  # tabu: the descent would otherwise circle on a plateau
-            count = self.coverings(moved, current + 1)
+            count = self.coverings(moved, current + 1, key)
             if count < current:
                 return moved
             if count == current and sideways is None:
                 sideways = moved
-        if sideways is not None:
-            self.seen.add(normalise_outline(sideways))
+                self.seen.add(key)
         return sideways
 
 
-def generate_unique(params: UbongoParams, seed: int, deadline: Deadline) -> Generated:
-    """A card with exactly one covering, of any difficulty."""
-    steps = UbongoSteps(params, deadline)
-    result = generate(steps, seed, deadline, max_rounds=60, max_restarts=30)
+def generate_arrangement(params: UbongoParams, seed: int, deadline: Deadline) -> Generated:
+    """A card with exactly one covering, of any difficulty, as its arrangement (puzzle and solution
+    both): what a walk toward a level starts from, with no models built for cards it moves on from."""
+    result = generate(UbongoSteps(params, deadline), seed, deadline, max_rounds=60, max_restarts=30)
+    result.solution = result.puzzle
+    return result
+
+
+def modelled(steps: UbongoSteps, result: Generated) -> Generated:
+    """A generated arrangement as the puzzle and answer models."""
     arrangement = result.puzzle
     result.puzzle = steps.puzzle(arrangement)
     result.solution = steps.answer(arrangement)
     return result
 
 
+def generate_unique(params: UbongoParams, seed: int, deadline: Deadline) -> Generated:
+    """A card with exactly one covering, of any difficulty."""
+    return modelled(UbongoSteps(params, deadline), generate_arrangement(params, seed, deadline))
+
+
 def generate_puzzle(params: UbongoParams, seed: int, deadline: Deadline) -> Generated:
     """A card of the asked level: unique cards drawn, each walked toward the level (``TowardLevel``)."""
     toward = TowardLevel(params, deadline)
-    return generate_at_level(lambda draw, limit: generate_unique(params, draw, limit), toward.grade,
+    made = generate_at_level(lambda draw, limit: generate_arrangement(params, draw, limit), toward.grade,
                              params.difficulty, seed, deadline, adjust=toward)
+    return modelled(toward.steps, made)
 
 
 class TowardLevel:
@@ -397,22 +452,45 @@ class TowardLevel:
     def __init__(self, params: UbongoParams, deadline: Deadline):
         self.params, self.level = params, params.difficulty
         self.steps = UbongoSteps(params, deadline)
-        self.graded: dict[tuple[tuple[str, ...], tuple[str, ...]], Grade] = {}
-        self.visited: set[rules.Shape] = set()
+        self.graded: dict[tuple[int, tuple[str, ...]], Grade] = {}
+        self.visited: set[int] = set()
+        self.allowed = tuple(self.steps.names)  # mode hidden: every catalogue piece
 
-    def grade(self, puzzle: rules.UbongoPuzzle, deadline: Deadline) -> Grade:
+    def grade(self, arrangement: Arrangement, deadline: Deadline) -> Grade:
         """The card's grade, or ``ABOVE`` for a card beyond the asked level (not graded further)."""
-        key = (tuple(puzzle.shape), tuple(puzzle.pieces or ()))
-        if key not in self.graded:
-            self.graded[key] = human.grade_within(puzzle, self.level, deadline) or ABOVE
-        return self.graded[key]
+        return self.unique_grade(arrangement, outline_key(arrangement), deadline) or ABOVE  # a draw is unique
+
+    def _pieces(self, arrangement: Arrangement) -> tuple[str, ...]:
+        """What besides the outline tells cards apart: the pieces in mode given, nothing in mode hidden."""
+        return tuple(name for name, _ in arrangement) if self.params.mode == "given" else ()
+
+    def unique_grade(self, arrangement: Arrangement, key: int, deadline: Deadline) -> Grade | None:
+        """The grade of a card (``ABOVE`` beyond the level) if it has exactly one covering, else None:
+        counted and graded in one compiled call, each card once."""
+        pieces = self._pieces(arrangement)
+        known = self.graded.get((key, pieces))
+        if known is not None:
+            return known  # only unique cards are graded
+        given = self.params.mode == "given"
+        found = human.unique_grade_within(key, KEY_WIDTH, self.params.catalogue, pieces if given else self.allowed,
+                                          self.params.pieces, given, self.level, deadline)
+        if found is None:  # a long count: in slices between deadline checks
+            if self.steps.coverings(arrangement, 2, key) != 1:
+                return None
+            graded = human.grade_within(self.steps.puzzle(arrangement), self.level, deadline)
+        else:
+            unique, graded = found
+            if not unique:
+                return None
+        self.graded[(key, pieces)] = graded = graded or ABOVE
+        return graded
 
     def __call__(self, generated: Generated, graded: Grade, rng: random.Random, deadline: Deadline
                  ) -> Generated | None:
         steps = self.steps
         steps.forget()
-        arrangement = steps.arranged(generated.solution)
-        self.visited.add(normalise_outline(arrangement))
+        arrangement = normalised(generated.solution)  # the walk reads cells from the outline's top-left corner
+        self.visited.add(outline_key(arrangement))
         names = [name for name, _ in arrangement]
         rng.shuffle(names)
         sideways = kick = None
@@ -420,14 +498,14 @@ class TowardLevel:
         # One piece at a time: building every move of every piece up front would cost more than the moves a
         # step weighs. In mode hidden the piece may give way to an unused one: a neighbour with the same
         # pieces is seldom unique there, one with another piece set often is.
-        for moved in itertools.chain.from_iterable(steps._moves(arrangement, [name], rng) for name in names):
-            key = normalise_outline(moved)
+        for key, moved in itertools.chain.from_iterable(steps._moves(arrangement, [name], rng) for name in names):
             if key in self.visited:
                 continue
             self.visited.add(key)
             tried += 1
-            if steps.coverings(moved, 2) == 1:
-                if self.grade(steps.puzzle(moved), deadline).level == self.level:
+            graded = self.unique_grade(moved, key, deadline)
+            if graded is not None:
+                if graded.level == self.level:
                     sideways = moved
                     break
                 sideways = sideways or moved
@@ -439,7 +517,7 @@ class TowardLevel:
             sideways = self._repaired(kick, rng, deadline)
         if sideways is None:
             return None
-        return Generated(steps.puzzle(sideways), steps.answer(sideways), generated.stats)
+        return Generated(sideways, sideways, generated.stats)
 
     def _repaired(self, arrangement: Arrangement, rng: random.Random, deadline: Deadline) -> Arrangement | None:
         """No unique card a move away: the first neighbour tried, repaired as a draw is (``repair``)
@@ -450,12 +528,18 @@ class TowardLevel:
             deadline.check()
             other = steps.other_solution(arrangement, arrangement, deadline)
             if other is None:
-                self.visited.add(normalise_outline(arrangement))
+                self.visited.add(outline_key(arrangement))
                 return arrangement
             arrangement = steps.repair(arrangement, arrangement, other, rng)
             if arrangement is None:
                 return None
         return None
+
+
+def warm_up() -> None:
+    """Load the compiled covering search and grader, so no request compiles them."""
+    kernel.warm_up()
+    human.warm_up()
 
 
 PUZZLE_TYPE = PuzzleType(
@@ -472,5 +556,5 @@ PUZZLE_TYPE = PuzzleType(
     backends=rules.BACKENDS,
     catalogue=rules.catalogue_facts(),
     difficulty=human.DIFFICULTY,
-    warm_up=kernel.warm_up,
+    warm_up=warm_up,
 )

@@ -306,11 +306,7 @@ class PackingProblem:
         return area >= 0 and bool(_area_sums(self.areas, avail, k) >> area & 1)
 
     def _area_can_match(self) -> bool:
-        """Given mode: the pieces' area is the shape's; hidden: some ``count`` pieces make it up."""
-        n = len(self.cells)
-        if self.use_all:
-            return sum(self.areas) == n and self.count == len(self.pieces)
-        return self.fillable(0, self.count, n)
+        return areas_match(self.areas, len(self.cells), self.count, self.use_all)
 
     def _next_placements(self, free: int, covered: int, used: int, left: int) -> Iterator[tuple[int, int]]:
         """The placements that may cover the first free cell next: unused pieces that fit, minus those
@@ -407,7 +403,7 @@ class PackingProblem:
 
 
 @cache
-def _orientation_arrays(catalogue: str, pieces: tuple[str, ...]) -> tuple[np.ndarray, ...]:
+def orientation_arrays(catalogue: str, pieces: tuple[str, ...]) -> tuple[np.ndarray, ...]:
     """Every orientation of the pieces for the compiled count: (cell offsets start per orientation,
     piece index, row and column offsets from the orientation's first cell in row-major order)."""
     start, piece, dr, dc = [0], [], [], []
@@ -421,35 +417,60 @@ def _orientation_arrays(catalogue: str, pieces: tuple[str, ...]) -> tuple[np.nda
     return tuple(np.array(a, np.int64) for a in (start, piece, dr, dc))
 
 
+def cell_grid(cells: list[Cell] | set[Cell]) -> tuple[list[Cell], np.ndarray, int]:
+    """The cells in row-major order (the compiled code's cell i is the i-th), as 1s of a grid over their
+    bounding box, and the checkerboard colour of the box's corner ((row + col) % 2)."""
+    ordered = sorted(cells)
+    r0 = min(r for r, _ in ordered)
+    c0 = min(c for _, c in ordered)
+    grid = np.zeros((ordered[-1][0] - r0 + 1, max(c for _, c in ordered) - c0 + 1), np.uint8)
+    for r, c in ordered:
+        grid[r - r0, c - c0] = 1
+    return ordered, grid, (r0 + c0) % 2
+
+
+def compiled_placements(cells: list[Cell] | set[Cell], catalogue: str, pieces: tuple[str, ...]
+                        ) -> tuple[list[Cell], tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.uint64]]:
+    """The cells in row-major order and the placements of the pieces on them as ``kernel.build`` makes
+    them: what the compiled search and grader work on."""
+    ordered, grid, _ = cell_grid(cells)
+    return ordered, kernel.build(grid, *orientation_arrays(catalogue, pieces))
+
+
+@cache
+def search_inputs(catalogue: str, pieces: tuple[str, ...], count: int, use_all: bool
+                  ) -> tuple[tuple[int, ...], np.ndarray, np.ndarray, bool]:
+    """What the compiled search takes about a piece set, the same for every card: (areas, areas as an
+    array, the hidden-mode area sums, whether a free cell without a free neighbour is a dead end)."""
+    areas = tuple(len(catalogue_pieces(catalogue)[p]) for p in pieces)
+    sums = kernel.area_sums(areas, count) if not use_all else _NO_SUMS
+    return areas, np.array(areas, np.int64), sums, min(areas, default=0) >= 2
+
+
+def areas_match(areas: tuple[int, ...], cells: int, count: int, use_all: bool) -> bool:
+    """Mode given: the pieces' area is the shape's; hidden: some ``count`` pieces make it up."""
+    if use_all:
+        return sum(areas) == cells and count == len(areas)
+    return bool(_area_sums(areas, (1 << len(areas)) - 1, count) >> cells & 1)
+
+
 def compiled_search(cells: list[Cell] | set[Cell], catalogue: str, pieces: tuple[str, ...], count: int, use_all: bool,
                     limit: int, deadline: Deadline, keep: int = 0
                     ) -> tuple[int, list[list[tuple[int, list[Cell]]]], int, int]:
     """The search of ``PackingProblem`` compiled (``solvers.engines.ubongo``), in slices
     between deadline checks: (coverings counted up to ``limit``, the first ``keep`` of them as
     [(piece index, cells)] in the order ``PackingProblem.coverings`` finds them, nodes, placements)."""
-    areas_list = tuple(len(catalogue_pieces(catalogue)[p]) for p in pieces)
+    areas_list, areas, sums, isolate = search_inputs(catalogue, pieces, count, use_all)
     total = len(cells)
-    if use_all:
-        if sum(areas_list) != total or count != len(pieces):
-            return 0, [], 0, 0
-    elif not _area_sums(areas_list, (1 << len(pieces)) - 1, count) >> total & 1:
+    if not areas_match(areas_list, total, count, use_all):
         return 0, [], 0, 0
-    ordered = sorted(cells)
-    r0 = min(r for r, _ in ordered)
-    c0 = min(c for _, c in ordered)
-    grid = np.zeros((max(r for r, _ in ordered) - r0 + 1, max(c for _, c in ordered) - c0 + 1), np.uint8)
-    for r, c in ordered:
-        grid[r - r0, c - c0] = 1
-    first, piece, masks, neighbours, full = kernel.build(grid, *_orientation_arrays(catalogue, pieces))
+    ordered, (first, piece, masks, neighbours, full) = compiled_placements(cells, catalogue, pieces)
     if limit <= 0:
         return 0, [], 0, len(piece)
-    areas = np.array(areas_list, np.int64)
-    sums = kernel.area_sums(areas_list, count) if not use_all else _NO_SUMS
     stack = np.zeros((count + 2, 4), np.int64)
     stack[0, 2] = -1
     found = np.zeros(3, np.int64)
     kept = np.zeros((keep, max(count, 1)), np.int64)
-    isolate = min(areas_list, default=0) >= 2
     nodes = 0
     while True:
         deadline.check()
@@ -464,7 +485,32 @@ def compiled_search(cells: list[Cell] | set[Cell], catalogue: str, pieces: tuple
 
 def count_coverings(cells: list[Cell] | set[Cell], catalogue: str, pieces: tuple[str, ...], count: int, use_all: bool,
                     limit: int, deadline: Deadline) -> int:
-    """How many coverings of ``cells`` there are, up to ``limit`` (see ``PackingProblem``), compiled."""
+    """How many coverings of ``cells`` there are, up to ``limit`` (see ``PackingProblem``), compiled: a
+    small count in one call, a larger one in slices between deadline checks."""
+    areas_list, areas, sums, isolate = search_inputs(catalogue, pieces, count, use_all)
+    if limit <= 0 or not areas_match(areas_list, len(cells), count, use_all):
+        return 0
+    deadline.check()
+    _, placements = compiled_placements(cells, catalogue, pieces)
+    found = kernel.count_first_slice(*placements, areas, sums, count, use_all, isolate, limit)
+    return int(found) if found >= 0 else compiled_search(cells, catalogue, pieces, count, use_all, limit, deadline)[0]
+
+
+def count_outline(outline: int, width: int, catalogue: str, pieces: tuple[str, ...], count: int, use_all: bool,
+                  limit: int, deadline: Deadline) -> int:
+    """``count_coverings`` of the cells of ``outline``, a mask with rows ``width`` bits apart (a
+    generator's key for a card), in one compiled call when it fits a word and one slice of search."""
+    areas_list, areas, sums, isolate = search_inputs(catalogue, pieces, count, use_all)
+    if limit <= 0 or not areas_match(areas_list, outline.bit_count(), count, use_all):
+        return 0
+    deadline.check()
+    found = -1
+    if outline < 1 << 64:
+        found = kernel.count_outline(np.uint64(outline), width, *orientation_arrays(catalogue, pieces), areas, sums,
+                                     count, use_all, isolate, limit)
+    if found >= 0:
+        return int(found)
+    cells = [divmod(bit, width) for bit in range(outline.bit_length()) if outline >> bit & 1]
     return compiled_search(cells, catalogue, pieces, count, use_all, limit, deadline)[0]
 
 

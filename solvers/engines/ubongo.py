@@ -172,6 +172,41 @@ def search(first, piece, mask, neighbours, full, areas, sums, count, use_all, is
     return nodes
 
 
+@njit(cache=True)
+def count_first_slice(first, piece, mask, neighbours, full, areas, sums, count, use_all, isolate, limit):
+    """Coverings counted up to ``limit`` if one slice of ``search`` finishes the count, else -1 (the caller
+    counts again in slices between deadline checks): a small card's count in one call."""
+    stack = np.zeros((count + 2, 4), np.int64)
+    stack[0, 2] = -1
+    found = np.zeros(3, np.int64)
+    search(first, piece, mask, neighbours, full, areas, sums, count, use_all, isolate, limit, stack, found, SLICE,
+           np.zeros((0, max(count, 1)), np.int64))
+    return found[0] if found[2] else -1
+
+
+@njit(cache=True)
+def count_outline(outline, width, orient_start, orient_piece, orient_dr, orient_dc, areas, sums, count, use_all,
+                  isolate, limit):
+    """``count_first_slice`` on the cells of ``outline``, rows ``width`` bits apart from bit 0: a
+    generator's card counted in one call, from the key it remembers the card by."""
+    first, piece, mask, neighbours, full = build(outline_grid(outline, width), orient_start, orient_piece, orient_dr,
+                                                 orient_dc)
+    return count_first_slice(first, piece, mask, neighbours, full, areas, sums, count, use_all, isolate, limit)
+
+
+@njit(cache=True)
+def outline_grid(outline, width):
+    """The cells of ``outline`` (rows ``width`` bits apart from bit 0) as 1s of a grid."""
+    rows = 0
+    while outline >> np.uint64(rows * width):
+        rows += 1
+    grid = np.zeros((rows, width), np.uint8)
+    for r in range(rows):
+        for c in range(width):
+            grid[r, c] = (outline >> np.uint64(r * width + c)) & np.uint64(1)
+    return grid
+
+
 @cache
 def area_sums(areas: tuple[int, ...], most: int) -> np.ndarray:
     """``table[avail, k]``: bitset of the totals exactly k of the pieces in ``avail`` (bits into
@@ -198,3 +233,5 @@ def warm_up() -> None:
     found = np.zeros(3, np.int64)
     search(first, piece, mask, neighbours, full, areas, area_sums((2, 2, 2), 3), 3, False, True, 10, stack, found,
            SLICE, np.zeros((1, 3), np.int64))
+    count_first_slice(first, piece, mask, neighbours, full, areas, area_sums((2, 2, 2), 3), 3, False, True, 10)
+    count_outline(np.uint64(0b111111), 3, *orient, areas, area_sums((2, 2, 2), 3), 3, False, True, 10)

@@ -21,9 +21,11 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
 
+import numpy as np
 from pydantic import BaseModel, Field
 
 from solvers.common import Cell, Deadline, InvalidInput
+from solvers.techniques import ubongo_kernel as compiled
 from solvers.techniques.human import Contradiction, Difficulty, Grade, Hint, HumanSolver, Level, Step, Technique, cells_named
 from solvers.ubongo import (
     GRID,
@@ -31,9 +33,15 @@ from solvers.ubongo import (
     Placement,
     UbongoAnswer,
     UbongoPuzzle,
+    allowed_pieces,
+    areas_match,
     catalogue_pieces,
+    cell_grid,
     normalise,
+    orientation_arrays,
     piece_orientations,
+    search_inputs,
+    shape_cells,
 )
 
 Filter = Literal["fit", "region", "parity"]  # the live-placement filters, weakest first
@@ -161,6 +169,11 @@ class Board:
         return (mask & self.dark).bit_count() * 2 - mask.bit_count()
 
 
+def _lean(shape: tuple[Cell, ...]) -> int:
+    """|dark - light| cells of a piece on a checkerboard: the same in every orientation and position."""
+    return abs(sum(1 if (r + c) % 2 == 0 else -1 for r, c in shape))
+
+
 def board_of(puzzle: UbongoPuzzle, deadline: Deadline | None = None) -> Board:
     problem = PackingProblem.of(puzzle)
     placements = [p for options in problem.by_first.values() for p in options]
@@ -169,7 +182,7 @@ def board_of(puzzle: UbongoPuzzle, deadline: Deadline | None = None) -> Board:
         for b in bits_of(mask):
             covering[b].append(i)
     shapes = catalogue_pieces(puzzle.catalogue)
-    lean = tuple(abs(sum(1 if (r + c) % 2 == 0 else -1 for r, c in shapes[name])) for name in problem.pieces)
+    lean = tuple(_lean(shapes[name]) for name in problem.pieces)
     dark = sum(1 << (r * GRID + c) for r, c in problem.cells if (r + c) % 2 == 0)
     return Board(puzzle, problem, placements, [tuple(bits_of(mask)) for _, mask in placements], covering, lean, dark,
                  deadline or Deadline.never())
@@ -474,6 +487,8 @@ SOLVER: HumanSolver[Board, PackingState] = HumanSolver(
     start=start,
 )
 LEVELS = tuple(SOLVER.level_names)
+# (level index, technique) of ``ubongo_kernel``'s technique numbers: the solver's order.
+TECHNIQUES = [(level, technique.name) for level, technique in SOLVER.techniques()]
 
 
 class UbongoState(BaseModel):
@@ -503,11 +518,103 @@ def grade(puzzle: UbongoPuzzle, deadline: Deadline) -> Grade:
     return SOLVER.grade(board_of(puzzle, deadline), deadline)
 
 
+def _kinds(keys: list[tuple[int, int]], width: int) -> tuple[list[int], list[int], list[int]]:
+    """Pieces as kinds of equal (size, imbalance): each piece's kind, and each kind's size and imbalance,
+    padded to ``width``. ``assignable`` only asks how many of each kind remain."""
+    kinds = sorted(set(keys))
+    pad = [0] * (width - len(kinds))
+    return [kinds.index(key) for key in keys], [size for size, _ in kinds] + pad, [lean for _, lean in kinds] + pad
+
+
+@lru_cache(maxsize=1 << 10)
+def piece_kinds(catalogue: str, pieces: tuple[str, ...]) -> tuple[np.ndarray, ...]:
+    """The pieces as kinds, the same for every card of a piece set: each piece's kind, each kind's size
+    and imbalance, and how many kinds, by area (row 0) and by area and colours (row 1)."""
+    shapes = catalogue_pieces(catalogue)
+    areas = [len(shapes[name]) for name in pieces]
+    by_area = _kinds([(area, 0) for area in areas], len(pieces))
+    by_colours = _kinds([(area, _lean(shapes[name])) for area, name in zip(areas, pieces, strict=True)], len(pieces))
+    return (np.array([by_area[0], by_colours[0]], np.int64), np.array([by_area[1], by_colours[1]], np.int64),
+            np.array([by_area[2], by_colours[2]], np.int64),
+            np.array([len(set(by_area[0])), len(set(by_colours[0]))], np.int64))
+
+
+def kernel_board(puzzle: UbongoPuzzle) -> tuple:
+    """The card as ``ubongo_kernel`` takes it (``make_board``)."""
+    pieces = tuple(allowed_pieces(puzzle))
+    count, use_all = puzzle.piece_count or 0, puzzle.mode == "given"
+    _, areas, sums, _ = search_inputs(puzzle.catalogue, pieces, count, use_all)
+    _, grid, parity = cell_grid(shape_cells(puzzle))
+    return compiled.make_board(grid, parity, *orientation_arrays(puzzle.catalogue, pieces), areas, sums, count,
+                               use_all, *piece_kinds(puzzle.catalogue, pieces))
+
+
 def grade_within(puzzle: UbongoPuzzle, level: str, deadline: Deadline) -> Grade | None:
     """The card's grade if the techniques up to ``level`` finish it, else None without trying the
-    harder ones: a generator looking for that level skips the costly trials of cards above it."""
-    path = SOLVER.run(board_of(puzzle, deadline), upto=SOLVER.level_names.index(level), deadline=deadline)
-    return SOLVER.grade_path(path) if path.state.solved else None  # solved: the path the full solver takes
+    harder ones: a generator looking for that level skips the costly trials of cards above it.
+
+    The path is taken compiled (``ubongo_kernel.run``), which a walk toward a level can afford on every
+    card it meets; a card where a technique meets a dead end (no covering) takes the Python path, which
+    raises the same ``Contradiction`` it always did."""
+    deadline.check()
+    upto = SOLVER.level_names.index(level)
+    count = puzzle.piece_count or 0
+    techniques, efforts = np.zeros(count + 1, np.int64), np.zeros(count + 1, np.int64)
+    found = compiled.run(kernel_board(puzzle), upto, techniques, efforts)
+    try:
+        return _grade_of(found, techniques, efforts)
+    except Contradiction:
+        path = SOLVER.run(board_of(puzzle, deadline), upto=upto, deadline=deadline)
+        return SOLVER.grade_path(path) if path.state.solved else None
+
+
+def unique_grade_within(outline: int, width: int, catalogue: str, pieces: tuple[str, ...], count: int, use_all: bool,
+                        level: str, deadline: Deadline) -> tuple[bool, Grade | None] | None:
+    """For a generator's card, the cells of ``outline`` (rows ``width`` bits apart, the puzzle's
+    coordinates) with these allowed pieces (``allowed_pieces``), count and mode (``use_all``: given):
+    whether it has exactly one covering and, if so, ``grade_within``; in one compiled call
+    (``ubongo_kernel.count_and_grade``). None when the outline does not fit a word or the count takes
+    more than one slice of search (the caller counts in slices). Raises ``Contradiction`` where a technique meets a dead end."""
+    deadline.check()
+    if outline >= 1 << 64:
+        return None
+    areas, arguments = _count_and_grade_inputs(catalogue, pieces, count, use_all)
+    if not areas_match(areas, outline.bit_count(), count, use_all):
+        return False, None
+    techniques, efforts = np.zeros(count + 1, np.int64), np.zeros(count + 1, np.int64)
+    coverings, *found = compiled.count_and_grade(np.uint64(outline), width, *arguments, 2,
+                                                 SOLVER.level_names.index(level), techniques, efforts)
+    if coverings < 0:
+        return None
+    return coverings == 1, _grade_of(found, techniques, efforts) if coverings == 1 else None
+
+
+@lru_cache(maxsize=1 << 10)
+def _count_and_grade_inputs(catalogue: str, pieces: tuple[str, ...], count: int, use_all: bool) -> tuple[tuple, tuple]:
+    """The pieces' areas, and what ``count_and_grade`` takes about a piece set, gathered once per set."""
+    areas_list, areas, sums, isolate = search_inputs(catalogue, pieces, count, use_all)
+    return areas_list, (*orientation_arrays(catalogue, pieces), areas, sums, count, use_all, isolate,
+                        *piece_kinds(catalogue, pieces))
+
+
+def _grade_of(found: tuple[int, bool, bool], techniques: np.ndarray, efforts: np.ndarray) -> Grade | None:
+    """The grade of a compiled run ((steps, solved, broken) and its steps' techniques and efforts)."""
+    steps, solved, broken = found
+    if broken:
+        raise Contradiction("a technique met a dead end: the card has no covering")
+    if not solved:
+        return None
+    return SOLVER.grade_steps([(*TECHNIQUES[t], int(e)) for t, e in zip(techniques[:steps], efforts[:steps],
+                                                                       strict=True)], True)
+
+
+def warm_up() -> None:
+    """Load (or compile, the first time on this machine) the compiled grader."""
+    for puzzle in (UbongoPuzzle(shape=["###", "##."], pieces=["I2", "I3"]),
+                   UbongoPuzzle(shape=["###", "##."], mode="hidden", piece_count=2)):
+        grade_within(puzzle, LEVELS[-1], Deadline.never())
+        unique_grade_within(0b11_111, 3, puzzle.catalogue, tuple(allowed_pieces(puzzle)), 2, puzzle.mode == "given",
+                            LEVELS[-1], Deadline.never())
 
 
 def hint(puzzle: UbongoPuzzle, state: UbongoState, solution: UbongoAnswer, deadline: Deadline) -> Hint:

@@ -1,0 +1,519 @@
+"""The Ubongo human model compiled with numba: the grade a generator asks for, card after card.
+
+``solvers/techniques/ubongo.py`` defines the techniques, their sentences and the hints; the functions
+here take the same solution path without writing it, so that a walk toward a level can grade every
+card it meets. They work on the placements of ``solvers.engines.ubongo.build`` (cells numbered
+0..n-1 in row-major order, placements in the order of ``Board.placements``: by first cell, then piece,
+then orientation), and return per step its technique and effort; ``SOLVER.grade_steps`` makes the
+grade. Every filter and trial is the Python one, decided the same way:
+
+- ``fit``, ``region`` and ``parity`` keep the placements the Python ``live`` keeps. ``assignable`` asks
+  the same question (can the remaining pieces, ``left`` of them, fill the regions, each region's sizes
+  adding up to its area and its colour imbalance made of the pieces' imbalances, each either way
+  round) over the pieces as a multiset of kinds, (size, imbalance) pairs, region by region;
+- a technique's steps are every placement ``forced`` finds (a cell or, in mode given, a piece with one
+  live placement left), all applied before looking again; a cell or piece with none is a dead end;
+- the trials visit cells by (live placements, cell) and each cell's placements in live order, and
+  count dead ends as ``search`` does, the deep one depth first from the tightest cell, stopping at the
+  first covering.
+
+The order in which a round's forced placements are applied changes neither the state nor whether
+one conflicts with another, so the grade is the Python one. Every function is non-recursive (the deep
+trial keeps its stack in arrays) and compiled with ``cache=True``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from solvers.engines import ubongo as engine
+
+FIT, REGION, PARITY = 0, 1, 2  # the live-placement filters, weakest first
+# The techniques in the order the solver tries them (``SOLVER.techniques()``), as the steps report them.
+ONLY_FIT, CUT_OFF_REGION, PARITY_STEP, TWO_WAY, TRIAL, DEEP_TRIAL = range(6)
+UNTRIED, ALIVE, DEAD = 0, 1, 2  # how trying a placement ended
+MOST_TRIED = 99  # ``trial`` looks at cells with up to this many live placements, as in Python
+OFFSET = 32  # imbalance sums are bits of a word, shifted by this much (every catalogue's leans add up to less)
+ONE = np.uint64(1)
+ZERO = np.uint64(0)
+
+
+@njit(cache=True)
+def _popcount(x):
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return int((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@njit(cache=True)
+def _lowest(x):
+    """The index of the lowest set bit of a nonzero word."""
+    return _popcount((x & (~x + ONE)) - ONE)
+
+
+@njit(cache=True)
+def _regions(free, neighbours, out):
+    """The connected regions of ``free`` into ``out``; returns how many."""
+    n = 0
+    while free:
+        low = free & (~free + ONE)
+        region = low
+        frontier = low
+        while frontier:
+            grown = ZERO
+            bits = frontier
+            while bits:
+                grown |= neighbours[_lowest(bits)]
+                bits &= bits - ONE
+            frontier = grown & free & ~region
+            region |= frontier
+        out[n] = region
+        n += 1
+        free &= ~region
+    return n
+
+
+@njit(cache=True)
+def _signed(sums, n, lean):
+    """The imbalance sums ``sums`` (bits, see OFFSET) with ``n`` more pieces of imbalance ``lean`` added,
+    each either way round."""
+    if n == 0 or lean == 0:
+        return sums
+    out = ZERO
+    for minus in range(n + 1):
+        shift = (n - 2 * minus) * lean
+        if shift >= 0:
+            out |= sums << np.uint64(shift)
+        else:
+            out |= sums >> np.uint64(-shift)
+    return out
+
+
+@njit(cache=True)
+def _assignable(have, kind_size, kind_lean, areas, imbalances, count, left, choice, area_at, pieces_at, sums_at):
+    """Whether ``left`` of the pieces (``have[t]`` of kind t) can fill the ``count`` regions exactly
+    (``solvers.techniques.ubongo.assignable``). Depth first over (region, kind): how many pieces of that
+    kind go to that region; the last three arrays are scratch, one entry per (region, kind)."""
+    if count == 0:
+        return left == 0
+    kinds = have.shape[0]
+    for r in range(count):
+        if abs(imbalances[r]) >= OFFSET:
+            return False
+    pos = 0
+    choice[0] = -1
+    area_at[0] = 0
+    pieces_at[0] = 0
+    sums_at[0] = ONE << np.uint64(OFFSET)
+    while pos >= 0:
+        region, kind = pos // kinds, pos % kinds
+        choice[pos] += 1
+        n = choice[pos]
+        available = have[kind]
+        for earlier in range(region):
+            available -= choice[earlier * kinds + kind]
+        area = area_at[pos] + n * kind_size[kind]
+        used = pieces_at[pos] + n
+        if n > available or area > areas[region] or used > left:
+            pos -= 1
+            continue
+        sums = _signed(sums_at[pos], n, kind_lean[kind])
+        if kind == kinds - 1:
+            if area != areas[region] or not (sums >> np.uint64(imbalances[region] + OFFSET)) & ONE:
+                continue
+            if region == count - 1:
+                if used == left:
+                    return True
+                continue
+            area, sums = 0, ONE << np.uint64(OFFSET)
+        pos += 1
+        choice[pos] = -1
+        area_at[pos] = area
+        pieces_at[pos] = used
+        sums_at[pos] = sums
+    return False
+
+
+@njit(cache=True)
+def _sorted_regions(parts, n, dark, with_colours, areas, imbalances):
+    """The regions' (area, imbalance), smallest area first: the region with the fewest fillings first."""
+    for i in range(n):
+        size = _popcount(parts[i])
+        areas[i] = size
+        imbalances[i] = 2 * _popcount(parts[i] & dark) - size if with_colours else 0
+    for i in range(1, n):
+        j = i
+        while j > 0 and areas[j - 1] > areas[j]:
+            areas[j - 1], areas[j] = areas[j], areas[j - 1]
+            imbalances[j - 1], imbalances[j] = imbalances[j], imbalances[j - 1]
+            j -= 1
+
+
+@njit(cache=True)
+def live(board, scratch, covered, used, strength, out):
+    """The placements the filter ``strength`` keeps (``solvers.techniques.ubongo.live``) into ``out``,
+    in placement order; returns how many."""
+    first, piece, mask, neighbours, full, areas, sums, count, use_all, dark, kinds, kind_size, kind_lean, kind_count = board
+    have, parts, region_areas, region_imbalances, choice, area_at, pieces_at, sums_at = scratch[:8]
+    free = full & ~covered
+    left = count - _popcount(np.uint64(used))
+    found = 0
+    if left <= 0:
+        return 0
+    area = _popcount(free)
+    all_pieces = (1 << areas.shape[0]) - 1
+    with_colours = strength == PARITY
+    bits = free
+    while bits:
+        cell = _lowest(bits)
+        bits &= bits - ONE
+        for j in range(first[cell], first[cell + 1]):
+            k = piece[j]
+            m = mask[j]
+            if (used >> k) & 1 or m & ~free:
+                continue
+            if not use_all:
+                rest = area - areas[k]
+                if rest < 0 or not (sums[all_pieces & ~(used | (1 << k)), left - 1] >> rest) & 1:
+                    continue
+            if strength != FIT:
+                n = _regions(free & ~m, neighbours, parts)
+                if n >= 2 or with_colours:
+                    w = 1 if with_colours else 0
+                    have[:] = 0
+                    for other in range(areas.shape[0]):
+                        if other != k and not (used >> other) & 1:
+                            have[kinds[w, other]] += 1
+                    _sorted_regions(parts, n, dark, with_colours, region_areas, region_imbalances)
+                    if not _assignable(have[:kind_count[w]], kind_size[w], kind_lean[w], region_areas,
+                                       region_imbalances, n, left - 1, choice, area_at, pieces_at, sums_at):
+                        continue
+            out[found] = j
+            found += 1
+    return found
+
+
+@njit(cache=True)
+def _covering_counts(board, options, n, counts, only):
+    """Per free cell, how many of the ``n`` ``options`` cover it (``counts``) and the last of them
+    (``only``, the one placement where the count is 1)."""
+    mask = board[2]
+    counts[:] = 0
+    for i in range(n):
+        j = options[i]
+        bits = mask[j]
+        while bits:
+            cell = _lowest(bits)
+            bits &= bits - ONE
+            counts[cell] += 1
+            only[cell] = j
+
+
+@njit(cache=True)
+def forced(board, scratch, covered, used, strength, out):
+    """The placements ``strength`` forces (``solvers.techniques.ubongo.forced``) into ``out``; returns how
+    many, or -1 at a dead end (a free cell or, in mode given, an unused piece with no live placement)."""
+    piece, full, areas, use_all = board[1], board[4], board[5], board[8]
+    options, counts, only, per_piece, piece_only = scratch[8:13]
+    n = live(board, scratch, covered, used, strength, options)
+    _covering_counts(board, options, n, counts, only)
+    found = 0
+    bits = full & ~covered
+    while bits:
+        cell = _lowest(bits)
+        bits &= bits - ONE
+        if counts[cell] == 0:
+            return -1
+        if counts[cell] == 1:
+            j = only[cell]
+            seen = False
+            for i in range(found):
+                seen |= out[i] == j
+            if not seen:
+                out[found] = j
+                found += 1
+    if use_all:
+        per_piece[:] = 0
+        for i in range(n):
+            per_piece[piece[options[i]]] += 1
+            piece_only[piece[options[i]]] = options[i]
+        for k in range(areas.shape[0]):
+            if (used >> k) & 1:
+                continue
+            if per_piece[k] == 0:
+                return -1
+            if per_piece[k] == 1:
+                j = piece_only[k]
+                seen = False
+                for i in range(found):
+                    seen |= out[i] == j
+                if not seen:
+                    out[found] = j
+                    found += 1
+    return found
+
+
+@njit(cache=True)
+def _place_all(board, placements, n, state):
+    """Place ``n`` placements on ``state`` ([covered, used]); False if two need one piece or one cell."""
+    piece, mask = board[1], board[2]
+    for i in range(n):
+        j = placements[i]
+        bit = 1 << piece[j]
+        if state[1] & bit or np.uint64(state[0]) & mask[j]:
+            return False
+        state[0] = np.int64(np.uint64(state[0]) | mask[j])
+        state[1] |= bit
+    return True
+
+
+@njit(cache=True)
+def settle(board, scratch, state):
+    """Place what the counting techniques force until nothing is (``solvers.techniques.ubongo.settle``);
+    False at a dead end."""
+    full = board[4]
+    placed = scratch[13]
+    while np.uint64(state[0]) != full:
+        n = forced(board, scratch, np.uint64(state[0]), state[1], PARITY, placed)
+        if n < 0:
+            return False
+        if n == 0:
+            return True
+        if not _place_all(board, placed, n, state):
+            return False
+    return True
+
+
+@njit(cache=True)
+def _tightest(board, scratch, covered, used, options_out):
+    """The live placements of the free cell with the fewest (the lowest such cell): where ``search``
+    tries next; returns how many."""
+    full = board[4]
+    options, counts, only = scratch[8], scratch[9], scratch[10]
+    n = live(board, scratch, covered, used, PARITY, options)
+    _covering_counts(board, options, n, counts, only)
+    best, fewest = -1, 1 << 30
+    bits = full & ~covered
+    while bits:
+        cell = _lowest(bits)
+        bits &= bits - ONE
+        if counts[cell] < fewest:
+            best, fewest = cell, counts[cell]
+    return _options_at(board, options, n, best, options_out)
+
+
+@njit(cache=True)
+def _options_at(board, options, n, cell, out):
+    """The ``options`` covering ``cell``, in their order, into ``out``; returns how many."""
+    mask = board[2]
+    found = 0
+    for i in range(n):
+        if (mask[options[i]] >> np.uint64(cell)) & ONE:
+            out[found] = options[i]
+            found += 1
+    return found
+
+
+@njit(cache=True)
+def search(board, scratch, covered, used, dead_ends):
+    """Whether some covering extends the state (``solvers.techniques.ubongo.search``): settle, then try
+    every live placement of the tightest cell, depth first; dead ends are added to ``dead_ends[0]``."""
+    full, piece, mask = board[4], board[1], board[2]
+    states, tried, stack_options, stack_sizes = scratch[14:18]
+    state = states[0]
+    state[0], state[1] = np.int64(covered), used
+    if not settle(board, scratch, state):
+        dead_ends[0] += 1
+        return False
+    if np.uint64(state[0]) == full:
+        return True
+    depth = 0
+    stack_sizes[0] = _tightest(board, scratch, np.uint64(state[0]), state[1], stack_options[0])
+    tried[0] = 0
+    while depth >= 0:
+        if tried[depth] >= stack_sizes[depth]:
+            depth -= 1
+            continue
+        j = stack_options[depth, tried[depth]]
+        tried[depth] += 1
+        child = states[depth + 1]
+        child[0] = np.int64(np.uint64(states[depth, 0]) | mask[j])
+        child[1] = states[depth, 1] | (1 << piece[j])
+        if not settle(board, scratch, child):
+            dead_ends[0] += 1
+            continue
+        if np.uint64(child[0]) == full:
+            return True
+        depth += 1
+        stack_sizes[depth] = _tightest(board, scratch, np.uint64(child[0]), child[1], stack_options[depth])
+        tried[depth] = 0
+    return False
+
+
+@njit(cache=True)
+def trial_step(board, scratch, covered, used, deep, most):
+    """A cell where every live placement but one leads to a dead end (``_trial_step``): (the placement
+    that works, dead ends met), or (-1, 0). Cells by (live placements, cell), each cell's placements in
+    live order; a cell is left as soon as two placements survive."""
+    full, piece, mask = board[4], board[1], board[2]
+    options, counts, only = scratch[8], scratch[9], scratch[10]
+    here, trial_state, outcome, outcome_dead_ends = scratch[18:22]
+    outcome[:] = UNTRIED  # a placement tried at one cell ends the same way at every other cell it covers
+    n = live(board, scratch, covered, used, PARITY, options)
+    # ``search`` and ``settle`` reuse the scratch ``live`` fills: keep this state's options apart.
+    mine = options[:n].copy()
+    _covering_counts(board, mine, n, counts, only)
+    free = full & ~covered
+    cell_counts = counts.copy()
+    most_here = 0
+    bits = free
+    while bits:
+        cell = _lowest(bits)
+        bits &= bits - ONE
+        most_here = max(most_here, cell_counts[cell])
+    dead_ends = np.zeros(1, np.int64)
+    for size in range(2, min(most, most_here) + 1):
+        bits = free
+        while bits:
+            cell = _lowest(bits)
+            bits &= bits - ONE
+            if cell_counts[cell] != size:
+                continue
+            at = _options_at(board, mine, n, cell, here)
+            cell_options = here[:at].copy()
+            dead_ends[0] = 0
+            survivor, survivors = -1, 0
+            for i in range(at):
+                j = cell_options[i]
+                if outcome[j] == UNTRIED:
+                    start_covered = covered | mask[j]
+                    start_used = used | (1 << piece[j])
+                    before = dead_ends[0]
+                    if deep:
+                        alive = search(board, scratch, start_covered, start_used, dead_ends)
+                    else:
+                        trial_state[0], trial_state[1] = np.int64(start_covered), start_used
+                        alive = settle(board, scratch, trial_state)
+                        if not alive:
+                            dead_ends[0] += 1
+                    outcome[j] = ALIVE if alive else DEAD
+                    outcome_dead_ends[j] = dead_ends[0] - before
+                else:
+                    alive = outcome[j] == ALIVE
+                    dead_ends[0] += outcome_dead_ends[j]
+                if alive:
+                    survivor = j
+                    survivors += 1
+                    if survivors > 1:
+                        break
+            if survivors == 1:
+                return survivor, max(1, dead_ends[0])
+    return -1, 0
+
+
+@njit(cache=True)
+def run(board, upto, techniques, efforts):
+    """The solution path with the techniques of levels 0..``upto`` (``HumanSolver.run``): each step's
+    technique (``ONLY_FIT`` ...) and effort into the arrays; returns (steps, solved, broken), broken
+    when a technique met a dead end or two steps of one round clash (never on a unique card)."""
+    full, piece = board[4], board[1]
+    scratch = make_scratch(piece.shape[0], board[3].shape[0], board[5].shape[0], board[7])
+    placed = scratch[13]
+    state = np.zeros(2, np.int64)
+    steps = 0
+    last = 2 * upto + 1  # each level adds two techniques
+    while np.uint64(state[0]) != full:
+        covered, used = np.uint64(state[0]), state[1]
+        found, technique, effort = 0, -1, 1
+        for t in range(last + 1):
+            if t <= PARITY_STEP:
+                found = forced(board, scratch, covered, used, t, placed)
+                if found < 0:
+                    return steps, False, True
+            else:
+                j, effort = trial_step(board, scratch, covered, used, t == DEEP_TRIAL,
+                                       2 if t == TWO_WAY else MOST_TRIED)
+                found = 0
+                if j >= 0:
+                    placed[0] = j
+                    found = 1
+            if found:
+                technique = t
+                break
+        if technique < 0:
+            return steps, False, False
+        if not _place_all(board, placed, found, state):
+            return steps, False, True
+        for _ in range(found):
+            techniques[steps] = technique
+            efforts[steps] = effort
+            steps += 1
+    return steps, True, False
+
+
+@njit(cache=True)
+def make_board(grid, parity, orient_start, orient_piece, orient_dr, orient_dc, areas, sums, count, use_all, kinds,
+               kind_size, kind_lean, kind_count):
+    """The card as the functions here take it: the placements ``engine.build`` makes on ``grid``, the
+    pieces' areas, area sums and kinds (``solvers.techniques.ubongo.piece_kinds``), and the dark cells
+    of a checkerboard whose corner cell has colour ``parity``."""
+    first, piece, mask, neighbours, full = engine.build(grid, orient_start, orient_piece, orient_dr, orient_dc)
+    dark = ZERO
+    i = 0
+    for r in range(grid.shape[0]):
+        for c in range(grid.shape[1]):
+            if grid[r, c]:
+                if (r + c + parity) % 2 == 0:
+                    dark |= ONE << np.uint64(i)
+                i += 1
+    return (first, piece, mask, neighbours, full, areas, sums, count, use_all, dark, kinds, kind_size, kind_lean,
+            kind_count)
+
+
+@njit(cache=True)
+def count_and_grade(outline, width, orient_start, orient_piece, orient_dr, orient_dc, areas, sums, count, use_all,
+                    isolate, kinds, kind_size, kind_lean, kind_count, limit, upto, techniques, efforts):
+    """A generator's card (``engine.count_outline``) counted up to ``limit`` and, if it has exactly one
+    covering, graded (``run`` up to ``upto``), on one build of its placements: (coverings, or -1 if one
+    slice of search did not finish the count; steps, solved, broken as ``run`` returns them)."""
+    board = make_board(engine.outline_grid(outline, width), 0, orient_start, orient_piece, orient_dr, orient_dc, areas,
+                       sums, count, use_all, kinds, kind_size, kind_lean, kind_count)
+    coverings = engine.count_first_slice(board[0], board[1], board[2], board[3], board[4], areas, sums, count, use_all,
+                                         isolate, limit)
+    if coverings != 1:
+        return coverings, 0, False, False
+    steps, solved, broken = run(board, upto, techniques, efforts)
+    return coverings, steps, solved, broken
+
+
+@njit(cache=True)
+def make_scratch(placements, cells, pieces, count):
+    """Room for one grade: region and assignment scratch, option lists, per-cell and per-piece counts,
+    the deep trial's stack."""
+    positions = max(cells, 1) * max(pieces, 1)
+    return (
+        np.zeros(pieces, np.int64),  # have: remaining pieces per kind
+        np.zeros(cells, np.uint64),  # parts: regions
+        np.zeros(cells, np.int64),  # region areas
+        np.zeros(cells, np.int64),  # region imbalances
+        np.zeros(positions, np.int64),  # choice per (region, kind)
+        np.zeros(positions, np.int64),  # area so far
+        np.zeros(positions, np.int64),  # pieces so far
+        np.zeros(positions, np.uint64),  # imbalance sums so far
+        np.zeros(placements, np.int64),  # options: live placements
+        np.zeros(cells, np.int64),  # counts per cell
+        np.zeros(cells, np.int64),  # the only placement per cell
+        np.zeros(pieces, np.int64),  # live placements per piece
+        np.zeros(pieces, np.int64),  # the only placement per piece
+        np.zeros(max(pieces, cells), np.int64),  # placed: a round's forced placements
+        np.zeros((count + 2, 2), np.int64),  # search states
+        np.zeros(count + 2, np.int64),  # search: options tried per depth
+        np.zeros((count + 2, max(placements, 1)), np.int64),  # search: options per depth
+        np.zeros(count + 2, np.int64),  # search: how many options per depth
+        np.zeros(max(placements, 1), np.int64),  # a trial cell's options
+        np.zeros(2, np.int64),  # a trial's state
+        np.zeros(max(placements, 1), np.int64),  # how trying each placement ended
+        np.zeros(max(placements, 1), np.int64),  # the dead ends it met
+    )
