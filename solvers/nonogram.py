@@ -129,7 +129,9 @@ def check(puzzle: NonogramPuzzle, answer: NonogramAnswer) -> list[Violation]:
 # ``clue_runs[clue_start[l]:clue_start[l + 1]]`` its runs. Cells hold -1 (undecided), 0 or 1.
 
 
-@njit(cache=True)
+# Without numba's reference counting (``_nrt=False``): called for every run and start, it would otherwise
+# count references to each array it takes atomically at every call, six times the cost of the test.
+@njit(cache=True, _nrt=False)
 def run_fits(vals, n, k, fwd, bwd, zp, j, p, length):  # noqa: ANN001, ANN201 - numba
     """Whether run j (of ``length``) can start at p: no empty cell under it, a gap (or the line's end)
     on each side, and the runs before and after it fit in what is left."""
