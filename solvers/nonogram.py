@@ -610,7 +610,7 @@ class Engine:
 
 
 def to_grid(flat: np.ndarray, rows: int, cols: int) -> Grid:
-    return [[int(v) for v in flat[r * cols:(r + 1) * cols]] for r in range(rows)]
+    return flat[: rows * cols].reshape(rows, cols).tolist()
 
 
 def count_solutions(puzzle: NonogramPuzzle, limit: int, deadline: Deadline, keep: int | None = None
