@@ -173,12 +173,13 @@ class TowardLevel:
         self.tries, self.max_flips = tries, max_flips
 
     def grade(self, puzzle: rules.NonogramPuzzle, deadline: Deadline) -> Grade:
-        """The path's grade where the fast closures say the level is the target (they agree: both are
-        closures of the same rules), else just the level, to save the path on draws that are dropped."""
-        index = human.level_index(puzzle, deadline)
-        if index == self.target:
-            return human.grade(puzzle, deadline)
-        return Grade(None if index is None else self.names[index], 0.0, 0, None)
+        """The path's grade where the path with the target's techniques finishes the puzzle (it is then the
+        whole path: harder techniques are only tried where easier ones find nothing), else a level-less
+        grade: the draw is harder than the target, and the walk down needs no more."""
+        found = human.outline(human.board_of(puzzle), upto=self.target, deadline=deadline)
+        if found is None or not found.solved:
+            return Grade(None, 0.0, 0, None)
+        return found.grade()
 
     def left(self, filled: Grid) -> tuple[int, int, np.ndarray | None]:
         """(undecided after the level below, undecided after the target level, the target's grid); the
