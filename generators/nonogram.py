@@ -10,11 +10,11 @@ from the picture, one such cell is flipped in the picture (the one whose new val
 of its 8 neighbours, so the look survives), which changes that cell's row and column clues so the
 other solution no longer fits them.
 
-Levels: a unique draw is graded by the compiled closures (``level_index``); if it is off its level,
-``TowardLevel`` walks a harder draw down: it flips picture cells the target level leaves undecided,
-a few candidates at a time, keeping the flip that leaves the fewest (whatever that level solves is
-unique, so no search is needed) and never one that lets the level below solve it. A draw that is too
-easy is dropped. The path of the person-like techniques then grades the result.
+Levels: a unique draw is graded by the compiled path of the person-like techniques, capped at the target
+level; if it is off its level, ``TowardLevel`` walks a harder draw down: it flips picture cells the
+target level leaves undecided (the compiled closures say which), a few candidates at a time, keeping the
+flip that leaves the fewest (whatever that level solves is unique, so no search is needed) and never one
+that lets the level below solve it. A draw that is too easy is dropped.
 """
 
 from __future__ import annotations
