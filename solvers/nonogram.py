@@ -508,19 +508,14 @@ class Board:
 
     @classmethod
     def from_clues(cls, rows: int, cols: int, row_clues: list[Clue], col_clues: list[Clue]) -> Board:
-        longest = max(rows, cols)
-        line_cells = np.zeros((rows + cols, longest), dtype=np.int32)
-        line_len = np.zeros(rows + cols, dtype=np.int32)
-        for r in range(rows):
-            line_cells[r, :cols] = np.arange(r * cols, (r + 1) * cols)
-            line_len[r] = cols
-        for c in range(cols):
-            line_cells[rows + c, :rows] = np.arange(c, rows * cols, cols)
-            line_len[rows + c] = rows
+        cells = np.arange(rows * cols, dtype=np.int32).reshape(rows, cols)
+        line_cells = np.zeros((rows + cols, max(rows, cols)), dtype=np.int32)
+        line_cells[:rows, :cols] = cells
+        line_cells[rows:, :rows] = cells.T
+        line_len = np.array([cols] * rows + [rows] * cols, dtype=np.int32)
         clues = [list(runs) for runs in (*row_clues, *col_clues)]
         clue_start = np.zeros(rows + cols + 1, dtype=np.int32)
-        for line, runs in enumerate(clues):
-            clue_start[line + 1] = clue_start[line] + len(runs)
+        clue_start[1:] = np.cumsum([len(runs) for runs in clues])
         clue_runs = np.array([run for runs in clues for run in runs] or [0], dtype=np.int32)
         return cls(rows, cols, line_cells, line_len, clue_runs, clue_start, clues)
 
