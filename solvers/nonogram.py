@@ -334,36 +334,19 @@ def follow(grid, trail, st, dirty, rows, cols, line_cells, line_len, clue_runs, 
     return True
 
 
-@njit(cache=True, _nrt=False)
-def _note_lines(trail, start, end, rows, cols, reading, read, count):  # noqa: ANN001, ANN202
-    """Add the lines through the cells ``trail[start:end]`` to ``read[:count]``, each once (``reading``
-    marks the ones in); returns the new count."""
-    for t in range(start, end):
-        c = trail[t]
-        for line in (c // cols, rows + c % cols):
-            if not reading[line]:
-                reading[line] = True
-                read[count] = line
-                count += 1
-    return count
-
-
 @njit(cache=True)
 def probe(grid, trail, st, dirty, rows, cols, line_cells, line_len, clue_runs, clue_start,
-          vals, fwd, bwd, zp, diff, out, mode, seen, held, cell, reading, read):  # noqa: ANN001, ANN201
+          vals, fwd, bwd, zp, diff, out, mode, seen, held, cell):  # noqa: ANN001, ANN201
     """Assume ``cell`` filled, then empty, each followed by the line solver (for ``st[LIMIT]`` rounds, or
     to the end), and undo both. Returns
     (filled holds, empty holds, cells the filled one decided, cells the empty one decided, cells both
-    decide alike, lines read); in mode 2 those cells both decide are left in ``held[:n]`` with ``seen`` =
-    2 + their value. The lines read (through the cell and every cell either assumption decided: all the
-    line solver can have looked at) go into ``read``."""
+    decide alike); in mode 2 those last cells are left in ``held[:n]`` with ``seen`` = 2 + their value."""
     mark = st[TRAIL]
     st[PROBES] += 2
     _assign(grid, trail, st, dirty, cols, rows, cell, 1)
     ok1 = follow(grid, trail, st, dirty, rows, cols, line_cells, line_len, clue_runs, clue_start,
                  vals, fwd, bwd, zp, diff, out)
     got1 = st[TRAIL] - mark
-    count = _note_lines(trail, mark, st[TRAIL], rows, cols, reading, read, 0)
     if ok1 and mode == 2:  # remember what the filled assumption decided
         for t in range(got1):
             c = trail[mark + t]
@@ -374,9 +357,6 @@ def probe(grid, trail, st, dirty, rows, cols, line_cells, line_len, clue_runs, c
     ok0 = follow(grid, trail, st, dirty, rows, cols, line_cells, line_len, clue_runs, clue_start,
                  vals, fwd, bwd, zp, diff, out)
     got0 = st[TRAIL] - mark
-    count = _note_lines(trail, mark, st[TRAIL], rows, cols, reading, read, count)
-    for i in range(count):
-        reading[read[i]] = False
     if ok1 and ok0 and mode == 2:  # cells both assumptions decide alike (grid holds the empty one's)
         for t in range(mark + 1, st[TRAIL]):
             c = trail[t]
@@ -392,39 +372,16 @@ def probe(grid, trail, st, dirty, rows, cols, line_cells, line_len, clue_runs, c
                 common += 1
             else:
                 seen[c] = -1
-    return ok1, ok0, got1, got0, common, count
-
-
-@njit(cache=True, _nrt=False)
-def _mark_changed(trail, start, end, rows, cols, changed, now):  # noqa: ANN001, ANN202
-    for t in range(start, end):
-        c = trail[t]
-        changed[c // cols] = now
-        changed[rows + c % cols] = now
-
-
-@njit(cache=True, _nrt=False)
-def _remembered(memory, cell):  # noqa: ANN001, ANN202
-    """Whether ``cell``'s probe in ``memory`` still holds: made in this fixpoint, and none of the lines it
-    read changed since."""
-    probed, _, count, read, changed, _ = memory
-    if probed[cell] < 0:
-        return False
-    for i in range(count[cell]):  # noqa: SIM110 - numba
-        if changed[read[cell, i]] > probed[cell]:
-            return False
-    return True
+    return ok1, ok0, got1, got0, common
 
 
 @njit(cache=True)
 def fixpoint(grid, trail, st, dirty, rows, cols, line_cells, line_len, clue_runs, clue_start,
-             vals, fwd, bwd, zp, diff, out, mode, seen, held, memory):  # noqa: ANN001, ANN201
+             vals, fwd, bwd, zp, diff, out, mode, seen, held):  # noqa: ANN001, ANN201
     """Close the grid under the line solver (mode 0), plus probing: a cell whose assumption the line
     solver refutes (within ``st[LIMIT]`` rounds) takes the other value (mode 1), plus cells both
     assumptions of a cell decide alike (mode 2). Returns (ok, cell to branch on or -1): the undecided
-    cell whose two probes decided the most (mode ≥ 1), else the first undecided one. In mode 1 a cell is
-    probed again only once a line its last probe read has changed (``memory``, see ``probe_memory``):
-    the grid only grows here, so its decided count dates the changes."""
+    cell whose two probes decided the most (mode ≥ 1), else the first undecided one."""
     if not propagate(grid, trail, st, dirty, rows, cols, line_cells, line_len, clue_runs, clue_start,
                      vals, fwd, bwd, zp, diff, out):
         return False, -1
@@ -434,26 +391,17 @@ def fixpoint(grid, trail, st, dirty, rows, cols, line_cells, line_len, clue_runs
             if grid[i] == -1:
                 return True, i
         return True, -1
-    probed, results, count, read, changed_at, reading = memory
-    probed[:ncells] = -1
     while True:
         changed = False
         best, best_score = -1, -1
         for cell in range(ncells):
             if grid[cell] != -1:
                 continue
-            if mode == 1 and _remembered(memory, cell):
-                ok1, ok0, got1, got0, common = results[cell, 0], results[cell, 1], results[cell, 2], \
-                    results[cell, 3], 0
-            else:
-                ok1, ok0, got1, got0, common, count[cell] = probe(
-                    grid, trail, st, dirty, rows, cols, line_cells, line_len, clue_runs, clue_start, vals, fwd,
-                    bwd, zp, diff, out, mode, seen, held, cell, reading, read[cell])
-                probed[cell] = st[TRAIL]
-                results[cell, 0], results[cell, 1], results[cell, 2], results[cell, 3] = ok1, ok0, got1, got0
+            ok1, ok0, got1, got0, common = probe(grid, trail, st, dirty, rows, cols, line_cells, line_len,
+                                                 clue_runs, clue_start, vals, fwd, bwd, zp, diff, out, mode,
+                                                 seen, held, cell)
             if not ok1 and not ok0:
                 return False, -1
-            before = st[TRAIL]
             if not ok1 or not ok0:
                 _assign(grid, trail, st, dirty, cols, rows, cell, 0 if not ok1 else 1)
             elif common > 0:
@@ -470,7 +418,6 @@ def fixpoint(grid, trail, st, dirty, rows, cols, line_cells, line_len, clue_runs
             if not propagate(grid, trail, st, dirty, rows, cols, line_cells, line_len, clue_runs, clue_start,
                              vals, fwd, bwd, zp, diff, out):
                 return False, -1
-            _mark_changed(trail, before, st[TRAIL], rows, cols, changed_at, st[TRAIL])
             if st[TRAIL] == ncells:
                 return True, -1
         if not changed:
@@ -479,16 +426,16 @@ def fixpoint(grid, trail, st, dirty, rows, cols, line_cells, line_len, clue_runs
 
 @njit(cache=True)
 def first_probe(grid, trail, st, dirty, rows, cols, line_cells, line_len, clue_runs, clue_start,
-                vals, fwd, bwd, zp, diff, out, mode, seen, held, memory):  # noqa: ANN001, ANN201
+                vals, fwd, bwd, zp, diff, out, mode, seen, held):  # noqa: ANN001, ANN201
     """The first undecided cell (row by row) where probing finds something, without deciding it:
     (cell, 0) the filled assumption breaks, (cell, 1) the empty one breaks, (cell, 2) both hold and
     decide some cells alike (mode 2 only; ``seen`` is left clean). (-1, -1) when there is none."""
     for cell in range(rows * cols):
         if grid[cell] != -1:
             continue
-        ok1, ok0, got1, got0, common, _ = probe(grid, trail, st, dirty, rows, cols, line_cells, line_len,
-                                                clue_runs, clue_start, vals, fwd, bwd, zp, diff, out, mode,
-                                                seen, held, cell, memory[5], memory[3][cell])
+        ok1, ok0, got1, got0, common = probe(grid, trail, st, dirty, rows, cols, line_cells, line_len,
+                                             clue_runs, clue_start, vals, fwd, bwd, zp, diff, out, mode,
+                                             seen, held, cell)
         for t in range(common):
             seen[held[t]] = -1
         if not ok1:
@@ -502,7 +449,7 @@ def first_probe(grid, trail, st, dirty, rows, cols, line_cells, line_len, clue_r
 
 @njit(cache=True)
 def search(grid, trail, st, dirty, marks, branch, tried, rows, cols, line_cells, line_len, clue_runs, clue_start,
-           vals, fwd, bwd, zp, diff, out, seen, held, memory, budget, limit, solutions):  # noqa: ANN001, ANN201
+           vals, fwd, bwd, zp, diff, out, seen, held, budget, limit, solutions):  # noqa: ANN001, ANN201
     """Depth-first search with probing, counting solutions (``st[COUNT]``) up to ``limit`` and copying
     the first ``solutions.shape[0]``. Runs ``budget`` nodes, then returns; ``st[PHASE]`` is DONE once
     the tree is exhausted, and the next call goes on where this one stopped."""
@@ -513,7 +460,7 @@ def search(grid, trail, st, dirty, marks, branch, tried, rows, cols, line_cells,
             nodes += 1
             st[NODES] += 1
             ok, cell = fixpoint(grid, trail, st, dirty, rows, cols, line_cells, line_len, clue_runs, clue_start,
-                                vals, fwd, bwd, zp, diff, out, NODE_MODE, seen, held, memory)
+                                vals, fwd, bwd, zp, diff, out, NODE_MODE, seen, held)
             if ok and st[TRAIL] == ncells:
                 if st[COUNT] < solutions.shape[0]:
                     for i in range(ncells):
@@ -593,14 +540,6 @@ class Scratch:
         self.starts = np.zeros((most_runs + 1, longest), dtype=np.bool_)
 
 
-def probe_memory(ncells: int, n_lines: int) -> tuple[np.ndarray, ...]:
-    """What ``fixpoint`` remembers of each cell's last probe: when (the decided count then; -1 none yet),
-    its results (filled holds, empty holds, cells each decided), how many lines it read and which; then
-    when each line last changed, and a mark per line for listing lines once."""
-    return (np.full(ncells, -1, np.int64), np.zeros((ncells, 4), np.int32), np.zeros(ncells, np.int32),
-            np.zeros((ncells, n_lines), np.int16), np.zeros(n_lines, np.int64), np.zeros(n_lines, np.bool_))
-
-
 class Engine:
     """One puzzle's search state: the grid, its trail, the branch stack and the counters."""
 
@@ -618,7 +557,6 @@ class Engine:
         self.seen = np.full(ncells, -1, dtype=np.int8)
         self.held = np.zeros(ncells, dtype=np.int32)
         self.scratch = Scratch(max(board.rows, board.cols))
-        self.probes = probe_memory(ncells, board.rows + board.cols)
         self.count_kept: np.ndarray | None = None  # the solutions a count keeps, across its slices
         decided = np.flatnonzero(self.grid != -1)
         self.trail[: len(decided)] = decided
@@ -633,8 +571,7 @@ class Engine:
         """Apply the line solver (0), with probing (1), with both-ways probing (2) to a fixpoint; probes
         follow their assumption for ``rounds`` rounds (0: to the end)."""
         self.st[LIMIT] = rounds
-        ok, _ = fixpoint(self.grid, self.trail, self.st, self.dirty, *self._core(), mode, self.seen, self.held,
-                         self.probes)
+        ok, _ = fixpoint(self.grid, self.trail, self.st, self.dirty, *self._core(), mode, self.seen, self.held)
         return bool(ok)
 
     def first_probe(self, mode: int, rounds: int = 0) -> tuple[int, int]:
@@ -642,7 +579,7 @@ class Engine:
         self.dirty[:] = False
         self.st[LIMIT] = rounds
         cell, what = first_probe(self.grid, self.trail, self.st, self.dirty, *self._core(), mode, self.seen,
-                                 self.held, self.probes)
+                                 self.held)
         return int(cell), int(what)
 
     @property
@@ -657,7 +594,7 @@ class Engine:
         while True:
             deadline.check()
             done = search(self.grid, self.trail, self.st, self.dirty, self.marks, self.branch, self.tried,
-                          *self._core(), self.seen, self.held, self.probes, slice_nodes, limit, kept)
+                          *self._core(), self.seen, self.held, slice_nodes, limit, kept)
             count = int(self.st[COUNT])
             if done or count >= limit:
                 return kept[: min(count, keep)], count, bool(done)

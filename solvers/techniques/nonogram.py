@@ -329,14 +329,15 @@ def outline(board: Board, upto: int | None = None, deadline: Deadline | None = N
     decisions = np.zeros((ncells, 2), np.int32)
     counters = np.zeros(2, np.int64)
     n_lines = board.rows + board.cols
-    memory = (kernel.trial_scratch(ncells), *kernel.memories(ncells, n_lines))
+    memory = (kernel.trial_scratch(ncells), kernel.line_memory(n_lines), kernel.probe_memory(ncells, n_lines),
+              kernel.probe_memory(ncells, n_lines), np.zeros(n_lines, np.bool_))
     last = len(SOLVER.levels) - 1 if upto is None else upto
     deadline = deadline or Deadline.never()
     outcome = kernel.PAUSED
     while outcome == kernel.PAUSED:
         deadline.check()
         outcome = kernel.path(engine.grid, engine.trail, engine.st, engine.dirty, *engine._core(), engine.seen,
-                              engine.held, engine.probes, *memory, last, SHORT_ROUNDS, steps, decisions, counters, PATH_SLICE)
+                              engine.held, *memory, last, SHORT_ROUNDS, steps, decisions, counters, PATH_SLICE)
     if outcome in (kernel.BROKEN, kernel.LOST):
         return None
     return Outline(board, steps[: counters[0]], decisions[: counters[1]], outcome == kernel.SOLVED)

@@ -29,18 +29,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.nonogram import (
-    LIMIT,
-    LINES,
-    TRAIL,
-    _remembered,
-    _undo,
-    first_probe,
-    follow,
-    line_solve,
-    probe,
-    probe_memory,
-)
+from solvers.nonogram import LIMIT, LINES, TRAIL, _undo, first_probe, follow, line_solve
 
 OVERLAP, COMPLETED_RUNS, LINE, SHORT_CHAIN, LONG_CHAIN, EITHER_WAY = range(6)  # the order of SOLVER.techniques()
 EASY_KINDS = (OVERLAP, COMPLETED_RUNS, LINE)
@@ -59,14 +48,17 @@ def trial_scratch(ncells: int) -> tuple[np.ndarray, ...]:
             np.zeros(ncells, np.int32))
 
 
-def memories(ncells: int, n_lines: int) -> tuple[tuple[np.ndarray, ...], ...]:
-    """Per line, what the line rule last told there (STALE, NOTHING or the technique of its step) and when
-    it last changed (the decided count then); per cell, its last probe within two rounds and to the end
-    (``probe_memory``), dated by the same line changes."""
-    short = probe_memory(ncells, n_lines)
-    changed = short[4]
-    long = (*probe_memory(ncells, n_lines)[:4], changed, short[5])
-    return (np.full(n_lines, STALE, np.int8), changed), short, long
+def line_memory(n_lines: int) -> tuple[np.ndarray, ...]:
+    """Per line: what the line rule last told there (STALE, NOTHING or the technique of its step) and
+    when it last changed (the number of decisions made by then)."""
+    return np.full(n_lines, STALE, np.int8), np.zeros(n_lines, np.int64)
+
+
+def probe_memory(ncells: int, n_lines: int) -> tuple[np.ndarray, ...]:
+    """Per cell, its last probe: when (decisions made by then; -1 never), whether each assumption held
+    (bit 0 filled, bit 1 empty), how many lines it read and which."""
+    return (np.full(ncells, -1, np.int64), np.zeros(ncells, np.int8), np.zeros(ncells, np.int32),
+            np.zeros((ncells, n_lines), np.int16))
 
 
 @njit(cache=True)
@@ -103,7 +95,7 @@ def _decide(grid, trail, st, rows, cols, lines, decisions, counters, cell, value
     seen, changed = lines
     for line in (cell // cols, rows + cell % cols):
         seen[line] = STALE
-        changed[line] = st[TRAIL]
+        changed[line] = counters[1]
 
 
 @njit(cache=True)
@@ -152,26 +144,54 @@ def line_look(grid, trail, st, rows, cols, line_cells, line_len, clue_runs, clue
 
 
 @njit(cache=True)
+def _probe_fresh(memory, changed, cell):  # noqa: ANN001, ANN202
+    """Whether ``cell``'s remembered probe still holds: none of the lines it read changed since."""
+    when, _, count, read = memory
+    if when[cell] < 0:
+        return False
+    for i in range(count[cell]):  # noqa: SIM110 - numba
+        if changed[read[cell, i]] > when[cell]:
+            return False
+    return True
+
+
+@njit(cache=True)
 def first_refuted(grid, trail, st, dirty, rows, cols, line_cells, line_len, clue_runs, clue_start, vals, fwd, bwd,
-                  zp, diff, out, seen, held, rounds, memory):  # noqa: ANN001, ANN201
+                  zp, diff, out, rounds, memory, changed, reading, when, counters):  # noqa: ANN001, ANN201
     """What ``first_probe`` finds in mode 1 (the first undecided cell, row by row, one of whose assumptions
     breaks within ``rounds`` rounds, 0: to the end; (cell, 0) the filled one, (cell, 1) the empty one, else
-    (-1, -1)), probing again only the cells whose remembered probe read a line that changed since (the
-    path's grid only grows, so its decided count dates the changes)."""
-    probed, results, count, read, _, reading = memory
-    st[LIMIT] = rounds
+    (-1, -1)), probing again only the cells whose remembered probe read a line that changed. A probe
+    reads the lines through its cell and through the cells it decides before its last round; ``reading``
+    marks them once."""
+    last_round = rows * cols + 1 if rounds == 0 else rounds
+    probed, held, count, read = memory
     for cell in range(rows * cols):
         if grid[cell] != -1:
             continue
-        if not _remembered(memory, cell):
-            ok1, ok0, _, _, _, count[cell] = probe(grid, trail, st, dirty, rows, cols, line_cells, line_len,
-                                                   clue_runs, clue_start, vals, fwd, bwd, zp, diff, out, 1, seen, held,
-                                                   cell, reading, read[cell])
-            results[cell, 0], results[cell, 1] = ok1, ok0
-            probed[cell] = st[TRAIL]
-        if not results[cell, 0]:
+        if not _probe_fresh(memory, changed, cell):
+            mark = st[TRAIL]
+            count[cell] = 0
+            held[cell] = 0
+            for value in (1, 0):
+                if follow_rounds(grid, trail, st, dirty, rows, cols, line_cells, line_len, clue_runs, clue_start,
+                                 vals, fwd, bwd, zp, diff, out, cell, value, last_round, when) == NO_ROUND:
+                    held[cell] |= 1 if value == 1 else 2
+                for t in range(mark, st[TRAIL]):
+                    c = trail[t]
+                    if when[c] >= last_round:
+                        continue
+                    for line in (c // cols, rows + c % cols):
+                        if not reading[line]:
+                            reading[line] = True
+                            read[cell, count[cell]] = line
+                            count[cell] += 1
+                _undo(grid, trail, st, mark)
+            for i in range(count[cell]):
+                reading[read[cell, i]] = False
+            probed[cell] = counters[1]
+        if not held[cell] & 1:
             return cell, 0
-        if not results[cell, 1]:
+        if not held[cell] & 2:
             return cell, 1
     return -1, -1
 
@@ -213,7 +233,7 @@ def follow_rounds(grid, trail, st, dirty, rows, cols, line_cells, line_len, clue
 
 @njit(cache=True)
 def path(grid, trail, st, dirty, rows, cols, line_cells, line_len, clue_runs, clue_start, vals, fwd, bwd, zp, diff,
-         out, seen, held, probes, trial, lines, short_memory, long_memory, upto, short_rounds, steps, decisions,
+         out, seen, held, trial, lines, short_memory, long_memory, reading, upto, short_rounds, steps, decisions,
          counters, budget):  # noqa: ANN001, ANN201
     """Go on with the solution path from ``grid`` (every decided cell on the trail) with the levels up to
     ``upto`` (``short-chain`` following its assumption for ``short_rounds`` rounds), logging each step and
@@ -221,6 +241,7 @@ def path(grid, trail, st, dirty, rows, cols, line_cells, line_len, clue_runs, cl
     BROKEN where a technique sees a broken rule, LOST where the prober's cell does not break when followed
     round by round (never seen): the Python techniques take over."""
     when, first_value, _, shared = trial
+    changed = lines[1]
     ncells = rows * cols
     n_lines = rows + cols
     start_lines = st[LINES]
@@ -248,11 +269,13 @@ def path(grid, trail, st, dirty, rows, cols, line_cells, line_len, clue_runs, cl
             return STUCK
         technique = SHORT_CHAIN
         cell, what = first_refuted(grid, trail, st, dirty, rows, cols, line_cells, line_len, clue_runs, clue_start,
-                                   vals, fwd, bwd, zp, diff, out, seen, held, short_rounds, short_memory)
+                                   vals, fwd, bwd, zp, diff, out, short_rounds, short_memory, changed, reading,
+                                   when, counters)
         if what not in (0, 1) and upto >= 2:
             technique = LONG_CHAIN
             cell, what = first_refuted(grid, trail, st, dirty, rows, cols, line_cells, line_len, clue_runs,
-                                       clue_start, vals, fwd, bwd, zp, diff, out, seen, held, 0, long_memory)
+                                       clue_start, vals, fwd, bwd, zp, diff, out, 0, long_memory, changed, reading,
+                                       when, counters)
         if what in (0, 1):
             assumed = 1 if what == 0 else 0
             mark = st[TRAIL]
@@ -269,7 +292,7 @@ def path(grid, trail, st, dirty, rows, cols, line_cells, line_len, clue_runs, cl
             return STUCK
         st[LIMIT] = 0
         cell, what = first_probe(grid, trail, st, dirty, rows, cols, line_cells, line_len, clue_runs, clue_start,
-                                 vals, fwd, bwd, zp, diff, out, 2, seen, held, probes)
+                                 vals, fwd, bwd, zp, diff, out, 2, seen, held)
         if what != 2:
             return STUCK
         depth, common = either_way(grid, trail, st, dirty, rows, cols, line_cells, line_len, clue_runs, clue_start,
