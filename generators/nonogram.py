@@ -10,11 +10,11 @@ from the picture, one such cell is flipped in the picture (the one whose new val
 of its 8 neighbours, so the look survives), which changes that cell's row and column clues so the
 other solution no longer fits them.
 
-Levels: a unique draw is graded by the compiled closures (``level_index``); if it is off its level,
-``TowardLevel`` walks a harder draw down: it flips picture cells the target level leaves undecided,
-a few candidates at a time, keeping the flip that leaves the fewest (whatever that level solves is
-unique, so no search is needed) and never one that lets the level below solve it. A draw that is too
-easy is dropped. The path of the person-like techniques then grades the result.
+Levels: a unique draw is graded by the compiled path of the person-like techniques, capped at the target
+level; if it is off its level, ``TowardLevel`` walks a harder draw down: it flips picture cells the
+target level leaves undecided (the compiled closures say which), a few candidates at a time, keeping the
+flip that leaves the fewest (whatever that level solves is unique, so no search is needed) and never one
+that lets the level below solve it. A draw that is too easy is dropped.
 """
 
 from __future__ import annotations
@@ -133,13 +133,13 @@ class NonogramSteps:
         return rules.other_solution(puzzle_of(puzzle), puzzle, deadline)
 
     def repair(self, puzzle: Grid, solution: Grid, other: Grid, rng: random.Random) -> Grid | None:
+        """The smoothest disputed cell flipped: its row then fills one cell more or fewer, so its clue, and
+        with it the other solution, changes."""
         differ = [(r, c) for r in range(self.rows) for c in range(self.cols) if puzzle[r][c] != other[r][c]]
-        for r, c in smooth_flips(puzzle, differ, rng, 4):
-            changed = [row[:] for row in puzzle]
-            changed[r][c] ^= 1
-            if rules.clues_of(changed) != rules.clues_of(other):
-                return changed
-        return None
+        (r, c), = smooth_flips(puzzle, differ, rng, 1)
+        changed = [row[:] for row in puzzle]
+        changed[r][c] ^= 1
+        return changed
 
 
 def generate_unique(rows: int, cols: int, seed: int, deadline: Deadline, speckle: float = 0.0) -> Generated:
@@ -173,12 +173,13 @@ class TowardLevel:
         self.tries, self.max_flips = tries, max_flips
 
     def grade(self, puzzle: rules.NonogramPuzzle, deadline: Deadline) -> Grade:
-        """The path's grade where the fast closures say the level is the target (they agree: both are
-        closures of the same rules), else just the level, to save the path on draws that are dropped."""
-        index = human.level_index(puzzle, deadline)
-        if index == self.target:
-            return human.grade(puzzle, deadline)
-        return Grade(None if index is None else self.names[index], 0.0, 0, None)
+        """The path's grade where the path with the target's techniques finishes the puzzle (it is then the
+        whole path: harder techniques are only tried where easier ones find nothing), else a level-less
+        grade: the draw is harder than the target, and the walk down needs no more."""
+        found = human.outline(human.board_of(puzzle), upto=self.target, deadline=deadline)
+        if found is None or not found.solved:
+            return Grade(None, 0.0, 0, None)
+        return found.grade()
 
     def left(self, filled: Grid) -> tuple[int, int, np.ndarray | None]:
         """(undecided after the level below, undecided after the target level, the target's grid); the
@@ -221,6 +222,7 @@ class TowardLevel:
 
 def warm_up() -> None:
     rules.warm_up()
+    human.warm_up()
     generate_puzzle(NonogramParams(size=MIN_SIDE), 0, Deadline.after(60))
 
 

@@ -129,7 +129,9 @@ def check(puzzle: NonogramPuzzle, answer: NonogramAnswer) -> list[Violation]:
 # ``clue_runs[clue_start[l]:clue_start[l + 1]]`` its runs. Cells hold -1 (undecided), 0 or 1.
 
 
-@njit(cache=True)
+# Without numba's reference counting (``_nrt=False``): called for every run and start, it would otherwise
+# count references to each array it takes atomically at every call, six times the cost of the test.
+@njit(cache=True, _nrt=False)
 def run_fits(vals, n, k, fwd, bwd, zp, j, p, length):  # noqa: ANN001, ANN201 - numba
     """Whether run j (of ``length``) can start at p: no empty cell under it, a gap (or the line's end)
     on each side, and the runs before and after it fit in what is left."""
@@ -506,19 +508,14 @@ class Board:
 
     @classmethod
     def from_clues(cls, rows: int, cols: int, row_clues: list[Clue], col_clues: list[Clue]) -> Board:
-        longest = max(rows, cols)
-        line_cells = np.zeros((rows + cols, longest), dtype=np.int32)
-        line_len = np.zeros(rows + cols, dtype=np.int32)
-        for r in range(rows):
-            line_cells[r, :cols] = np.arange(r * cols, (r + 1) * cols)
-            line_len[r] = cols
-        for c in range(cols):
-            line_cells[rows + c, :rows] = np.arange(c, rows * cols, cols)
-            line_len[rows + c] = rows
+        cells = np.arange(rows * cols, dtype=np.int32).reshape(rows, cols)
+        line_cells = np.zeros((rows + cols, max(rows, cols)), dtype=np.int32)
+        line_cells[:rows, :cols] = cells
+        line_cells[rows:, :rows] = cells.T
+        line_len = np.array([cols] * rows + [rows] * cols, dtype=np.int32)
         clues = [list(runs) for runs in (*row_clues, *col_clues)]
         clue_start = np.zeros(rows + cols + 1, dtype=np.int32)
-        for line, runs in enumerate(clues):
-            clue_start[line + 1] = clue_start[line] + len(runs)
+        clue_start[1:] = np.cumsum([len(runs) for runs in clues])
         clue_runs = np.array([run for runs in clues for run in runs] or [0], dtype=np.int32)
         return cls(rows, cols, line_cells, line_len, clue_runs, clue_start, clues)
 
@@ -608,7 +605,7 @@ class Engine:
 
 
 def to_grid(flat: np.ndarray, rows: int, cols: int) -> Grid:
-    return [[int(v) for v in flat[r * cols:(r + 1) * cols]] for r in range(rows)]
+    return flat[: rows * cols].reshape(rows, cols).tolist()
 
 
 def count_solutions(puzzle: NonogramPuzzle, limit: int, deadline: Deadline, keep: int | None = None

@@ -19,6 +19,7 @@ does not depend on the order of steps: the generator's fast check (``level_index
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Literal
@@ -27,7 +28,8 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from solvers import nonogram as rules
-from solvers.common import Cell, Deadline
+from solvers.common import Cell, Deadline, compile_lock
+from solvers.techniques import nonogram_kernel as kernel
 from solvers.techniques.human import (
     Contradiction,
     Grade,
@@ -292,8 +294,61 @@ def level_index(puzzle: rules.NonogramPuzzle, deadline: Deadline | None = None) 
     return None
 
 
+TECHNIQUES = SOLVER.techniques()  # (level index, technique), numbered as the kernel numbers them
+PATH_SLICE = 20_000  # line solves per kernel call, between deadline checks
+
+
+@dataclass(frozen=True)
+class Outline:
+    """A solution path without its sentences, as the kernel finds it: what grading needs. The same steps
+    as ``SOLVER.run`` (tests hold it to that)."""
+
+    board: Board
+    steps: np.ndarray  # per step: technique (index into TECHNIQUES), effort, end of its decisions
+    decisions: np.ndarray  # (flat cell, value) per decided cell, step after step
+    solved: bool
+
+    def grade(self) -> Grade:
+        return SOLVER.grade_steps([(TECHNIQUES[t][0], TECHNIQUES[t][1].name, effort)
+                                   for t, effort in self.steps[:, :2].tolist()], self.solved)
+
+    def decided(self, step: int) -> tuple[tuple[Cell, int], ...]:
+        """What step ``step`` decides, as its ``Step.decide`` lists it."""
+        begin = int(self.steps[step - 1, 2]) if step else 0
+        return tuple((divmod(cell, self.board.cols), value)
+                     for cell, value in self.decisions[begin: int(self.steps[step, 2])].tolist())
+
+
+def outline(board: Board, upto: int | None = None, deadline: Deadline | None = None) -> Outline | None:
+    """The kernel's solution path from the clues with the levels up to ``upto``; None where it sees a
+    broken rule (or loses the techniques' way), which the Python techniques then name."""
+    engine = rules.Engine(board.lines)
+    engine.dirty[:] = False
+    ncells = board.rows * board.cols
+    steps = np.zeros((ncells, kernel.STEP_FIELDS), np.int32)
+    decisions = np.zeros((ncells, 2), np.int32)
+    counters = np.zeros(2, np.int64)
+    n_lines = board.rows + board.cols
+    memory = (kernel.trial_scratch(ncells), kernel.line_memory(n_lines), kernel.probe_memory(ncells, n_lines),
+              kernel.probe_memory(ncells, n_lines), np.zeros(n_lines, np.bool_))
+    last = len(SOLVER.levels) - 1 if upto is None else upto
+    deadline = deadline or Deadline.never()
+    outcome = kernel.PAUSED
+    while outcome == kernel.PAUSED:
+        deadline.check()
+        outcome = kernel.path(engine.grid, engine.trail, engine.st, engine.dirty, *engine._core(), engine.seen,
+                              engine.held, *memory, last, SHORT_ROUNDS, steps, decisions, counters, PATH_SLICE)
+    if outcome in (kernel.BROKEN, kernel.LOST):
+        return None
+    return Outline(board, steps[: counters[0]], decisions[: counters[1]], outcome == kernel.SOLVED)
+
+
 def grade(puzzle: rules.NonogramPuzzle, deadline: Deadline) -> Grade:
-    return SOLVER.grade(board_of(puzzle), deadline)
+    """The path's grade, from the kernel; where it stops short the Python techniques walk the path (and
+    raise the broken rule a puzzle with no solution has)."""
+    board = board_of(puzzle)
+    found = outline(board, deadline=deadline)
+    return found.grade() if found is not None else SOLVER.grade(board, deadline)
 
 
 class NonogramState(BaseModel):
@@ -302,4 +357,13 @@ class NonogramState(BaseModel):
         "null or left out: nothing decided yet.")
 
 
-DIFFICULTY = grid_difficulty(SOLVER, board_of, "filled", NonogramState, VALUE_NAMES, default="easy")
+def warm_up() -> None:
+    """Load the kernel (compiling it into numba's on-disk cache the first time on this machine), so that
+    no request waits for it: a path through every technique."""
+    puzzle = rules.NonogramPuzzle(rows=2, cols=2, row_clues=[[1], [1]], col_clues=[[1], [1]])
+    with compile_lock():
+        outline(board_of(puzzle))
+
+
+DIFFICULTY = dataclasses.replace(grid_difficulty(SOLVER, board_of, "filled", NonogramState, VALUE_NAMES,
+                                                 default="easy"), grade=grade)
