@@ -9,7 +9,7 @@ the puzzle is a list of ``SumRule``s built in one place (``sum_rules``) and used
 both solvers.
 
 * ``search``: depth-first search with exact per-rule propagation, compiled
-  (``solvers.techniques.number_sums_kernel``). For each rule the sums the undecided digits before
+  (``solvers.techniques.kernels.number_sums``). For each rule the sums the undecided digits before
   and after each cell reach tell whether the cell can still be off and whether it can still be on.
   An inconsistent rule fails at once, so an inconsistent puzzle is answered ``none`` quickly
   instead of looping, and no combination list is ever built. ``portfolio`` (the default) runs it up
@@ -35,7 +35,7 @@ from solvers.common import (
     violation,
 )
 from solvers.sat import count_models, make_backend
-from solvers.techniques import number_sums_kernel as kernel
+from solvers.techniques.kernels import number_sums as kernel
 
 MAX_SIDE = 15
 MAX_SUM = 9 * MAX_SIDE * MAX_SIDE

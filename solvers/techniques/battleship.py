@@ -27,7 +27,6 @@ from pydantic import BaseModel, Field
 
 from solvers.battleship import BattleshipPuzzle
 from solvers.common import Cell, Deadline, compile_lock
-from solvers.techniques import battleship_kernel as kernel
 from solvers.techniques.human import (
     Contradiction,
     Grade,
@@ -46,6 +45,7 @@ from solvers.techniques.human import (
     either_way_step,
     grid_difficulty,
 )
+from solvers.techniques.kernels import battleship as kernel
 
 SHIP, WATER = 1, 0
 VALUE_NAMES = {SHIP: "ship", WATER: "water"}

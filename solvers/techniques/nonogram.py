@@ -29,7 +29,6 @@ from pydantic import BaseModel, Field
 
 from solvers import nonogram as rules
 from solvers.common import Cell, Deadline, compile_lock
-from solvers.techniques import nonogram_kernel as kernel
 from solvers.techniques.human import (
     Contradiction,
     Grade,
@@ -43,6 +42,7 @@ from solvers.techniques.human import (
     cell_name,
     grid_difficulty,
 )
+from solvers.techniques.kernels import nonogram as kernel
 
 FILLED, EMPTY = 1, 0
 VALUE_NAMES = {FILLED: "filled", EMPTY: "empty"}

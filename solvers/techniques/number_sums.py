@@ -10,7 +10,7 @@ from line to crossing line until one cannot reach its target.
 The assumptions are where the time goes (a hard 12×12 follows thousands per puzzle), so each
 look-ahead technique is written twice: the Python functions below are the reference (they say what
 it means; ``REFERENCE`` is the solver made of them), and ``SOLVER`` finds the same cell with the
-compiled functions of ``number_sums_kernel``, then follows that one assumption again in Python for
+compiled functions of ``kernels.number_sums``, then follows that one assumption again in Python for
 the player's sentence.
 """
 
@@ -26,7 +26,6 @@ from pydantic import BaseModel, Field
 
 from solvers.common import Cell, compile_lock
 from solvers.number_sums import NumberSumsPuzzle, sum_rules
-from solvers.techniques import number_sums_kernel as kernel
 from solvers.techniques.human import (
     Contradiction,
     Grade,
@@ -42,6 +41,7 @@ from solvers.techniques.human import (
     contradiction_step,
     grid_difficulty,
 )
+from solvers.techniques.kernels import number_sums as kernel
 
 SELECTED, CROSSED = 1, 0
 VALUE_NAMES = {SELECTED: "selected", CROSSED: "crossed out"}

@@ -30,8 +30,8 @@ from pydantic import BaseModel, Field
 from solvers.common import Cell, Deadline, InvalidInput
 from solvers.engines import sudoku as engine
 from solvers.sudoku import SudokuAnswer, SudokuPuzzle, units
-from solvers.techniques import sudoku_kernel as kernel
 from solvers.techniques.human import Contradiction, Difficulty, Grade, Hint, HumanSolver, Level, Step, Technique, cell_name
+from solvers.techniques.kernels import sudoku as kernel
 
 FORCING_ROUNDS = 12  # how many rounds of singles a forcing chain may follow (a person's working memory)
 XY_CHAIN_CELLS = 12  # the longest XY-chain looked for
@@ -623,7 +623,7 @@ EFFORTS: dict[str, Callable[[int], float]] = {"xy-chain": xy_chain_effort, "forc
 
 @dataclass(frozen=True)
 class KernelBoard:
-    """The arrays ``sudoku_kernel.solve_path`` reads, per size."""
+    """The arrays ``kernels.sudoku.solve_path`` reads, per size."""
 
     units: np.ndarray
     single_order: np.ndarray
@@ -658,7 +658,7 @@ class Outline:
 
 def _follow(board: Board, cand: np.ndarray, digits: np.ndarray, upto: int | None, deadline: Deadline,
             with_steps: bool = True) -> tuple[int, list[tuple[int, str, float]]]:
-    """``sudoku_kernel.solve_path`` in slices between deadline checks: its status and (``with_steps``) the
+    """``kernels.sudoku.solve_path`` in slices between deadline checks: its status and (``with_steps``) the
     steps it took."""
     arrays = kernel_board(board.n)
     room = STEP_ROOM * board.n ** 3

@@ -1,4 +1,4 @@
-"""The compiled Sudoku path (``solvers/techniques/sudoku_kernel.py``) and the faster forcing-chain trial
+"""The compiled Sudoku path (``solvers/techniques/kernels/sudoku.py``) and the faster forcing-chain trial
 change nothing a player or the level tables see: grades, paths (sentences included) and first hints of a
 fixed sample equal what the pure-Python techniques gave before (``tests/data/sudoku/paths.jsonl``, made
 by ``capture`` below from the code before the kernel), the outline equals the Python path at every
@@ -24,7 +24,7 @@ from solvers.common import Deadline
 from solvers.engines import sudoku as engine
 from solvers.techniques import sudoku as human
 
-DATA = Path(__file__).parent.parent / "data" / "sudoku"
+DATA = Path(__file__).parents[2] / "data" / "sudoku"
 SAMPLE = DATA / "paths.jsonl"
 GENERATED = [(4, "easy", 2), (6, "easy", 2), (6, "hard", 2), (6, "expert", 2), (9, "easy", 3), (9, "medium", 3),
              (9, "hard", 3), (9, "expert", 3), (16, "easy", 1), (16, "medium", 1), (16, "hard", 1), (16, "expert", 1)]

@@ -12,8 +12,8 @@ import pytest
 from generators.battleship import BattleshipParams, generate_unique
 from solvers.common import Deadline
 from solvers.techniques import battleship as bt
-from solvers.techniques import battleship_kernel as kernel
 from solvers.techniques.human import Contradiction, GridState, Trial
+from solvers.techniques.kernels import battleship as kernel
 
 
 def legal_reference(board: bt.Board, values: list[int | None], remaining: dict[int, int]) -> np.ndarray:

@@ -15,8 +15,8 @@ from solvers.common import Deadline
 from solvers.dabuhamienai import DabuhamienaiPuzzle
 from solvers.grid import lines, neighbours
 from solvers.techniques import dabuhamienai as human
-from solvers.techniques import dabuhamienai_kernel as kernel
 from solvers.techniques.human import Contradiction, GridState, Step, Trial
+from solvers.techniques.kernels import dabuhamienai as kernel
 
 
 def outcome(find, board: human.Board, state: GridState) -> list[Step] | str:

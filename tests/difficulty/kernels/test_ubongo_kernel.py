@@ -15,10 +15,10 @@ from generators import ubongo as gen
 from solvers import ubongo as rules
 from solvers.common import Deadline
 from solvers.techniques import ubongo as human
-from solvers.techniques import ubongo_kernel as kernel
+from solvers.techniques.kernels import ubongo as kernel
 
 NEVER = Deadline.never()
-GOLDEN = Path(__file__).parents[1] / "data" / "golden" / "ubongo.jsonl"
+GOLDEN = Path(__file__).parents[2] / "data" / "golden" / "ubongo.jsonl"
 FILTERS = {"fit": kernel.FIT, "region": kernel.REGION, "parity": kernel.PARITY}
 
 

@@ -1,0 +1,1 @@
+"""The compiled technique engines held to the Python techniques they speed up, step for step."""
