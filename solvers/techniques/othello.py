@@ -37,8 +37,6 @@ MAX_READ = 10  # deepest heuristic reading; deeper than this only an exact searc
 TO_THE_END = 1_000  # the sight of an answer no reading of MAX_READ plies or fewer shows
 TO_THE_END_MAX_EMPTIES = 14  # an expert puzzle's effort includes the reading to the end up to this size
 TRAP_PLIES = 2  # the "shallow look": your move and the best reply
-EXPERT_SCREEN_PLIES = 4  # the reading whose preferred move, if it wins, turns a draw away from expert (may_reach)
-LIKELY_LOST = -6  # below this best shallow-look score, may_reach turns a position away from hard and expert
 
 
 @dataclass(frozen=True)
@@ -174,26 +172,19 @@ def _strict_best(scores: dict[int, int]) -> int | None:
 
 def may_reach(level: str, p: int, o: int, wins: Callable[[int], bool], deadline: Deadline) -> bool:
     """Whether a ``win`` puzzle on this position may grade at ``level`` if its winning move is unique,
-    asked before uniqueness is proved: shallow readings and at most one "does this move win?".
+    asked before uniqueness is proved: one shallow reading and at most one "does this move win?".
 
-    Easy and medium answers are the move every reading from two plies (easy) or six (medium) on
-    prefers, so for them the screen is exact: that move must win. Hard and expert answers are not
-    settled by shorter readings, so a position whose six-ply (hard) or ``EXPERT_SCREEN_PLIES``
-    (expert) preferred move wins is turned away, as is one the shallow look finds clearly lost (no
-    answer at all): both are usually right, and may turn away a few positions of the level, never
-    admit one that is not, since the grade decides. Within ``MAX_READ`` empties a reading to the end
-    settles the sight (``settled_from``): no screen there."""
-    if 64 - (p | o).bit_count() <= MAX_READ:
+    An easy or medium answer is the move every reading from two plies (easy) or six (medium) on
+    prefers, so that move must win, and an easy one must give nothing away. Hard and expert answers
+    have no such mark: shallow screens for them turned away as many of their positions as they saved
+    proofs (bench_othello), so they are not screened. Within ``MAX_READ`` empties a reading to the
+    end settles the sight (``settled_from``): no screen there either."""
+    if level not in ("easy", "medium") or 64 - (p | o).bit_count() <= MAX_READ:
         return True
-    if level in ("hard", "expert") and max(readings(p, o, TRAP_PLIES, deadline)[0].values()) < LIKELY_LOST:
+    preferred = _strict_best(readings(p, o, TRAP_PLIES if level == "easy" else READINGS[1].max_sight, deadline)[0])
+    if preferred is None or (level == "easy" and (gives_corner(p, o, preferred) or x_square(p, o, preferred))):
         return False
-    plies = {"easy": TRAP_PLIES, "expert": EXPERT_SCREEN_PLIES}.get(level, READINGS[1].max_sight)
-    preferred = _strict_best(readings(p, o, plies, deadline)[0])
-    if level in ("easy", "medium"):
-        if preferred is None or (level == "easy" and (gives_corner(p, o, preferred) or x_square(p, o, preferred))):
-            return False
-        return wins(preferred)
-    return preferred is None or not wins(preferred)
+    return wins(preferred)
 
 
 @lru_cache(maxsize=256)

@@ -201,9 +201,9 @@ def test_generated_puzzle_reads_at_its_level_and_not_below(level: str) -> None:
 
 
 def test_the_level_screen_never_turns_away_a_position_of_its_level() -> None:
-    """``may_reach`` is exact for easy and medium (it reads what their grade reads first); for hard
-    and expert it may turn a few away, so only the others are held to it. Positions come from the
-    generator's games at 11-13 empties (just past the reading to the end)."""
+    """``may_reach`` reads what the grade of an easy or medium puzzle reads first, so it never turns
+    one of theirs away. Positions come from the generator's games at 11-13 empties (just past the
+    reading to the end)."""
     rng = random.Random(7)
     seen: set[str] = set()
     while len(seen & {"easy", "medium"}) < 2 or rng.random() < 0.97:
