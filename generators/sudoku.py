@@ -165,7 +165,7 @@ def remove_while(puzzle: Flat, n: int, symmetry: Symmetry, rng: random.Random, k
 
 
 @cache
-def _no_locked(n: int) -> np.ndarray:
+def _no_crossings(n: int) -> np.ndarray:
     return np.zeros((0, 3, n), dtype=np.int32)
 
 
@@ -173,9 +173,8 @@ def singles_finish(n: int, givens: Flat) -> bool:
     """Whether singles alone (the easy level) finish these givens: the search's own propagation reaches the
     same fixpoint in microseconds, cheap enough to ask of every given a polish might take out."""
     g = engine.geometry(n)
-    cand = g.given_masks[np.asarray(givens, dtype=np.int32)]
-    return bool(engine.propagate(cand, g.units, g.peers, _no_locked(n), int(g.given_masks[0]))) \
-        and not (cand & (cand - 1)).any()
+    return bool(engine.singles_decide(g.given_masks[np.asarray(givens, dtype=np.int32)], g.units, g.peers,
+                                      _no_crossings(n), (1 << n) - 1))
 
 
 def finishes_at(n: int, givens: Flat, level: int, deadline: Deadline) -> bool:
@@ -202,9 +201,10 @@ def swap_for_level(puzzle: Flat, solution: Flat, n: int, symmetry: Symmetry, rng
     out every other solution the removal let in. Those solutions are all listed (a removal letting in more
     than ``SWAP_SOLUTIONS``, or needing more than ``SWAP_NODES`` search nodes, is passed over), so each
     swap is known unique without another search."""
-    orbit_list = orbits(n, symmetry)
+    orbit_list, g = orbits(n, symmetry), engine.geometry(n)
     first, last = orbit_ends(n, symmetry)
     intended = np.asarray(solution, dtype=np.int8)
+    out = np.empty(len(orbit_list), dtype=np.int32)
     givens = puzzle[:]
     absent = np.array([not givens[orbit[0]] for orbit in orbit_list])
     order = np.flatnonzero(~absent).tolist()
@@ -222,13 +222,14 @@ def swap_for_level(puzzle: Flat, solution: Flat, n: int, symmetry: Symmetry, rng
             if human.finishes(n, fewer, level, deadline):
                 return fewer
             continue
-        differ = search.solutions[:search.count] != intended
-        rules_out = (differ[:, first] | differ[:, last])[differ.any(axis=1)].all(axis=0) & absent
-        for j in np.flatnonzero(rules_out).tolist():
+        stalled = engine.stalled_additions(np.asarray(fewer, dtype=np.int32), search.solutions[:search.count],
+                                           intended, first, last, absent, g.given_masks, g.units, g.peers,
+                                           _no_crossings(n), (1 << n) - 1, out)
+        for j in out[:stalled].tolist():
             trial = fewer[:]
             for i in orbit_list[j]:
                 trial[i] = solution[i]
-            if not singles_finish(n, trial) and human.finishes(n, trial, level, deadline):
+            if human.finishes(n, trial, level, deadline):
                 return trial
     return None
 

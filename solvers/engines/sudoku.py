@@ -191,6 +191,54 @@ def propagate(cand: np.ndarray, units: np.ndarray, peers: np.ndarray, crossings:
 
 
 @njit(cache=True)
+def singles_decide(cand: np.ndarray, units: np.ndarray, peers: np.ndarray, no_crossings: np.ndarray, full: int) -> bool:
+    """Whether naked and hidden singles alone (``no_crossings``: an empty crossings array) decide every cell
+    from ``cand``, which they narrow in place."""
+    return propagate(cand, units, peers, no_crossings, full) and not (cand & (cand - 1)).any()
+
+
+@njit(cache=True)
+def stalled_additions(givens: np.ndarray, solutions: np.ndarray, intended: np.ndarray, first: np.ndarray,
+                      last: np.ndarray, absent: np.ndarray, given_masks: np.ndarray, units: np.ndarray,
+                      peers: np.ndarray, no_crossings: np.ndarray, full: int, out: np.ndarray) -> int:
+    """The cell groups (``first`` and ``last`` cell each; ``absent`` from ``givens``) whose ``intended``
+    digits, added to ``givens``, rule out every other of its ``solutions`` (all of them) and still leave
+    singles short of the end: written to ``out`` in order, their number returned. The generator asks this
+    of every given its swap toward a level takes out, so it is one call, not one per group."""
+    cells = givens.shape[0]
+    stuck = np.empty(cells, dtype=np.int32)
+    for i in range(cells):
+        stuck[i] = given_masks[givens[i]]
+    propagate(stuck, units, peers, no_crossings, full)  # sound, so never a dead end: ``intended`` fits
+    other = np.zeros(solutions.shape[0], dtype=np.bool_)
+    for s in range(solutions.shape[0]):
+        for i in range(cells):
+            if solutions[s, i] != intended[i]:
+                other[s] = True
+                break
+    cand = np.empty(cells, dtype=np.int32)
+    found = 0
+    for o in range(first.shape[0]):
+        if not absent[o]:
+            continue
+        a, b = first[o], last[o]
+        rules_out = True
+        for s in range(solutions.shape[0]):
+            if other[s] and solutions[s, a] == intended[a] and solutions[s, b] == intended[b]:
+                rules_out = False
+                break
+        if not rules_out:
+            continue
+        cand[:] = stuck
+        cand[a] = 1 << (intended[a] - 1)
+        cand[b] = 1 << (intended[b] - 1)
+        if not singles_decide(cand, units, peers, no_crossings, full):
+            out[found] = o
+            found += 1
+    return found
+
+
+@njit(cache=True)
 def run(stack: np.ndarray, branch_cell: np.ndarray, branch_rest: np.ndarray, control: np.ndarray,
         solutions: np.ndarray, order: np.ndarray, units: np.ndarray, peers: np.ndarray, crossings: np.ndarray,
         popcount: np.ndarray, full: int, limit: int, budget: int) -> None:
@@ -494,3 +542,9 @@ def warm_up() -> None:
         cand = np.full(16, 15, dtype=np.int32)
         trial(cand, 0, 1, g.units, g.peers, 15, 3, np.zeros(16, dtype=np.int32), np.zeros(3, dtype=np.int32))
         smallest_forcing_net(cand, np.arange(16, dtype=np.int32), g.units, g.peers, 15, 3, np.zeros(4, dtype=np.int64))
+        no_crossings = np.zeros((0, 3, 4), dtype=np.int32)
+        singles_decide(cand.copy(), g.units, g.peers, no_crossings, 15)
+        ends = np.arange(16)
+        stalled_additions(np.zeros(16, dtype=np.int32), np.zeros((1, 16), dtype=np.int8), np.ones(16, dtype=np.int8),
+                          ends, ends, np.ones(16, dtype=np.bool_), g.given_masks, g.units, g.peers, no_crossings, 15,
+                          np.zeros(16, dtype=np.int32))
