@@ -38,11 +38,13 @@ from solvers.techniques.human import Grade
 Flat = list[int]  # a grid row by row
 Symmetry = Literal["none", "rotational"]
 START_SHARE = {4: 0.25, 6: 0.25, 9: 0.25, 16: 0.45}  # of the cells given before the first repair round
+SWAPPED_START_SHARE = 0.4  # the same for a draw to be swapped: fewer repair rounds, and the swap polishes
 POLISH_NODES = 200_000  # a given whose removal the search cannot decide within this stays (never hit on 9×9)
 FILL_BUDGET = 5_000  # search nodes before a random fill starts over with another digit order
 SWAPPED = {9: (1,)}  # per size, level indices whose draws singles finish are swapped toward the level
 SWAP_SOLUTIONS = 64  # a removal letting in more solutions than this is not swapped (one given rarely rules out all)
 SWAP_NODES = 100  # nor one whose solutions the search cannot list within this many nodes
+SWAP_OPEN = 30  # nor one after which singles leave fewer cells open (a swap there almost always lets singles finish)
 
 
 # Levels a request can ask for at each size. Singles finish every 4×4; a 6×6 that needs the medium
@@ -117,8 +119,9 @@ class SudokuSteps:
 
     def clues(self, solution: Flat, rng: random.Random) -> Flat:
         givens = [0] * (self.n * self.n)
+        share = SWAPPED_START_SHARE if self.swapped else START_SHARE[self.n]
         for orbit in self.orbits:
-            if rng.random() < START_SHARE[self.n]:
+            if rng.random() < share:
                 for i in orbit:
                     givens[i] = solution[i]
         return givens
@@ -169,12 +172,17 @@ def _no_crossings(n: int) -> np.ndarray:
     return np.zeros((0, 3, n), dtype=np.int32)
 
 
-def singles_finish(n: int, givens: Flat) -> bool:
-    """Whether singles alone (the easy level) finish these givens: the search's own propagation reaches the
-    same fixpoint in microseconds, cheap enough to ask of every given a polish might take out."""
+def singles_open(n: int, givens: Flat) -> int:
+    """How many cells singles alone (the easy level) leave undecided from these givens, -1 if they break a
+    rule: the search's own propagation reaches the same fixpoint in microseconds, cheap enough to ask of
+    every given a polish might take out."""
     g = engine.geometry(n)
-    return bool(engine.singles_decide(g.given_masks[np.asarray(givens, dtype=np.int32)], g.units, g.peers,
-                                      _no_crossings(n), (1 << n) - 1))
+    return int(engine.singles_open(g.given_masks[np.asarray(givens, dtype=np.int32)], g.units, g.peers,
+                                   _no_crossings(n), (1 << n) - 1))
+
+
+def singles_finish(n: int, givens: Flat) -> bool:
+    return singles_open(n, givens) == 0
 
 
 def finishes_at(n: int, givens: Flat, level: int, deadline: Deadline) -> bool:
@@ -196,11 +204,12 @@ def swap_for_level(puzzle: Flat, solution: Flat, n: int, symmetry: Symmetry, rng
     ``level`` does; None if none turns up.
 
     A puzzle singles finish stays so as givens go while it stays unique, so removals alone rarely make it
-    harder. Each given (orbit) is taken out in turn, in random order: if the puzzle stays unique, it stays
-    out (the polish, on the way) unless that alone is the answer; if not, another given is put in that rules
-    out every other solution the removal let in. Those solutions are all listed (a removal letting in more
-    than ``SWAP_SOLUTIONS``, or needing more than ``SWAP_NODES`` search nodes, is passed over), so each
-    swap is known unique without another search."""
+    harder. Each given (orbit) is taken out in turn, in random order: if singles still finish the puzzle, it
+    stays out (the polish, on the way); if it stays unique, that alone may be the answer; if not, another
+    given is put in that rules out every other solution the removal let in. Those solutions are all listed
+    (a removal letting in more than ``SWAP_SOLUTIONS``, needing more than ``SWAP_NODES`` search nodes, or
+    after which singles leave fewer than ``SWAP_OPEN`` cells open is passed over), so each swap is known
+    unique without another search."""
     orbit_list, g = orbits(n, symmetry), engine.geometry(n)
     first, last = orbit_ends(n, symmetry)
     intended = np.asarray(solution, dtype=np.int8)
@@ -212,13 +221,16 @@ def swap_for_level(puzzle: Flat, solution: Flat, n: int, symmetry: Symmetry, rng
     for k in order:
         deadline.check()
         fewer = without(givens, orbit_list[k])
+        still_open = singles_open(n, fewer)
+        if still_open == 0:  # singles finish it, so it is unique: the polish
+            givens, absent[k] = fewer, True
+            continue
+        if still_open < SWAP_OPEN:
+            continue
         search = engine.Search(n, fewer, SWAP_SOLUTIONS, SWAP_SOLUTIONS).run(deadline, SWAP_NODES)
         if not search.complete:
             continue
         if search.count == 1:
-            if singles_finish(n, fewer):
-                givens, absent[k] = fewer, True
-                continue
             if human.finishes(n, fewer, level, deadline):
                 return fewer
             continue

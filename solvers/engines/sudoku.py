@@ -191,10 +191,12 @@ def propagate(cand: np.ndarray, units: np.ndarray, peers: np.ndarray, crossings:
 
 
 @njit(cache=True)
-def singles_decide(cand: np.ndarray, units: np.ndarray, peers: np.ndarray, no_crossings: np.ndarray, full: int) -> bool:
-    """Whether naked and hidden singles alone (``no_crossings``: an empty crossings array) decide every cell
-    from ``cand``, which they narrow in place."""
-    return propagate(cand, units, peers, no_crossings, full) and not (cand & (cand - 1)).any()
+def singles_open(cand: np.ndarray, units: np.ndarray, peers: np.ndarray, no_crossings: np.ndarray, full: int) -> int:
+    """How many cells naked and hidden singles alone (``no_crossings``: an empty crossings array) leave
+    undecided from ``cand``, which they narrow in place; -1 at a dead end."""
+    if not propagate(cand, units, peers, no_crossings, full):
+        return -1
+    return np.count_nonzero(cand & (cand - 1))
 
 
 @njit(cache=True)
@@ -232,7 +234,7 @@ def stalled_additions(givens: np.ndarray, solutions: np.ndarray, intended: np.nd
         cand[:] = stuck
         cand[a] = 1 << (intended[a] - 1)
         cand[b] = 1 << (intended[b] - 1)
-        if not singles_decide(cand, units, peers, no_crossings, full):
+        if singles_open(cand, units, peers, no_crossings, full) != 0:
             out[found] = o
             found += 1
     return found
@@ -543,7 +545,7 @@ def warm_up() -> None:
         trial(cand, 0, 1, g.units, g.peers, 15, 3, np.zeros(16, dtype=np.int32), np.zeros(3, dtype=np.int32))
         smallest_forcing_net(cand, np.arange(16, dtype=np.int32), g.units, g.peers, 15, 3, np.zeros(4, dtype=np.int64))
         no_crossings = np.zeros((0, 3, 4), dtype=np.int32)
-        singles_decide(cand.copy(), g.units, g.peers, no_crossings, 15)
+        singles_open(cand.copy(), g.units, g.peers, no_crossings, 15)
         ends = np.arange(16)
         stalled_additions(np.zeros(16, dtype=np.int32), np.zeros((1, 16), dtype=np.int8), np.ones(16, dtype=np.int8),
                           ends, ends, np.ones(16, dtype=np.bool_), g.given_masks, g.units, g.peers, no_crossings, 15,
