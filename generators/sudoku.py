@@ -192,6 +192,32 @@ def finishes_at(n: int, givens: Flat, level: int, deadline: Deadline) -> bool:
                                          and human.finishes(n, givens, level, deadline))
 
 
+def polish_at_level(puzzle: Flat, n: int, symmetry: Symmetry, rng: random.Random, level: int,
+                    deadline: Deadline) -> Flat:
+    """``remove_while`` keeping what ``level`` finishes (the same givens, in the same order), for a puzzle
+    that is nearly minimal already: which givens uniqueness needs is asked of all at once (a given needed
+    now stays needed as others go), so the search runs once per given taken out and the techniques only
+    where uniqueness holds."""
+    givens = puzzle[:]
+    present = [orbit for orbit in orbits(n, symmetry) if givens[orbit[0]]]
+    rng.shuffle(present)
+    g = engine.geometry(n)
+    alone = np.empty(len(present), dtype=np.int32)
+    engine.unique_without(np.asarray(givens, dtype=np.int32), np.array([orbit[0] for orbit in present]),
+                          np.array([orbit[-1] for orbit in present]), g.given_masks, engine.in_order(n), g.units,
+                          g.peers, g.crossings, g.popcount, (1 << n) - 1, POLISH_NODES, alone)
+    changed = False
+    for orbit, unique in zip(present, alone.tolist(), strict=True):
+        if unique == 0:
+            continue
+        trial = without(givens, orbit)
+        if (changed or unique < 0) and not is_unique(n, trial, deadline):
+            continue
+        if human.finishes(n, trial, level, deadline):
+            givens, changed = trial, True
+    return givens
+
+
 @cache
 def orbit_ends(n: int, symmetry: Symmetry) -> tuple[np.ndarray, np.ndarray]:
     """Each orbit's first and last cell (the same cell for an orbit of one), for numpy to test orbits at once."""
@@ -306,6 +332,8 @@ class TowardLevel:
 
     def minimal(self, givens: Flat, rng: random.Random, deadline: Deadline) -> Flat:
         """The givens the target level does not need taken out (it finishes ``givens``)."""
+        if self.target in SWAPPED.get(self.n, ()):
+            return polish_at_level(givens, self.n, self.symmetry, rng, self.target, deadline)
         return remove_while(givens, self.n, self.symmetry, rng, lambda t: finishes_at(self.n, t, self.target, deadline))
 
     def __call__(self, generated: Generated, graded: Grade, rng: random.Random, deadline: Deadline) -> Generated | None:
