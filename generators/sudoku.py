@@ -172,17 +172,12 @@ def _no_crossings(n: int) -> np.ndarray:
     return np.zeros((0, 3, n), dtype=np.int32)
 
 
-def singles_open(n: int, givens: Flat) -> int:
-    """How many cells singles alone (the easy level) leave undecided from these givens, -1 if they break a
-    rule: the search's own propagation reaches the same fixpoint in microseconds, cheap enough to ask of
-    every given a polish might take out."""
-    g = engine.geometry(n)
-    return int(engine.singles_open(g.given_masks[np.asarray(givens, dtype=np.int32)], g.units, g.peers,
-                                   _no_crossings(n), (1 << n) - 1))
-
-
 def singles_finish(n: int, givens: Flat) -> bool:
-    return singles_open(n, givens) == 0
+    """Whether singles alone (the easy level) finish these givens: the search's own propagation reaches the
+    same fixpoint in microseconds, cheap enough to ask of every given a polish might take out."""
+    g = engine.geometry(n)
+    return engine.singles_open(g.given_masks[np.asarray(givens, dtype=np.int32)], g.units, g.peers,
+                               _no_crossings(n), (1 << n) - 1) == 0
 
 
 def finishes_at(n: int, givens: Flat, level: int, deadline: Deadline) -> bool:
@@ -235,7 +230,7 @@ def swap_for_level(puzzle: Flat, solution: Flat, n: int, symmetry: Symmetry, rng
     given is put in that rules out every other solution the removal let in. Those solutions are all listed
     (a removal letting in more than ``SWAP_SOLUTIONS``, needing more than ``SWAP_NODES`` search nodes, or
     after which singles leave fewer than ``SWAP_OPEN`` cells open is passed over), so each swap is known
-    unique without another search."""
+    unique without another search. Each removal is one compiled call (``engine.swap_options``)."""
     orbit_list, g = orbits(n, symmetry), engine.geometry(n)
     first, last = orbit_ends(n, symmetry)
     intended = np.asarray(solution, dtype=np.int8)
@@ -247,23 +242,14 @@ def swap_for_level(puzzle: Flat, solution: Flat, n: int, symmetry: Symmetry, rng
     for k in order:
         deadline.check()
         fewer = without(givens, orbit_list[k])
-        still_open = singles_open(n, fewer)
-        if still_open == 0:  # singles finish it, so it is unique: the polish
+        found = engine.swap_options(np.asarray(fewer, dtype=np.int32), intended, first, last, absent, g.given_masks,
+                                    engine.in_order(n), g.units, g.peers, g.crossings, _no_crossings(n), g.popcount,
+                                    (1 << n) - 1, SWAP_OPEN, SWAP_SOLUTIONS, SWAP_NODES, out)
+        if found == engine.SINGLES_FINISH:  # so it is unique: the polish
             givens, absent[k] = fewer, True
-            continue
-        if still_open < SWAP_OPEN:
-            continue
-        search = engine.Search(n, fewer, SWAP_SOLUTIONS, SWAP_SOLUTIONS).run(deadline, SWAP_NODES)
-        if not search.complete:
-            continue
-        if search.count == 1:
-            if human.finishes(n, fewer, level, deadline):
-                return fewer
-            continue
-        stalled = engine.stalled_additions(np.asarray(fewer, dtype=np.int32), search.solutions[:search.count],
-                                           intended, first, last, absent, g.given_masks, g.units, g.peers,
-                                           _no_crossings(n), (1 << n) - 1, out)
-        for j in out[:stalled].tolist():
+        elif found == engine.UNIQUE and human.finishes(n, fewer, level, deadline):
+            return fewer
+        for j in out[:max(found, 0)].tolist():
             trial = fewer[:]
             for i in orbit_list[j]:
                 trial[i] = solution[i]

@@ -343,6 +343,44 @@ def unique_without(givens: np.ndarray, first: np.ndarray, last: np.ndarray, give
         out[o] = -1 if control[STATUS] == RUNNING else int(control[COUNT] == 1)
 
 
+# What ``swap_options`` found when it lists no additions.
+SINGLES_FINISH, PASSED_OVER, UNIQUE = -1, -2, -3
+
+
+@njit(cache=True)
+def swap_options(fewer: np.ndarray, intended: np.ndarray, first: np.ndarray, last: np.ndarray, absent: np.ndarray,
+                 given_masks: np.ndarray, order: np.ndarray, units: np.ndarray, peers: np.ndarray,
+                 crossings: np.ndarray, no_crossings: np.ndarray, popcount: np.ndarray, full: int, min_open: int,
+                 limit: int, budget: int, out: np.ndarray) -> int:
+    """One removal of the generator's swap toward a level, in one call: ``SINGLES_FINISH`` if singles still
+    finish ``fewer``; ``PASSED_OVER`` if they leave fewer than ``min_open`` cells open or its solutions
+    cannot all be listed (``limit`` of them, ``budget`` nodes); ``UNIQUE`` if it has one solution; else the
+    number of ``stalled_additions`` written to ``out``."""
+    cells = fewer.shape[0]
+    start = np.empty(cells, dtype=np.int32)
+    for i in range(cells):
+        start[i] = given_masks[fewer[i]]
+    still_open = singles_open(start.copy(), units, peers, no_crossings, full)
+    if still_open == 0:
+        return SINGLES_FINISH
+    if still_open < min_open:
+        return PASSED_OVER
+    stack = np.empty((cells + 2, cells), dtype=np.int32)
+    stack[0, :] = start
+    if not propagate(stack[0], units, peers, crossings, full):
+        return PASSED_OVER
+    control = np.zeros(6, dtype=np.int64)
+    solutions = np.zeros((limit, cells), dtype=np.int8)
+    run(stack, np.empty(cells + 2, dtype=np.int32), np.empty(cells + 2, dtype=np.int32), control, solutions, order,
+        units, peers, crossings, popcount, full, limit, budget)
+    if control[STATUS] != EXHAUSTED:
+        return PASSED_OVER
+    if control[COUNT] == 1:
+        return UNIQUE
+    return stalled_additions(fewer, solutions[:control[COUNT]], intended, first, last, absent, given_masks, units,
+                             peers, no_crossings, full, out)
+
+
 # What broke in a trial (``why[0]``); ``why[1]`` is the cell or unit, ``why[2]`` a digit mask.
 NO_CANDIDATE, NO_PLACE, TWO_DIGITS_ONE_CELL = 1, 2, 3
 
@@ -576,6 +614,9 @@ def warm_up() -> None:
                        g.peers, g.crossings, g.popcount, 15, 10, np.zeros(2, dtype=np.int32))
         singles_open(cand.copy(), g.units, g.peers, no_crossings, 15)
         ends = np.arange(16)
+        swap_options(np.zeros(16, dtype=np.int32), np.ones(16, dtype=np.int8), ends, ends, np.ones(16, dtype=np.bool_),
+                     g.given_masks, in_order(4), g.units, g.peers, g.crossings, no_crossings, g.popcount, 15, 1, 4, 10,
+                     np.zeros(16, dtype=np.int32))
         stalled_additions(np.zeros(16, dtype=np.int32), np.zeros((1, 16), dtype=np.int8), np.ones(16, dtype=np.int8),
                           ends, ends, np.ones(16, dtype=np.bool_), g.given_masks, g.units, g.peers, no_crossings, 15,
                           np.zeros(16, dtype=np.int32))
