@@ -43,8 +43,8 @@ POLISH_NODES = 200_000  # a given whose removal the search cannot decide within 
 FILL_BUDGET = 5_000  # search nodes before a random fill starts over with another digit order
 SWAPPED = {9: (1,)}  # per size, level indices whose draws singles finish are swapped toward the level
 SWAP_SOLUTIONS = 64  # a removal letting in more solutions than this is not swapped (one given rarely rules out all)
-SWAP_NODES = 100  # nor one whose solutions the search cannot list within this many nodes
-SWAP_OPEN = 30  # nor one after which singles leave fewer cells open (a swap there almost always lets singles finish)
+SWAP_NODES = 160  # nor one whose solutions the search cannot list within this many nodes
+SWAP_OPEN = 25  # nor one after which singles leave fewer cells open (a swap there almost always lets singles finish)
 
 
 # Levels a request can ask for at each size. Singles finish every 4×4; a 6×6 that needs the medium
