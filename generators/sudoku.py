@@ -181,10 +181,11 @@ def singles_finish(n: int, givens: Flat) -> bool:
 
 
 def finishes_at(n: int, givens: Flat, level: int, deadline: Deadline) -> bool:
-    """Whether the techniques up to level index ``level`` finish these givens, cheapest test first: singles
-    finishing answers yes for every level, and a second solution (the search, microseconds) answers no."""
-    return singles_finish(n, givens) or (level > 0 and is_unique(n, givens, deadline)
-                                         and human.finishes(n, givens, level, deadline))
+    """Whether the techniques up to level index ``level`` finish these givens: singles alone (which prove
+    uniqueness too) at level 0; above, a second solution (the search, microseconds) answers no first."""
+    if level == 0:
+        return singles_finish(n, givens)
+    return is_unique(n, givens, deadline) and human.finishes(n, givens, level, deadline)
 
 
 def polish_at_level(puzzle: Flat, n: int, symmetry: Symmetry, rng: random.Random, level: int,
