@@ -11,8 +11,10 @@ uniqueness (under rotational symmetry, no pair).
 Levels: a draw is graded with the target level's techniques. Too hard: the cell (pair) where those
 techniques get stuck that opens the most becomes a given, then the givens the level does not need are
 taken out again, so the puzzle is minimal for its level (no given can go and the level still finish
-it). Too easy: another draw. `expert` only takes draws (never adds a given), so its clues stay minimal
-for uniqueness.
+it). Too easy: another draw, except at 9×9 `medium`, where singles finish most draws: there a draw
+singles finish is swapped (``swap_for_level``: a given out, another in, so singles stall and medium still
+finishes), then made minimal for the level. `expert` only takes draws (never adds a given), so its clues
+stay minimal for uniqueness.
 """
 
 from __future__ import annotations
