@@ -11,8 +11,10 @@ uniqueness (under rotational symmetry, no pair).
 Levels: a draw is graded with the target level's techniques. Too hard: the cell (pair) where those
 techniques get stuck that opens the most becomes a given, then the givens the level does not need are
 taken out again, so the puzzle is minimal for its level (no given can go and the level still finish
-it). Too easy: another draw. `expert` only takes draws (never adds a given), so its clues stay minimal
-for uniqueness.
+it). Too easy: another draw, except at 9×9 `medium`, where singles finish most draws: there a draw
+singles finish is swapped (``swap_for_level``: a given out, another in, so singles stall and medium still
+finishes), then made minimal for the level. `expert` only takes draws (never adds a given), so its clues
+stay minimal for uniqueness.
 """
 
 from __future__ import annotations
@@ -38,8 +40,13 @@ from solvers.techniques.human import Grade
 Flat = list[int]  # a grid row by row
 Symmetry = Literal["none", "rotational"]
 START_SHARE = {4: 0.25, 6: 0.25, 9: 0.25, 16: 0.45}  # of the cells given before the first repair round
+SWAPPED_START_SHARE = 0.4  # the same for a draw to be swapped: fewer repair rounds, and the swap polishes
 POLISH_NODES = 200_000  # a given whose removal the search cannot decide within this stays (never hit on 9×9)
 FILL_BUDGET = 5_000  # search nodes before a random fill starts over with another digit order
+SWAPPED = {9: (1,)}  # per size, level indices whose draws singles finish are swapped toward the level
+SWAP_SOLUTIONS = 64  # a removal letting in more solutions than this is not swapped (one given rarely rules out all)
+SWAP_NODES = 160  # nor one whose solutions the search cannot list within this many nodes
+SWAP_OPEN = 25  # nor one after which singles leave fewer cells open (a swap there almost always lets singles finish)
 
 
 # Levels a request can ask for at each size. Singles finish every 4×4; a 6×6 that needs the medium
@@ -105,8 +112,8 @@ def is_unique(n: int, givens: Flat, deadline: Deadline, max_nodes: int | None = 
 class SudokuSteps:
     """The pipeline's steps for one size and symmetry; puzzles and solutions are flat digit lists."""
 
-    def __init__(self, n: int, symmetry: Symmetry):
-        self.n, self.symmetry = n, symmetry
+    def __init__(self, n: int, symmetry: Symmetry, swapped: bool = False):
+        self.n, self.symmetry, self.swapped = n, symmetry, swapped
         self.orbits = orbits(n, symmetry)
 
     def random_solution(self, rng: random.Random) -> Flat:
@@ -114,8 +121,9 @@ class SudokuSteps:
 
     def clues(self, solution: Flat, rng: random.Random) -> Flat:
         givens = [0] * (self.n * self.n)
+        share = SWAPPED_START_SHARE if self.swapped else START_SHARE[self.n]
         for orbit in self.orbits:
-            if rng.random() < START_SHARE[self.n]:
+            if rng.random() < share:
                 for i in orbit:
                     givens[i] = solution[i]
         return givens
@@ -133,9 +141,19 @@ class SudokuSteps:
         return repaired
 
     def polish(self, puzzle: Flat, solution: Flat, rng: random.Random, deadline: Deadline) -> Flat:
-        """Take out every given (pair) the puzzle stays unique without, in random order."""
+        """Take out every given (pair) the puzzle stays unique without, in random order. A draw to be
+        ``swapped`` that singles finish is left as it is: ``swap_for_level`` takes out what it can on its way."""
+        if self.swapped and singles_finish(self.n, puzzle):
+            return puzzle
         return remove_while(puzzle, self.n, self.symmetry, rng,
                             lambda givens: is_unique(self.n, givens, deadline, POLISH_NODES))
+
+
+def without(givens: Flat, orbit: tuple[int, ...]) -> Flat:
+    trial = givens[:]
+    for i in orbit:
+        trial[i] = 0
+    return trial
 
 
 def remove_while(puzzle: Flat, n: int, symmetry: Symmetry, rng: random.Random, keeps: Callable[[Flat], bool]) -> Flat:
@@ -145,18 +163,109 @@ def remove_while(puzzle: Flat, n: int, symmetry: Symmetry, rng: random.Random, k
     present = [orbit for orbit in orbits(n, symmetry) if givens[orbit[0]]]
     rng.shuffle(present)
     for orbit in present:
-        trial = givens[:]
-        for i in orbit:
-            trial[i] = 0
+        trial = without(givens, orbit)
         if keeps(trial):
             givens = trial
     return givens
 
 
-def generate_unique(params: SudokuParams, seed: int, deadline: Deadline) -> Generated:
-    """A unique puzzle whose givens are minimal (for uniqueness), of any difficulty."""
+@cache
+def _no_crossings(n: int) -> np.ndarray:
+    return np.zeros((0, 3, n), dtype=np.int32)
+
+
+def singles_finish(n: int, givens: Flat) -> bool:
+    """Whether singles alone (the easy level) finish these givens: the search's own propagation reaches the
+    same fixpoint in microseconds, cheap enough to ask of every given a polish might take out."""
+    g = engine.geometry(n)
+    return engine.singles_open(g.given_masks[np.asarray(givens, dtype=np.int32)], g.units, g.peers,
+                               _no_crossings(n), (1 << n) - 1) == 0
+
+
+def finishes_at(n: int, givens: Flat, level: int, deadline: Deadline) -> bool:
+    """Whether the techniques up to level index ``level`` finish these givens: singles alone (which prove
+    uniqueness too) at level 0; above, a second solution (the search, microseconds) answers no first."""
+    if level == 0:
+        return singles_finish(n, givens)
+    return is_unique(n, givens, deadline) and human.finishes(n, givens, level, deadline)
+
+
+def polish_at_level(puzzle: Flat, n: int, symmetry: Symmetry, rng: random.Random, level: int,
+                    deadline: Deadline) -> Flat:
+    """``remove_while`` keeping what ``level`` finishes (the same givens, in the same order), for a puzzle
+    that is nearly minimal already: which givens uniqueness needs is asked of all at once (a given needed
+    now stays needed as others go), so the search runs once per given taken out and the techniques only
+    where uniqueness holds."""
+    givens = puzzle[:]
+    present = [orbit for orbit in orbits(n, symmetry) if givens[orbit[0]]]
+    rng.shuffle(present)
+    g = engine.geometry(n)
+    alone = np.empty(len(present), dtype=np.int32)
+    engine.unique_without(np.asarray(givens, dtype=np.int32), np.array([orbit[0] for orbit in present]),
+                          np.array([orbit[-1] for orbit in present]), g.given_masks, engine.in_order(n), g.units,
+                          g.peers, g.crossings, g.popcount, (1 << n) - 1, POLISH_NODES, alone)
+    changed = False
+    for orbit, unique in zip(present, alone.tolist(), strict=True):
+        if unique == 0:
+            continue
+        trial = without(givens, orbit)
+        if (changed or unique < 0) and not is_unique(n, trial, deadline):
+            continue
+        if human.finishes(n, trial, level, deadline):
+            givens, changed = trial, True
+    return givens
+
+
+@cache
+def orbit_ends(n: int, symmetry: Symmetry) -> tuple[np.ndarray, np.ndarray]:
+    """Each orbit's first and last cell (the same cell for an orbit of one), for numpy to test orbits at once."""
+    return (np.array([orbit[0] for orbit in orbits(n, symmetry)]), np.array([orbit[-1] for orbit in orbits(n, symmetry)]))
+
+
+def swap_for_level(puzzle: Flat, solution: Flat, n: int, symmetry: Symmetry, rng: random.Random, level: int,
+                   deadline: Deadline) -> Flat | None:
+    """Unique givens, fewer or swapped from ``puzzle`` (which singles finish), that singles do not finish and
+    ``level`` does; None if none turns up.
+
+    A puzzle singles finish stays so as givens go while it stays unique, so removals alone rarely make it
+    harder. Each given (orbit) is taken out in turn, in random order: if singles still finish the puzzle, it
+    stays out (the polish, on the way); if it stays unique, that alone may be the answer; if not, another
+    given is put in that rules out every other solution the removal let in. Those solutions are all listed
+    (a removal letting in more than ``SWAP_SOLUTIONS``, needing more than ``SWAP_NODES`` search nodes, or
+    after which singles leave fewer than ``SWAP_OPEN`` cells open is passed over), so each swap is known
+    unique without another search. Each removal is one compiled call (``engine.swap_options``)."""
+    orbit_list, g = orbits(n, symmetry), engine.geometry(n)
+    first, last = orbit_ends(n, symmetry)
+    intended = np.asarray(solution, dtype=np.int8)
+    out = np.empty(len(orbit_list), dtype=np.int32)
+    givens = puzzle[:]
+    absent = np.array([not givens[orbit[0]] for orbit in orbit_list])
+    order = np.flatnonzero(~absent).tolist()
+    rng.shuffle(order)
+    for k in order:
+        deadline.check()
+        fewer = without(givens, orbit_list[k])
+        found = engine.swap_options(np.asarray(fewer, dtype=np.int32), intended, first, last, absent, g.given_masks,
+                                    engine.in_order(n), g.units, g.peers, g.crossings, _no_crossings(n), g.popcount,
+                                    (1 << n) - 1, SWAP_OPEN, SWAP_SOLUTIONS, SWAP_NODES, out)
+        if found == engine.SINGLES_FINISH:  # so it is unique: the polish
+            givens, absent[k] = fewer, True
+        elif found == engine.UNIQUE and human.finishes(n, fewer, level, deadline):
+            return fewer
+        for j in out[:max(found, 0)].tolist():
+            trial = fewer[:]
+            for i in orbit_list[j]:
+                trial[i] = solution[i]
+            if human.finishes(n, trial, level, deadline):
+                return trial
+    return None
+
+
+def generate_unique(params: SudokuParams, seed: int, deadline: Deadline, swapped: bool = False) -> Generated:
+    """A unique puzzle whose givens are minimal (for uniqueness), of any difficulty; ``swapped``: not
+    polished where singles finish it (see ``SudokuSteps.polish``)."""
     n, symmetry = params.size, params.symmetry
-    result = generate(SudokuSteps(n, symmetry), seed, deadline, max_rounds=n * n, max_restarts=5)
+    result = generate(SudokuSteps(n, symmetry, swapped), seed, deadline, max_rounds=n * n, max_restarts=5)
     result.puzzle = rules.SudokuPuzzle(size=n, givens=rules.square(result.puzzle, n))
     result.solution = rules.SudokuAnswer(digits=rules.square(result.solution, n))
     return result
@@ -165,20 +274,16 @@ def generate_unique(params: SudokuParams, seed: int, deadline: Deadline) -> Gene
 def generate_puzzle(params: SudokuParams, seed: int, deadline: Deadline) -> Generated:
     """A unique puzzle of the asked level: minimal draws, each moved toward the level (``TowardLevel``)."""
     toward = TowardLevel(params)
-    return generate_at_level(lambda draw, limit: generate_unique(params, draw, limit), toward.grade,
+    swapped = toward.target in SWAPPED.get(params.size, ())
+    return generate_at_level(lambda draw, limit: generate_unique(params, draw, limit, swapped), toward.grade,
                              params.difficulty, seed, deadline, adjust=toward)
 
 
 def solvable_at(puzzle: rules.SudokuPuzzle, level: int, deadline: Deadline) -> bool:
     """Whether the techniques up to level index ``level`` finish the puzzle. Singles alone (easy) is the
-    search's own propagation, which reaches the same fixpoint in microseconds."""
+    search's own propagation (``singles_finish``)."""
     if level == 0:
-        g = engine.geometry(puzzle.size)
-        cand = np.array([(1 << (v - 1)) if v else (1 << puzzle.size) - 1 for row in puzzle.givens for v in row],
-                        dtype=np.int32)
-        no_locked = np.zeros((0, 3, puzzle.size), dtype=np.int32)
-        return bool(engine.propagate(cand, g.units, g.peers, no_locked, (1 << puzzle.size) - 1)) \
-            and all(m & (m - 1) == 0 for m in cand.tolist())
+        return singles_finish(puzzle.size, rules.flat(puzzle.givens))
     return human.finishes(puzzle.size, rules.flat(puzzle.givens), level, deadline)
 
 
@@ -214,17 +319,22 @@ class TowardLevel:
             added[i] = solution[i]
         return rules.SudokuPuzzle(size=self.n, givens=rules.square(added, self.n))
 
-    def finishes(self, givens: Flat, deadline: Deadline) -> bool:
-        """Whether the target level finishes these givens. Uniqueness is necessary for that and the search
-        tells it in microseconds, so most givens that must stay are told without the techniques."""
-        return is_unique(self.n, givens, deadline) and \
-            solvable_at(rules.SudokuPuzzle(size=self.n, givens=rules.square(givens, self.n)), self.target, deadline)
+    def minimal(self, givens: Flat, rng: random.Random, deadline: Deadline) -> Flat:
+        """The givens the target level does not need taken out (it finishes ``givens``)."""
+        if self.target in SWAPPED.get(self.n, ()):
+            return polish_at_level(givens, self.n, self.symmetry, rng, self.target, deadline)
+        return remove_while(givens, self.n, self.symmetry, rng, lambda t: finishes_at(self.n, t, self.target, deadline))
 
     def __call__(self, generated: Generated, graded: Grade, rng: random.Random, deadline: Deadline) -> Generated | None:
-        if graded.level is not None or self.stuck is None or self.target == len(human.LEVELS) - 1:
-            return None
         puzzle, solution = generated.puzzle, rules.flat(generated.solution.digits)
         givens, stuck = rules.flat(puzzle.givens), self.stuck
+        if graded.level == human.LEVELS[0] and self.target in SWAPPED.get(self.n, ()):
+            swapped = swap_for_level(givens, solution, self.n, self.symmetry, rng, self.target, deadline)
+            if swapped is None:
+                return None
+            return self._moved(generated, self.minimal(swapped, rng, deadline))
+        if graded.level is not None or stuck is None or self.target == len(human.LEVELS) - 1:
+            return None
         open_orbits = [orbit for orbit in orbits(self.n, self.symmetry) if not stuck.digits[orbit[0]]]
         model = human.board_of(puzzle, explain=False)
         best: tuple[tuple[bool, int], tuple[int, ...], bool] | None = None
@@ -244,7 +354,10 @@ class TowardLevel:
         for i in best[1]:
             givens[i] = solution[i]
         if best[2]:  # the level finishes it now: drop what it does not need
-            givens = remove_while(givens, self.n, self.symmetry, rng, lambda trial: self.finishes(trial, deadline))
+            givens = self.minimal(givens, rng, deadline)
+        return self._moved(generated, givens)
+
+    def _moved(self, generated: Generated, givens: Flat) -> Generated:
         generated.puzzle = rules.SudokuPuzzle(size=self.n, givens=rules.square(givens, self.n))
         return generated
 

@@ -191,6 +191,56 @@ def propagate(cand: np.ndarray, units: np.ndarray, peers: np.ndarray, crossings:
 
 
 @njit(cache=True)
+def singles_open(cand: np.ndarray, units: np.ndarray, peers: np.ndarray, no_crossings: np.ndarray, full: int) -> int:
+    """How many cells naked and hidden singles alone (``no_crossings``: an empty crossings array) leave
+    undecided from ``cand``, which they narrow in place; -1 at a dead end."""
+    if not propagate(cand, units, peers, no_crossings, full):
+        return -1
+    return np.count_nonzero(cand & (cand - 1))
+
+
+@njit(cache=True)
+def stalled_additions(givens: np.ndarray, solutions: np.ndarray, intended: np.ndarray, first: np.ndarray,
+                      last: np.ndarray, absent: np.ndarray, given_masks: np.ndarray, units: np.ndarray,
+                      peers: np.ndarray, no_crossings: np.ndarray, full: int, out: np.ndarray) -> int:
+    """The cell groups (``first`` and ``last`` cell each; ``absent`` from ``givens``) whose ``intended``
+    digits, added to ``givens``, rule out every other of its ``solutions`` (all of them) and still leave
+    singles short of the end: written to ``out`` in order, their number returned. The generator asks this
+    of every given its swap toward a level takes out, so it is one call, not one per group."""
+    cells = givens.shape[0]
+    stuck = np.empty(cells, dtype=np.int32)
+    for i in range(cells):
+        stuck[i] = given_masks[givens[i]]
+    propagate(stuck, units, peers, no_crossings, full)  # sound, so never a dead end: ``intended`` fits
+    other = np.zeros(solutions.shape[0], dtype=np.bool_)
+    for s in range(solutions.shape[0]):
+        for i in range(cells):
+            if solutions[s, i] != intended[i]:
+                other[s] = True
+                break
+    cand = np.empty(cells, dtype=np.int32)
+    found = 0
+    for o in range(first.shape[0]):
+        if not absent[o]:
+            continue
+        a, b = first[o], last[o]
+        rules_out = True
+        for s in range(solutions.shape[0]):
+            if other[s] and solutions[s, a] == intended[a] and solutions[s, b] == intended[b]:
+                rules_out = False
+                break
+        if not rules_out:
+            continue
+        cand[:] = stuck
+        cand[a] = 1 << (intended[a] - 1)
+        cand[b] = 1 << (intended[b] - 1)
+        if singles_open(cand, units, peers, no_crossings, full) != 0:
+            out[found] = o
+            found += 1
+    return found
+
+
+@njit(cache=True)
 def run(stack: np.ndarray, branch_cell: np.ndarray, branch_rest: np.ndarray, control: np.ndarray,
         solutions: np.ndarray, order: np.ndarray, units: np.ndarray, peers: np.ndarray, crossings: np.ndarray,
         popcount: np.ndarray, full: int, limit: int, budget: int) -> None:
@@ -264,6 +314,71 @@ def run(stack: np.ndarray, branch_cell: np.ndarray, branch_rest: np.ndarray, con
         if settle(stack[depth + 1], units, peers, crossings, full, queue, 1):
             control[DEPTH] = depth + 1
             control[PHASE] = 0
+
+
+@njit(cache=True)
+def unique_without(givens: np.ndarray, first: np.ndarray, last: np.ndarray, given_masks: np.ndarray,
+                   order: np.ndarray, units: np.ndarray, peers: np.ndarray, crossings: np.ndarray,
+                   popcount: np.ndarray, full: int, budget: int, out: np.ndarray) -> None:
+    """For each cell group (its ``first`` and ``last`` cell), whether ``givens`` without it keep exactly one
+    solution: ``out`` 1 yes, 0 no, -1 undecided within ``budget`` nodes. ``run`` on one stack reused, so a
+    polish asks about every given in one call instead of one ``Search`` each."""
+    cells = givens.shape[0]
+    stack = np.empty((cells + 2, cells), dtype=np.int32)
+    branch_cell = np.empty(cells + 2, dtype=np.int32)
+    branch_rest = np.empty(cells + 2, dtype=np.int32)
+    control = np.zeros(6, dtype=np.int64)
+    no_solutions = np.zeros((0, cells), dtype=np.int8)
+    for o in range(first.shape[0]):
+        for i in range(cells):
+            stack[0, i] = given_masks[givens[i]]
+        stack[0, first[o]] = full
+        stack[0, last[o]] = full
+        control[:] = 0
+        if not propagate(stack[0], units, peers, crossings, full):
+            out[o] = 0
+            continue
+        run(stack, branch_cell, branch_rest, control, no_solutions, order, units, peers, crossings, popcount, full,
+            2, budget)
+        out[o] = -1 if control[STATUS] == RUNNING else int(control[COUNT] == 1)
+
+
+# What ``swap_options`` found when it lists no additions.
+SINGLES_FINISH, PASSED_OVER, UNIQUE = -1, -2, -3
+
+
+@njit(cache=True)
+def swap_options(fewer: np.ndarray, intended: np.ndarray, first: np.ndarray, last: np.ndarray, absent: np.ndarray,
+                 given_masks: np.ndarray, order: np.ndarray, units: np.ndarray, peers: np.ndarray,
+                 crossings: np.ndarray, no_crossings: np.ndarray, popcount: np.ndarray, full: int, min_open: int,
+                 limit: int, budget: int, out: np.ndarray) -> int:
+    """One removal of the generator's swap toward a level, in one call: ``SINGLES_FINISH`` if singles still
+    finish ``fewer``; ``PASSED_OVER`` if they leave fewer than ``min_open`` cells open or its solutions
+    cannot all be listed (``limit`` of them, ``budget`` nodes); ``UNIQUE`` if it has one solution; else the
+    number of ``stalled_additions`` written to ``out``."""
+    cells = fewer.shape[0]
+    start = np.empty(cells, dtype=np.int32)
+    for i in range(cells):
+        start[i] = given_masks[fewer[i]]
+    still_open = singles_open(start.copy(), units, peers, no_crossings, full)
+    if still_open == 0:
+        return SINGLES_FINISH
+    if still_open < min_open:
+        return PASSED_OVER
+    stack = np.empty((cells + 2, cells), dtype=np.int32)
+    stack[0, :] = start
+    if not propagate(stack[0], units, peers, crossings, full):
+        return PASSED_OVER
+    control = np.zeros(6, dtype=np.int64)
+    solutions = np.zeros((limit, cells), dtype=np.int8)
+    run(stack, np.empty(cells + 2, dtype=np.int32), np.empty(cells + 2, dtype=np.int32), control, solutions, order,
+        units, peers, crossings, popcount, full, limit, budget)
+    if control[STATUS] != EXHAUSTED:
+        return PASSED_OVER
+    if control[COUNT] == 1:
+        return UNIQUE
+    return stalled_additions(fewer, solutions[:control[COUNT]], intended, first, last, absent, given_masks, units,
+                             peers, no_crossings, full, out)
 
 
 # What broke in a trial (``why[0]``); ``why[1]`` is the cell or unit, ``why[2]`` a digit mask.
@@ -494,3 +609,14 @@ def warm_up() -> None:
         cand = np.full(16, 15, dtype=np.int32)
         trial(cand, 0, 1, g.units, g.peers, 15, 3, np.zeros(16, dtype=np.int32), np.zeros(3, dtype=np.int32))
         smallest_forcing_net(cand, np.arange(16, dtype=np.int32), g.units, g.peers, 15, 3, np.zeros(4, dtype=np.int64))
+        no_crossings = np.zeros((0, 3, 4), dtype=np.int32)
+        unique_without(np.zeros(16, dtype=np.int32), np.arange(2), np.arange(2), g.given_masks, in_order(4), g.units,
+                       g.peers, g.crossings, g.popcount, 15, 10, np.zeros(2, dtype=np.int32))
+        singles_open(cand.copy(), g.units, g.peers, no_crossings, 15)
+        ends = np.arange(16)
+        swap_options(np.zeros(16, dtype=np.int32), np.ones(16, dtype=np.int8), ends, ends, np.ones(16, dtype=np.bool_),
+                     g.given_masks, in_order(4), g.units, g.peers, g.crossings, no_crossings, g.popcount, 15, 1, 4, 10,
+                     np.zeros(16, dtype=np.int32))
+        stalled_additions(np.zeros(16, dtype=np.int32), np.zeros((1, 16), dtype=np.int8), np.ones(16, dtype=np.int8),
+                          ends, ends, np.ones(16, dtype=np.bool_), g.given_masks, g.units, g.peers, no_crossings, 15,
+                          np.zeros(16, dtype=np.int32))
