@@ -13,13 +13,16 @@ from pydantic import ValidationError
 from generators.nonogram import NonogramParams, generate_unique, puzzle_of, random_picture
 from solvers import nonogram as rules
 from solvers.common import BudgetExceeded, Deadline, InvalidInput
-from tests.conftest import REFERENCE, read_jsonl, share
+from tests.conftest import REFERENCE, WHOLE_SETS, read_jsonl, share
 
 PUBLISHED = [record for name in ("webpbn", "mikix-db", "cp-literature")
              for record in read_jsonl(REFERENCE / "nonogram" / f"{name}.jsonl")]
 # Wolter's survey added these to show that most solvers cannot finish them: ours (the search, then
 # CaDiCaL) does not within 20 s either, so the service answers 503 for them (the status is unknown).
 BEYOND_BUDGET = {"webpbn/18297", "webpbn/9892", "webpbn/12548"}
+# Within the budget but 15-25 s of search each: ``make test-whole`` solves and counts them, CI's run
+# the rest of the set.
+WHOLE_SETS_ONLY = {"webpbn/8098", "webpbn/6574", "webpbn/2712"}
 
 
 def puzzle(row_clues: list[list[int]], col_clues: list[list[int]]) -> rules.NonogramPuzzle:
@@ -150,6 +153,8 @@ def test_published_puzzles_are_solved_and_counted(record: dict) -> None:
     p = rules.NonogramPuzzle.model_validate(record["puzzle"])
     if record["id"] in BEYOND_BUDGET:
         pytest.skip("beyond the 20 s budget (see BEYOND_BUDGET); the test below checks it stops in time")
+    if record["id"] in WHOLE_SETS_ONLY and not WHOLE_SETS:
+        pytest.skip("15-25 s of search: make test-whole solves and counts it")
     outcome = rules.solve(p, 1000, Deadline.after(60), keep=2)
     if record.get("solutions_capped_at"):  # 1,000 or more: counted to the limit, or as far as the budget went
         assert 2 <= outcome.count <= 1000 and not outcome.complete
