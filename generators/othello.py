@@ -19,7 +19,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, model_validator
 
-from generators.pipeline import Generated, generate, generate_at_level, generate_side_by_side
+from generators.pipeline import Generated, generate, generate_at_level
 from generators.spec import PuzzleType, Verdict
 from pictures import othello as picture
 from solvers import othello as rules
@@ -104,9 +104,8 @@ def plausible_position(empties: int, rng: random.Random) -> tuple[int, int, bool
 
 
 class OthelloSteps:
-    def __init__(self, params: OthelloParams, scorer_threads: int | None = None):
+    def __init__(self, params: OthelloParams):
         self.params = params
-        self.scorer_threads = scorer_threads  # per proof; None: the scorer's own choice
 
     def random_solution(self, rng: random.Random) -> Candidate:
         side = self.params.to_move if self.params.to_move != "random" else rng.choice("XO")
@@ -125,10 +124,10 @@ class OthelloSteps:
         level = self.params.difficulty
         if level is not None and puzzle.task == "win":
             p, o = puzzle.bitboards()
-            scorer = rules.MoveScorer(p, o, deadline, threads=self.scorer_threads)
+            scorer = rules.MoveScorer(p, o, deadline)
             if not human.may_reach(level, p, o, lambda sq: scorer.within(sq, 0, 1) >= 1, deadline):
                 return solution
-        solution.solving = rules.solving_moves(puzzle, deadline, threads=self.scorer_threads)
+        solution.solving = rules.solving_moves(puzzle, deadline)
         return None if len(solution.solving) == 1 else solution
 
     def repair(self, puzzle: rules.OthelloPuzzle, solution: Candidate, other: Candidate, rng: random.Random) -> None:
@@ -136,13 +135,8 @@ class OthelloSteps:
 
 
 def generate_unique(params: OthelloParams, seed: int, deadline: Deadline) -> Generated:
-    """A position with exactly one solving move, of any difficulty. From ``THREADS_MIN_EMPTIES`` empty
-    squares, where proofs are long, positions are proved side by side, one per core."""
-    if params.empties >= rules.THREADS_MIN_EMPTIES and rules.SCORING_THREADS > 1:
-        result = generate_side_by_side(OthelloSteps(params, scorer_threads=1), seed, deadline, MAX_RESTARTS,
-                                       rules.SCORING_THREADS)
-    else:
-        result = generate(OthelloSteps(params), seed, deadline, max_rounds=1, max_restarts=MAX_RESTARTS)
+    """A position with exactly one solving move, of any difficulty."""
+    result = generate(OthelloSteps(params), seed, deadline, max_rounds=1, max_restarts=MAX_RESTARTS)
     (move,) = result.solution.solving
     result.solution = rules.OthelloAnswer(move=rules.square_name(move))
     return result

@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections import deque
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Generic, Protocol, TypeVar
 
@@ -96,37 +94,6 @@ def generate(
             if puzzle is None:
                 break
     raise GenerationFailed(f"no unique puzzle after {max_restarts + 1} attempts of {max_rounds} repair rounds")
-
-
-def generate_side_by_side(steps: PuzzleSteps[P, S], seed: int, deadline: Deadline, max_restarts: int,
-                          threads: int) -> Generated[P, S]:
-    """``generate`` for steps whose draws cannot be repaired (no repair round), with ``threads`` draws
-    proved at a time: draws are made in order from one generator and the first unique one in that
-    order is returned, so the result is ``generate``'s with ``max_rounds=1``. Worth it where the
-    proof is long and releases the global lock (Othello's exact search); a draw proved after the
-    winner is waited for, never used."""
-    started = time.perf_counter()
-    rng = random.Random(seed)
-    stats = GenerationStats()
-
-    def prove(puzzle: P, solution: S) -> bool:
-        return steps.other_solution(puzzle, solution, deadline) is None
-
-    with ThreadPoolExecutor(max_workers=threads) as pool:
-        in_flight: deque[tuple[P, S, Future[bool]]] = deque()
-        drawn = 0
-        for attempt in range(max_restarts + 1):
-            while len(in_flight) < threads and drawn <= max_restarts:
-                solution = steps.random_solution(rng)
-                puzzle = steps.clues(solution, rng)
-                in_flight.append((puzzle, solution, pool.submit(prove, puzzle, solution)))
-                drawn += 1
-            puzzle, solution, proved = in_flight.popleft()
-            stats.restarts, stats.solver_calls = attempt, attempt + 1
-            if proved.result():
-                stats.seconds = time.perf_counter() - started
-                return Generated(puzzle, solution, stats)
-    raise GenerationFailed(f"no unique puzzle after {max_restarts + 1} attempts")
 
 
 Adjust = Callable[[Generated[P, S], Grade, random.Random, Deadline], "Generated[P, S] | None"]

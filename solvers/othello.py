@@ -515,10 +515,10 @@ def moves_reaching(p: int, o: int, threshold: int, deadline: Deadline, stop_at: 
     return MoveScorer(p, o, deadline).reaching(threshold, stop_at, skip)
 
 
-def solving_moves(puzzle: OthelloPuzzle, deadline: Deadline, stop_at: int = 2, threads: int | None = None) -> list[int]:
+def solving_moves(puzzle: OthelloPuzzle, deadline: Deadline, stop_at: int = 2) -> list[int]:
     """The moves solving the puzzle's task, asking the engine only that: for ``win`` "does this move
     win?" until ``stop_at`` say yes; for ``best`` the best score and which moves tie with it."""
-    scorer = MoveScorer(*puzzle.bitboards(), deadline, threads=threads)
+    scorer = MoveScorer(*puzzle.bitboards(), deadline)
     if puzzle.task == "win":
         return scorer.reaching(1, stop_at)
     best = scorer.best()

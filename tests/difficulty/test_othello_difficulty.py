@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from generators import othello as gen
-from generators.pipeline import generate, generate_side_by_side
 from solvers import othello as rules
 from solvers.common import BudgetExceeded, Deadline, InvalidInput
 from solvers.engines import othello as engine
@@ -220,18 +219,6 @@ def test_the_level_screen_never_turns_away_a_position_of_its_level() -> None:
             scorer = rules.MoveScorer(p, o, Deadline.never())
             assert human.may_reach(level, p, o, lambda sq, s=scorer: s.within(sq, 0, 1) >= 1, Deadline.never()), \
                 (level, rules.board_string(p, o, "X"))
-
-
-@pytest.mark.parametrize("seed", range(3))
-def test_positions_proved_side_by_side_give_the_puzzle_proved_one_at_a_time(seed: int) -> None:
-    params = gen.OthelloParams(empties=16, difficulty="hard")
-    one_at_a_time = generate(gen.OthelloSteps(params), seed, Deadline.never(), max_rounds=1,
-                             max_restarts=gen.MAX_RESTARTS)
-    side_by_side = generate_side_by_side(gen.OthelloSteps(params, scorer_threads=1), seed, Deadline.never(),
-                                         gen.MAX_RESTARTS, threads=2)
-    assert side_by_side.puzzle == one_at_a_time.puzzle
-    assert side_by_side.solution.solving == one_at_a_time.solution.solving
-    assert side_by_side.stats.restarts == one_at_a_time.stats.restarts
 
 
 @pytest.mark.slow
