@@ -212,6 +212,16 @@ def _covering_counts(board, options, n, counts, only):
 
 
 @njit(cache=True)
+def _add_once(out, found, j):
+    """Append ``j`` to the first ``found`` entries of ``out`` unless it is there; the new count."""
+    for i in range(found):
+        if out[i] == j:
+            return found
+    out[found] = j
+    return found + 1
+
+
+@njit(cache=True)
 def forced(board, scratch, covered, used, strength, out):
     """The placements ``strength`` forces (``solvers.techniques.ubongo.forced``) into ``out``; returns how
     many, or -1 at a dead end (a free cell or, in mode given, an unused piece with no live placement)."""
@@ -227,13 +237,7 @@ def forced(board, scratch, covered, used, strength, out):
         if counts[cell] == 0:
             return -1
         if counts[cell] == 1:
-            j = only[cell]
-            seen = False
-            for i in range(found):
-                seen |= out[i] == j
-            if not seen:
-                out[found] = j
-                found += 1
+            found = _add_once(out, found, only[cell])
     if use_all:
         per_piece[:] = 0
         for i in range(n):
@@ -245,13 +249,7 @@ def forced(board, scratch, covered, used, strength, out):
             if per_piece[k] == 0:
                 return -1
             if per_piece[k] == 1:
-                j = piece_only[k]
-                seen = False
-                for i in range(found):
-                    seen |= out[i] == j
-                if not seen:
-                    out[found] = j
-                    found += 1
+                found = _add_once(out, found, piece_only[k])
     return found
 
 
