@@ -3,14 +3,15 @@
     PYTHONPATH=. python -m bench.bench_levels [--seeds 20] [--types dabuhamienai,...] [--markdown]
     PYTHONPATH=. python -m bench.bench_levels --http http://127.0.0.1:8000 [--seeds 50]
 
-In-process (default): per type, level and size, generation at that level over seeds 0..N-1 (median and
+In-process (default): per type, level and size (the smallest, default and largest at which the level is
+offered), generation at that level over seeds 0..N-1 (median and
 p95 of CPU time, this process's, the fair figure on a shared machine; wall time's median beside it), the
 work it took (draws, adjustments, solver calls), then grading the generated puzzles and a hint from the
 empty state (medians). Per type it also times the ungraded pipeline (a unique puzzle with no level) at
 the default size, beside the default level: the issue's "within 2×" figure.
 
 ``--http``: against a running service (``make serve``), ``POST /generate/{type}`` with a seed for the
-largest size and hardest level of every type (and every level at the largest size with ``--every-level``),
+hardest level of every type at the largest size it is offered at (every level with ``--every-level``),
 one request at a time, counting status codes: the "zero 503s in 50 seeds" check, in wall time as a
 client sees it.
 """
@@ -86,11 +87,10 @@ def params_for(kind: PuzzleType, band: Band, size: int, level: str | None) -> Ba
         return exc.errors()[0]["msg"].removeprefix("Value error, ")
 
 
-def smallest_size(kind: PuzzleType, band: Band, level: str) -> int | None:
-    for size in range(band.smallest, band.largest + 1):
-        if not isinstance(params_for(kind, band, size, level), str):
-            return size
-    return None
+def offered_sizes(kind: PuzzleType, band: Band, level: str) -> list[int]:
+    """The band's sizes at which ``level`` may be asked for (the others are 422s)."""
+    return [size for size in range(band.smallest, band.largest + 1)
+            if not isinstance(params_for(kind, band, size, level), str)]
 
 
 def ms(values: list[float]) -> str:
@@ -136,13 +136,11 @@ def in_process(types: list[str], seeds: int, markdown: bool) -> None:
             ungraded = measure(kind, default_params, seeds, UNGRADED[name])
             print(row(name, "(ungraded)", f"{band.default} {label}", ungraded, markdown), flush=True)
             for level in kind.difficulty.names:
-                first = smallest_size(kind, band, level)
-                sizes = sorted({s for s in (first, band.default, band.largest) if s is not None and s >= (first or 0)})
+                offered = offered_sizes(kind, band, level)
+                sizes = sorted({offered[0], offered[-1]} | ({band.default} & set(offered))) if offered else []
                 for size in sizes:
                     params = params_for(kind, band, size, level)
-                    if isinstance(params, str):
-                        print(f"{name} {level} {size}: not offered ({params})")
-                        continue
+                    assert not isinstance(params, str)
                     print(row(name, level, f"{size} {label}", measure(kind, params, seeds), markdown), flush=True)
 
 
@@ -165,7 +163,7 @@ def over_http(url: str, types: list[str], seeds: int, every_level: bool) -> None
             for band in BANDS[name]:
                 levels = kind.difficulty.names if every_level else kind.difficulty.names[-1:]
                 for level in levels:
-                    query = {band.name: band.largest, **band.fixed, "difficulty": level}
+                    query = {band.name: offered_sizes(kind, band, level)[-1], **band.fixed, "difficulty": level}
                     statuses: Counter[int] = Counter()
                     seconds = []
                     for seed in range(seeds):

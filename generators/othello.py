@@ -32,24 +32,40 @@ OPENING_PLIES = (2, 10)  # uniformly random moves first: varied openings
 RANDOM_MOVE_RATE = 0.15  # later: otherwise the best one-ply move under noise
 EVAL_NOISE = 4.0
 SLIP_RATE = 0.5  # how often the last move before the puzzle is a slip (see _last_move)
+# The most empty squares at which a level is made on request. About one drawn position in twenty is
+# unique, and a level's share of those falls as the game lengthens while each proof grows: beyond these
+# sizes, a hard or expert position takes longer to find than a request may wait (bench_levels).
+EMPTIES_MIN, EMPTIES_MAX = 6, 20
+LEVEL_MAX_EMPTIES = {"easy": 20, "medium": 16, "hard": 14, "expert": 16}
+
+
+def level_empties(level: str) -> tuple[int, int]:
+    """The fewest and the most empty squares at which ``level`` is made."""
+    return max(EMPTIES_MIN, human.min_empties(level)), LEVEL_MAX_EMPTIES[level]
 
 
 class OthelloParams(BaseModel):
-    empties: int = Field(12, ge=6, le=20, description="Empty squares left in the position (6–20).")
+    empties: int = Field(12, ge=EMPTIES_MIN, le=EMPTIES_MAX,
+                         description=f"Empty squares left in the position ({EMPTIES_MIN}–{EMPTIES_MAX}).")
     task: Literal["win", "best"] = Field(
         "win", description="`win`: exactly one move wins; `best`: exactly one move reaches the best score."
     )
     to_move: Literal["X", "O", "random"] = Field("random", description="The side to move: X (black), O or random.")
     difficulty: Literal["easy", "medium", "hard", "expert"] | None = Field(
-        None, description="How far ahead a person must read to see the move (see the type's `difficulties`). "
-        "Without it, any level: the record's grade says which (drawing until a level matches costs several "
-        "exact solves at 20 empties).")
+        None, description="How far ahead a person must read to see the move (see the type's `difficulties`), "
+        "offered at " + ", ".join(f"{level} {'–'.join(map(str, level_empties(level)))}" for level in LEVEL_MAX_EMPTIES)
+        + " empties. Without it, any level: the record's grade says which.")
 
     @model_validator(mode="after")
     def _level_within_reach(self) -> OthelloParams:
-        if self.difficulty is not None and self.empties < (least := human.min_empties(self.difficulty)):
-            raise ValueError(f"difficulty {self.difficulty!r} needs at least {least} empty squares: with fewer, a shorter "
+        level = self.difficulty
+        if level is not None and self.empties < (least := level_empties(level)[0]):
+            raise ValueError(f"difficulty {level!r} needs at least {least} empty squares: with fewer, a shorter "
                              f"reading sees the game to its end; got {self.empties}")
+        if level is not None and self.empties > (most := level_empties(level)[1]):
+            raise ValueError(f"difficulty {level!r} is made with at most {most} empty squares: with more, a position "
+                             f"of that level takes longer to find than a request may wait; got {self.empties} (without "
+                             f"a difficulty, any position up to {EMPTIES_MAX} empties is made and graded)")
         return self
 
 
@@ -178,6 +194,7 @@ PUZZLE_TYPE = PuzzleType(
         "score": "final disc difference for the side to move, empties to the winner",
         "exact_max_empties": rules.EXACT_MAX_EMPTIES,
         "verify_max_empties": rules.CHECK_MAX_EMPTIES,
+        "level_empties": {level: list(level_empties(level)) for level in LEVEL_MAX_EMPTIES},
     },
     warm_up=engine.warm_up,
     check_in_process=False,  # an exact endgame search per legal move: seconds of CPU, kept off the event loop

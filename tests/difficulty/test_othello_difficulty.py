@@ -302,15 +302,35 @@ def test_levels_grades_and_hints_through_the_service(client) -> None:
     assert bad.status_code == 422
 
 
-def test_levels_are_offered_up_to_20_empties() -> None:
-    """Every level at the type's largest size: a generated puzzle of that level, its one solving move proved."""
-    params = gen.OthelloParams(empties=20, difficulty="easy")
+def test_easy_is_offered_up_to_20_empties() -> None:
+    """The easiest level at the type's largest size: a generated puzzle of that level, its one solving move proved."""
+    params = gen.OthelloParams(empties=gen.EMPTIES_MAX, difficulty="easy")
     made = gen.generate_puzzle(params, 1, Deadline.never())
-    assert made.puzzle.empties == 20 and made.difficulty.level == "easy"
+    assert made.puzzle.empties == gen.EMPTIES_MAX and made.difficulty.level == "easy"
     assert human.grade(made.puzzle, Deadline.never()).level == "easy"
     assert rules.solving_moves(made.puzzle, Deadline.never()) == [rules.parse_square(made.solution.move)]
-    assert gen.OthelloParams(empties=20, difficulty="expert").difficulty == "expert"
-    assert gen.OthelloParams(empties=20).difficulty is None
+    assert gen.OthelloParams(empties=gen.EMPTIES_MAX).difficulty is None
+
+
+@pytest.mark.parametrize("level", human.LEVELS)
+def test_a_level_beyond_its_largest_size_is_a_clear_422(level: str, client) -> None:
+    """Past the empties a level is made at, the request is refused with the range, not left to run out of
+    time; without a level the same size is made and graded."""
+    least, most = gen.level_empties(level)
+    assert most == gen.LEVEL_MAX_EMPTIES[level] and least <= most <= gen.EMPTIES_MAX
+    if most < gen.EMPTIES_MAX:
+        response = client.post("/generate/othello", params={"empties": most + 1, "difficulty": level, "seed": 1})
+        assert response.status_code == 422 and f"at most {most} empty squares" in response.text
+    assert gen.OthelloParams(empties=most, difficulty=level).difficulty == level
+    info = next(t for t in client.get("/types").json() if t["name"] == "othello")
+    assert info["catalogue"]["level_empties"][level] == [least, most]
+
+
+def test_hard_and_expert_at_their_largest_size_are_of_their_level() -> None:
+    for level in ("hard", "expert"):
+        most = gen.level_empties(level)[1]
+        made = gen.generate_puzzle(gen.OthelloParams(empties=most, difficulty=level), 3, Deadline.after(60))
+        assert made.puzzle.empties == most and human.grade(made.puzzle, Deadline.never()).level == level
 
 
 @pytest.mark.parametrize(("level", "least"), [("hard", 7), ("expert", 11)])
