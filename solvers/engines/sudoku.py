@@ -433,6 +433,15 @@ def trial(cand: np.ndarray, cell: int, digit: int, units: np.ndarray, peers: np.
 
 
 @njit(cache=True)
+def record_decided(i: int, rnd: int, placed_round: np.ndarray, decided_cells: np.ndarray, tail: int) -> int:
+    """``follow``'s record of cell ``i`` decided in round ``rnd``, wherever a rule decides it: the new tail of
+    ``decided_cells``."""
+    placed_round[i] = rnd
+    decided_cells[tail] = i
+    return tail + 1
+
+
+@njit(cache=True)
 def follow(cand: np.ndarray, cell: int, digit: int, units: np.ndarray, peers: np.ndarray, cell_units: np.ndarray,
            full: int, max_rounds: int, placed_round: np.ndarray, why: np.ndarray, max_decided: int,
            decided_cells: np.ndarray, dirty: np.ndarray) -> int:
@@ -445,11 +454,12 @@ def follow(cand: np.ndarray, cell: int, digit: int, units: np.ndarray, peers: np
     for i in range(cells):
         placed_round[i] = -1
     dirty[:] = True
-    decided = 0
     cand[cell] = 1 << (digit - 1)
     placed_round[cell] = 0
     decided_cells[0] = cell
-    round_start, round_end = 0, 1  # decided_cells[round_start:round_end]: decided in the round before
+    # decided_cells[round_start:round_end]: decided in the round before; past the assumed cell, the cells the
+    # trial decided, so their number is the tail less one
+    round_start, round_end = 0, 1
     for rnd in range(1, max_rounds + 1):
         progress = False
         # the cells decided in the round before, in cell order (an insertion sort: a handful of cells)
@@ -474,11 +484,8 @@ def follow(cand: np.ndarray, cell: int, digit: int, units: np.ndarray, peers: np
                         why[0], why[1], why[2] = NO_CANDIDATE, p, m
                         return rnd
                     if cand[p] & (cand[p] - 1) == 0 and placed_round[p] < 0:
-                        placed_round[p] = rnd
-                        decided_cells[tail] = p
-                        tail += 1
-                        decided += 1
-                        if decided > max_decided:
+                        tail = record_decided(p, rnd, placed_round, decided_cells, tail)
+                        if tail - 1 > max_decided:
                             return 0
         for u in range(units.shape[0]):
             if not dirty[u]:
@@ -501,11 +508,8 @@ def follow(cand: np.ndarray, cell: int, digit: int, units: np.ndarray, peers: np
                             for v in cell_units[i]:
                                 dirty[v] = True
                             if placed_round[i] < 0:
-                                placed_round[i] = rnd
-                                decided_cells[tail] = i
-                                tail += 1
-                                decided += 1
-                                if decided > max_decided:
+                                tail = record_decided(i, rnd, placed_round, decided_cells, tail)
+                                if tail - 1 > max_decided:
                                     return 0
                             progress = True
         if not progress:
