@@ -190,7 +190,7 @@ def finishes_at(n: int, givens: Flat, level: int, deadline: Deadline) -> bool:
     return is_unique(n, givens, deadline) and human.finishes(n, givens, level, deadline)
 
 
-def polish_at_level(puzzle: Flat, n: int, symmetry: Symmetry, rng: random.Random, level: int,
+def polish_at_level(puzzle: Flat, solution: Flat, n: int, symmetry: Symmetry, rng: random.Random, level: int,
                     deadline: Deadline) -> Flat:
     """``remove_while`` keeping what ``level`` finishes (the same givens, in the same order), for a puzzle
     that is nearly minimal already: which givens uniqueness needs is asked of all at once (a given needed
@@ -201,9 +201,10 @@ def polish_at_level(puzzle: Flat, n: int, symmetry: Symmetry, rng: random.Random
     rng.shuffle(present)
     g = engine.geometry(n)
     alone = np.empty(len(present), dtype=np.int32)
-    engine.unique_without(np.asarray(givens, dtype=np.int32), np.array([orbit[0] for orbit in present]),
-                          np.array([orbit[-1] for orbit in present]), g.given_masks, engine.in_order(n), g.units,
-                          g.peers, g.crossings, g.popcount, (1 << n) - 1, POLISH_NODES, alone)
+    engine.unique_without(np.asarray(givens, dtype=np.int32), np.asarray(solution, dtype=np.int8),
+                          np.array([orbit[0] for orbit in present]), np.array([orbit[-1] for orbit in present]),
+                          g.given_masks, engine.in_order(n), g.units, g.peers, g.crossings, g.popcount, (1 << n) - 1,
+                          POLISH_NODES, alone)
     changed = False
     for orbit, unique in zip(present, alone.tolist(), strict=True):
         if unique == 0:
@@ -245,7 +246,7 @@ def swap_for_level(puzzle: Flat, solution: Flat, n: int, symmetry: Symmetry, rng
     for k in order:
         deadline.check()
         fewer = without(givens, orbit_list[k])
-        found = engine.swap_options(np.asarray(fewer, dtype=np.int32), intended, first, last, absent, g.given_masks,
+        found = engine.swap_options(np.asarray(fewer, dtype=np.int32), k, intended, first, last, absent, g.given_masks,
                                     engine.in_order(n), g.units, g.peers, g.crossings, _no_crossings(n), g.popcount,
                                     (1 << n) - 1, SWAP_OPEN, SWAP_SOLUTIONS, SWAP_NODES, out)
         if found == engine.SINGLES_FINISH:  # so it is unique: the polish
@@ -319,10 +320,10 @@ class TowardLevel:
             added[i] = solution[i]
         return rules.SudokuPuzzle(size=self.n, givens=rules.square(added, self.n))
 
-    def minimal(self, givens: Flat, rng: random.Random, deadline: Deadline) -> Flat:
-        """The givens the target level does not need taken out (it finishes ``givens``)."""
+    def minimal(self, givens: Flat, solution: Flat, rng: random.Random, deadline: Deadline) -> Flat:
+        """The givens the target level does not need taken out (it finishes ``givens``, solved by ``solution``)."""
         if self.target in SWAPPED.get(self.n, ()):
-            return polish_at_level(givens, self.n, self.symmetry, rng, self.target, deadline)
+            return polish_at_level(givens, solution, self.n, self.symmetry, rng, self.target, deadline)
         return remove_while(givens, self.n, self.symmetry, rng, lambda t: finishes_at(self.n, t, self.target, deadline))
 
     def __call__(self, generated: Generated, graded: Grade, rng: random.Random, deadline: Deadline) -> Generated | None:
@@ -332,7 +333,7 @@ class TowardLevel:
             swapped = swap_for_level(givens, solution, self.n, self.symmetry, rng, self.target, deadline)
             if swapped is None:
                 return None
-            return self._moved(generated, self.minimal(swapped, rng, deadline))
+            return self._moved(generated, self.minimal(swapped, solution, rng, deadline))
         if graded.level is not None or stuck is None or self.target == len(human.LEVELS) - 1:
             return None
         open_orbits = [orbit for orbit in orbits(self.n, self.symmetry) if not stuck.digits[orbit[0]]]
@@ -354,7 +355,7 @@ class TowardLevel:
         for i in best[1]:
             givens[i] = solution[i]
         if best[2]:  # the level finishes it now: drop what it does not need
-            givens = self.minimal(givens, rng, deadline)
+            givens = self.minimal(givens, solution, rng, deadline)
         return self._moved(generated, givens)
 
     def _moved(self, generated: Generated, givens: Flat) -> Generated:

@@ -200,44 +200,76 @@ def singles_open(cand: np.ndarray, units: np.ndarray, peers: np.ndarray, no_cros
 
 
 @njit(cache=True)
-def stalled_additions(givens: np.ndarray, solutions: np.ndarray, intended: np.ndarray, first: np.ndarray,
+def stalled_additions(givens: np.ndarray, others: np.ndarray, intended: np.ndarray, first: np.ndarray,
                       last: np.ndarray, absent: np.ndarray, given_masks: np.ndarray, units: np.ndarray,
                       peers: np.ndarray, no_crossings: np.ndarray, full: int, out: np.ndarray) -> int:
     """The cell groups (``first`` and ``last`` cell each; ``absent`` from ``givens``) whose ``intended``
-    digits, added to ``givens``, rule out every other of its ``solutions`` (all of them) and still leave
-    singles short of the end: written to ``out`` in order, their number returned. The generator asks this
-    of every given its swap toward a level takes out, so it is one call, not one per group."""
+    digits, added to ``givens``, rule out every one of ``others`` (its solutions but ``intended``) and still
+    leave singles short of the end: written to ``out`` in order, their number returned. The generator asks
+    this of every given its swap toward a level takes out, so it is one call, not one per group."""
     cells = givens.shape[0]
     stuck = np.empty(cells, dtype=np.int32)
     for i in range(cells):
         stuck[i] = given_masks[givens[i]]
     propagate(stuck, units, peers, no_crossings, full)  # sound, so never a dead end: ``intended`` fits
-    other = np.zeros(solutions.shape[0], dtype=np.bool_)
-    for s in range(solutions.shape[0]):
-        for i in range(cells):
-            if solutions[s, i] != intended[i]:
-                other[s] = True
-                break
     cand = np.empty(cells, dtype=np.int32)
+    queue = np.empty(cells, dtype=np.int32)
     found = 0
     for o in range(first.shape[0]):
         if not absent[o]:
             continue
         a, b = first[o], last[o]
         rules_out = True
-        for s in range(solutions.shape[0]):
-            if other[s] and solutions[s, a] == intended[a] and solutions[s, b] == intended[b]:
+        for s in range(others.shape[0]):
+            if others[s, a] == intended[a] and others[s, b] == intended[b]:
                 rules_out = False
                 break
         if not rules_out:
             continue
+        # singles reach the same fixpoint from the givens' own fixpoint, so only the added cells are queued
         cand[:] = stuck
         cand[a] = 1 << (intended[a] - 1)
         cand[b] = 1 << (intended[b] - 1)
-        if singles_open(cand, units, peers, no_crossings, full) != 0:
+        queue[0], queue[1] = a, b
+        if not settle(cand, units, peers, no_crossings, full, queue, 1 if a == b else 2) or \
+                np.count_nonzero(cand & (cand - 1)):
             out[found] = o
             found += 1
     return found
+
+
+@njit(cache=True)
+def other_solutions(start: np.ndarray, a: int, b: int, intended: np.ndarray, order: np.ndarray, units: np.ndarray,
+                    peers: np.ndarray, crossings: np.ndarray, popcount: np.ndarray, full: int, limit: int, budget: int,
+                    solutions: np.ndarray) -> tuple[int, bool]:
+    """The solutions of the masks ``start`` that differ from ``intended`` in cell ``a`` or ``b`` (copied to
+    ``solutions``, at most ``limit``), and whether they are all (neither ``limit`` nor ``budget`` nodes
+    reached). With a and b at their ``intended`` digits a puzzle the generator holds has one solution,
+    so these are every other one; searching for them alone skips the intended solution's branch. Two
+    disjoint searches: a differs; a agrees and b differs."""
+    cells = start.shape[0]
+    stack = np.empty((cells + 2, cells), dtype=np.int32)
+    branch_cell = np.empty(cells + 2, dtype=np.int32)
+    branch_rest = np.empty(cells + 2, dtype=np.int32)
+    control = np.zeros(6, dtype=np.int64)
+    kept, spent = 0, 0
+    for side in range(1 if a == b else 2):
+        stack[0, :] = start
+        if side == 0:
+            stack[0, a] &= ~(1 << (intended[a] - 1))
+        else:
+            stack[0, a] = 1 << (intended[a] - 1)
+            stack[0, b] &= ~(1 << (intended[b] - 1))
+        if not propagate(stack[0], units, peers, crossings, full):
+            continue
+        control[:] = 0
+        run(stack, branch_cell, branch_rest, control, solutions[kept:], order, units, peers, crossings, popcount,
+            full, limit - kept, budget - spent)
+        kept += control[COUNT]
+        spent += control[NODES]
+        if control[STATUS] != EXHAUSTED:
+            return kept, False
+    return kept, True
 
 
 @njit(cache=True)
@@ -317,30 +349,23 @@ def run(stack: np.ndarray, branch_cell: np.ndarray, branch_rest: np.ndarray, con
 
 
 @njit(cache=True)
-def unique_without(givens: np.ndarray, first: np.ndarray, last: np.ndarray, given_masks: np.ndarray,
-                   order: np.ndarray, units: np.ndarray, peers: np.ndarray, crossings: np.ndarray,
-                   popcount: np.ndarray, full: int, budget: int, out: np.ndarray) -> None:
-    """For each cell group (its ``first`` and ``last`` cell), whether ``givens`` without it keep exactly one
-    solution: ``out`` 1 yes, 0 no, -1 undecided within ``budget`` nodes. ``run`` on one stack reused, so a
-    polish asks about every given in one call instead of one ``Search`` each."""
+def unique_without(givens: np.ndarray, intended: np.ndarray, first: np.ndarray, last: np.ndarray,
+                   given_masks: np.ndarray, order: np.ndarray, units: np.ndarray, peers: np.ndarray,
+                   crossings: np.ndarray, popcount: np.ndarray, full: int, budget: int, out: np.ndarray) -> None:
+    """For each cell group (its ``first`` and ``last`` cell), whether ``givens`` (unique, solved by
+    ``intended``) without it keep exactly one solution: ``out`` 1 yes, 0 no, -1 undecided within ``budget``
+    nodes. One call for every given a polish asks about, instead of one ``Search`` each."""
     cells = givens.shape[0]
-    stack = np.empty((cells + 2, cells), dtype=np.int32)
-    branch_cell = np.empty(cells + 2, dtype=np.int32)
-    branch_rest = np.empty(cells + 2, dtype=np.int32)
-    control = np.zeros(6, dtype=np.int64)
-    no_solutions = np.zeros((0, cells), dtype=np.int8)
+    start = np.empty(cells, dtype=np.int32)
+    one = np.zeros((1, cells), dtype=np.int8)
     for o in range(first.shape[0]):
         for i in range(cells):
-            stack[0, i] = given_masks[givens[i]]
-        stack[0, first[o]] = full
-        stack[0, last[o]] = full
-        control[:] = 0
-        if not propagate(stack[0], units, peers, crossings, full):
-            out[o] = 0
-            continue
-        run(stack, branch_cell, branch_rest, control, no_solutions, order, units, peers, crossings, popcount, full,
-            2, budget)
-        out[o] = -1 if control[STATUS] == RUNNING else int(control[COUNT] == 1)
+            start[i] = given_masks[givens[i]]
+        start[first[o]] = full
+        start[last[o]] = full
+        found, complete = other_solutions(start, first[o], last[o], intended, order, units, peers, crossings,
+                                          popcount, full, 1, budget, one)
+        out[o] = 0 if found else (1 if complete else -1)
 
 
 # What ``swap_options`` found when it lists no additions.
@@ -348,14 +373,15 @@ SINGLES_FINISH, PASSED_OVER, UNIQUE = -1, -2, -3
 
 
 @njit(cache=True)
-def swap_options(fewer: np.ndarray, intended: np.ndarray, first: np.ndarray, last: np.ndarray, absent: np.ndarray,
-                 given_masks: np.ndarray, order: np.ndarray, units: np.ndarray, peers: np.ndarray,
+def swap_options(fewer: np.ndarray, removed: int, intended: np.ndarray, first: np.ndarray, last: np.ndarray,
+                 absent: np.ndarray, given_masks: np.ndarray, order: np.ndarray, units: np.ndarray, peers: np.ndarray,
                  crossings: np.ndarray, no_crossings: np.ndarray, popcount: np.ndarray, full: int, min_open: int,
                  limit: int, budget: int, out: np.ndarray) -> int:
-    """One removal of the generator's swap toward a level, in one call: ``SINGLES_FINISH`` if singles still
-    finish ``fewer``; ``PASSED_OVER`` if they leave fewer than ``min_open`` cells open or its solutions
-    cannot all be listed (``limit`` of them, ``budget`` nodes); ``UNIQUE`` if it has one solution; else the
-    number of ``stalled_additions`` written to ``out``."""
+    """One removal (cell group ``removed``, out of a unique puzzle solved by ``intended``) of the generator's
+    swap toward a level, in one call: ``SINGLES_FINISH`` if singles still finish ``fewer``; ``PASSED_OVER``
+    if they leave fewer than ``min_open`` cells open or its other solutions cannot all be listed (``limit``
+    of them, ``budget`` nodes); ``UNIQUE`` if it has none; else the number of ``stalled_additions`` written
+    to ``out``."""
     cells = fewer.shape[0]
     start = np.empty(cells, dtype=np.int32)
     for i in range(cells):
@@ -365,20 +391,15 @@ def swap_options(fewer: np.ndarray, intended: np.ndarray, first: np.ndarray, las
         return SINGLES_FINISH
     if still_open < min_open:
         return PASSED_OVER
-    stack = np.empty((cells + 2, cells), dtype=np.int32)
-    stack[0, :] = start
-    if not propagate(stack[0], units, peers, crossings, full):
+    others = np.zeros((limit, cells), dtype=np.int8)
+    found, complete = other_solutions(start, first[removed], last[removed], intended, order, units, peers, crossings,
+                                      popcount, full, limit, budget, others)
+    if not complete:
         return PASSED_OVER
-    control = np.zeros(6, dtype=np.int64)
-    solutions = np.zeros((limit, cells), dtype=np.int8)
-    run(stack, np.empty(cells + 2, dtype=np.int32), np.empty(cells + 2, dtype=np.int32), control, solutions, order,
-        units, peers, crossings, popcount, full, limit, budget)
-    if control[STATUS] != EXHAUSTED:
-        return PASSED_OVER
-    if control[COUNT] == 1:
+    if found == 0:
         return UNIQUE
-    return stalled_additions(fewer, solutions[:control[COUNT]], intended, first, last, absent, given_masks, units,
-                             peers, no_crossings, full, out)
+    return stalled_additions(fewer, others[:found], intended, first, last, absent, given_masks, units, peers,
+                             no_crossings, full, out)
 
 
 # What broke in a trial (``why[0]``); ``why[1]`` is the cell or unit, ``why[2]`` a digit mask.
@@ -412,6 +433,15 @@ def trial(cand: np.ndarray, cell: int, digit: int, units: np.ndarray, peers: np.
 
 
 @njit(cache=True)
+def record_decided(i: int, rnd: int, placed_round: np.ndarray, decided_cells: np.ndarray, tail: int) -> int:
+    """``follow``'s record of cell ``i`` decided in round ``rnd``, wherever a rule decides it: the new tail of
+    ``decided_cells``."""
+    placed_round[i] = rnd
+    decided_cells[tail] = i
+    return tail + 1
+
+
+@njit(cache=True)
 def follow(cand: np.ndarray, cell: int, digit: int, units: np.ndarray, peers: np.ndarray, cell_units: np.ndarray,
            full: int, max_rounds: int, placed_round: np.ndarray, why: np.ndarray, max_decided: int,
            decided_cells: np.ndarray, dirty: np.ndarray) -> int:
@@ -424,11 +454,12 @@ def follow(cand: np.ndarray, cell: int, digit: int, units: np.ndarray, peers: np
     for i in range(cells):
         placed_round[i] = -1
     dirty[:] = True
-    decided = 0
     cand[cell] = 1 << (digit - 1)
     placed_round[cell] = 0
     decided_cells[0] = cell
-    round_start, round_end = 0, 1  # decided_cells[round_start:round_end]: decided in the round before
+    # decided_cells[round_start:round_end]: decided in the round before; past the assumed cell, the cells the
+    # trial decided, so their number is the tail less one
+    round_start, round_end = 0, 1
     for rnd in range(1, max_rounds + 1):
         progress = False
         # the cells decided in the round before, in cell order (an insertion sort: a handful of cells)
@@ -453,11 +484,8 @@ def follow(cand: np.ndarray, cell: int, digit: int, units: np.ndarray, peers: np
                         why[0], why[1], why[2] = NO_CANDIDATE, p, m
                         return rnd
                     if cand[p] & (cand[p] - 1) == 0 and placed_round[p] < 0:
-                        placed_round[p] = rnd
-                        decided_cells[tail] = p
-                        tail += 1
-                        decided += 1
-                        if decided > max_decided:
+                        tail = record_decided(p, rnd, placed_round, decided_cells, tail)
+                        if tail - 1 > max_decided:
                             return 0
         for u in range(units.shape[0]):
             if not dirty[u]:
@@ -480,11 +508,8 @@ def follow(cand: np.ndarray, cell: int, digit: int, units: np.ndarray, peers: np
                             for v in cell_units[i]:
                                 dirty[v] = True
                             if placed_round[i] < 0:
-                                placed_round[i] = rnd
-                                decided_cells[tail] = i
-                                tail += 1
-                                decided += 1
-                                if decided > max_decided:
+                                tail = record_decided(i, rnd, placed_round, decided_cells, tail)
+                                if tail - 1 > max_decided:
                                     return 0
                             progress = True
         if not progress:
@@ -610,13 +635,10 @@ def warm_up() -> None:
         trial(cand, 0, 1, g.units, g.peers, 15, 3, np.zeros(16, dtype=np.int32), np.zeros(3, dtype=np.int32))
         smallest_forcing_net(cand, np.arange(16, dtype=np.int32), g.units, g.peers, 15, 3, np.zeros(4, dtype=np.int64))
         no_crossings = np.zeros((0, 3, 4), dtype=np.int32)
-        unique_without(np.zeros(16, dtype=np.int32), np.arange(2), np.arange(2), g.given_masks, in_order(4), g.units,
+        ends, ones = np.arange(16), np.ones(16, dtype=np.int8)
+        unique_without(np.zeros(16, dtype=np.int32), ones, ends[:2], ends[:2], g.given_masks, in_order(4), g.units,
                        g.peers, g.crossings, g.popcount, 15, 10, np.zeros(2, dtype=np.int32))
         singles_open(cand.copy(), g.units, g.peers, no_crossings, 15)
-        ends = np.arange(16)
-        swap_options(np.zeros(16, dtype=np.int32), np.ones(16, dtype=np.int8), ends, ends, np.ones(16, dtype=np.bool_),
-                     g.given_masks, in_order(4), g.units, g.peers, g.crossings, no_crossings, g.popcount, 15, 1, 4, 10,
+        swap_options(np.zeros(16, dtype=np.int32), 0, ones, ends, ends, np.ones(16, dtype=np.bool_), g.given_masks,
+                     in_order(4), g.units, g.peers, g.crossings, no_crossings, g.popcount, 15, 1, 4, 10,
                      np.zeros(16, dtype=np.int32))
-        stalled_additions(np.zeros(16, dtype=np.int32), np.zeros((1, 16), dtype=np.int8), np.ones(16, dtype=np.int8),
-                          ends, ends, np.ones(16, dtype=np.bool_), g.given_masks, g.units, g.peers, no_crossings, 15,
-                          np.zeros(16, dtype=np.int32))
