@@ -155,8 +155,8 @@ def _sorted_regions(parts, n, dark, with_colours, areas, imbalances):
 def live(board, scratch, covered, used, strength, out):
     """The placements the filter ``strength`` keeps (``solvers.techniques.ubongo.live``) into ``out``,
     in placement order; returns how many."""
-    first, piece, mask = board[0], board[1], board[2]
-    full, areas, sums, count, use_all = board[4], board[5], board[6], board[7], board[8]
+    first, piece, mask, neighbours, full, areas, sums, count, use_all, dark, kinds, kind_size, kind_lean, kind_count = board
+    have, parts, region_areas, region_imbalances, choice, area_at, pieces_at, sums_at = scratch[:8]
     free = full & ~covered
     left = count - _popcount(np.uint64(used))
     found = 0
@@ -164,6 +164,7 @@ def live(board, scratch, covered, used, strength, out):
         return 0
     area = _popcount(free)
     all_pieces = (1 << areas.shape[0]) - 1
+    with_colours = strength == PARITY
     bits = free
     while bits:
         cell = _lowest(bits)
@@ -177,49 +178,21 @@ def live(board, scratch, covered, used, strength, out):
                 rest = area - areas[k]
                 if rest < 0 or not (sums[all_pieces & ~(used | (1 << k)), left - 1] >> rest) & 1:
                     continue
-            if strength != FIT and not _regions_fillable(board, scratch, free, used, left, strength, j):
-                continue
+            if strength != FIT:
+                n = _regions(free & ~m, neighbours, parts)
+                if n >= 2 or with_colours:
+                    w = 1 if with_colours else 0
+                    have[:] = 0
+                    for other in range(areas.shape[0]):
+                        if other != k and not (used >> other) & 1:
+                            have[kinds[w, other]] += 1
+                    _sorted_regions(parts, n, dark, with_colours, region_areas, region_imbalances)
+                    if not _assignable(have[:kind_count[w]], kind_size[w], kind_lean[w], region_areas,
+                                       region_imbalances, n, left - 1, choice, area_at, pieces_at, sums_at):
+                        continue
             out[found] = j
             found += 1
     return found
-
-
-@njit(cache=True)
-def narrow(board, scratch, covered, used, strength, options, n):
-    """The first ``n`` ``options``, the live placements of a weaker filter, cut down in place to those
-    ``strength`` keeps; returns how many. Each filter keeps a subset of what a weaker one keeps, in the
-    same order, so this is ``live`` at ``strength`` without weighing again what the weaker one dropped."""
-    free = board[4] & ~covered
-    left = board[7] - _popcount(np.uint64(used))
-    found = 0
-    for i in range(n):
-        j = options[i]
-        if _regions_fillable(board, scratch, free, used, left, strength, j):
-            options[found] = j
-            found += 1
-    return found
-
-
-@njit(cache=True)
-def _regions_fillable(board, scratch, free, used, left, strength, j):
-    """Whether, after placement ``j``, the pieces left can fill the regions of the free cells (``REGION``:
-    by their areas, where ``j`` splits them; ``PARITY``: by their areas and checkerboard colours)."""
-    piece, mask, neighbours, areas = board[1], board[2], board[3], board[5]
-    dark, kinds, kind_size, kind_lean, kind_count = board[9], board[10], board[11], board[12], board[13]
-    have, parts, region_areas, region_imbalances, choice, area_at, pieces_at, sums_at = scratch[:8]
-    k = piece[j]
-    with_colours = strength == PARITY
-    n = _regions(free & ~mask[j], neighbours, parts)
-    if n < 2 and not with_colours:
-        return True
-    w = 1 if with_colours else 0
-    have[:] = 0
-    for other in range(areas.shape[0]):
-        if other != k and not (used >> other) & 1:
-            have[kinds[w, other]] += 1
-    _sorted_regions(parts, n, dark, with_colours, region_areas, region_imbalances)
-    return _assignable(have[:kind_count[w]], kind_size[w], kind_lean[w], region_areas, region_imbalances, n, left - 1,
-                       choice, area_at, pieces_at, sums_at)
 
 
 @njit(cache=True)
@@ -252,16 +225,9 @@ def _add_once(out, found, j):
 def forced(board, scratch, covered, used, strength, out):
     """The placements ``strength`` forces (``solvers.techniques.ubongo.forced``) into ``out``; returns how
     many, or -1 at a dead end (a free cell or, in mode given, an unused piece with no live placement)."""
-    options = scratch[8]
-    n = live(board, scratch, covered, used, strength, options)
-    return forced_among(board, scratch, covered, used, options, n, out)
-
-
-@njit(cache=True)
-def forced_among(board, scratch, covered, used, options, n, out):
-    """``forced`` given the state's ``n`` live placements ``options``."""
     piece, full, areas, use_all = board[1], board[4], board[5], board[8]
-    counts, only, per_piece, piece_only = scratch[9:13]
+    options, counts, only, per_piece, piece_only = scratch[8:13]
+    n = live(board, scratch, covered, used, strength, options)
     _covering_counts(board, options, n, counts, only)
     found = 0
     bits = full & ~covered
@@ -385,15 +351,17 @@ def search(board, scratch, covered, used, dead_ends):
 
 
 @njit(cache=True)
-def trial_step(board, scratch, covered, used, mine, n, deep, most):
+def trial_step(board, scratch, covered, used, deep, most):
     """A cell where every live placement but one leads to a dead end (``_trial_step``): (the placement
-    that works, dead ends met), or (-1, 0). ``mine`` holds the state's ``n`` live placements (``PARITY``),
-    apart from the scratch ``search`` and ``settle`` fill. Cells by (live placements, cell), each cell's
-    placements in live order; a cell is left as soon as two placements survive."""
+    that works, dead ends met), or (-1, 0). Cells by (live placements, cell), each cell's placements in
+    live order; a cell is left as soon as two placements survive."""
     full, piece, mask = board[4], board[1], board[2]
-    counts, only = scratch[9], scratch[10]
+    options, counts, only = scratch[8], scratch[9], scratch[10]
     here, trial_state, outcome, outcome_dead_ends = scratch[18:22]
     outcome[:] = UNTRIED  # a placement tried at one cell ends the same way at every other cell it covers
+    n = live(board, scratch, covered, used, PARITY, options)
+    # ``search`` and ``settle`` reuse the scratch ``live`` fills: keep this state's options apart.
+    mine = options[:n].copy()
     _covering_counts(board, mine, n, counts, only)
     free = full & ~covered
     cell_counts = counts.copy()
@@ -450,25 +418,20 @@ def run(board, upto, techniques, efforts):
     when a technique met a dead end or two steps of one round clash (never on a unique card)."""
     full, piece = board[4], board[1]
     scratch = make_scratch(piece.shape[0], board[3].shape[0], board[5].shape[0], board[7])
-    placed, options = scratch[13], scratch[22]
+    placed = scratch[13]
     state = np.zeros(2, np.int64)
     steps = 0
     last = 2 * upto + 1  # each level adds two techniques
     while np.uint64(state[0]) != full:
         covered, used = np.uint64(state[0]), state[1]
-        found, technique, effort, n = 0, -1, 1, 0
+        found, technique, effort = 0, -1, 1
         for t in range(last + 1):
             if t <= PARITY_STEP:
-                # The counting techniques' filters are FIT, REGION, PARITY in turn (t is the filter).
-                if t == ONLY_FIT:
-                    n = live(board, scratch, covered, used, FIT, options)
-                else:
-                    n = narrow(board, scratch, covered, used, t, options, n)
-                found = forced_among(board, scratch, covered, used, options, n, placed)
+                found = forced(board, scratch, covered, used, t, placed)
                 if found < 0:
                     return steps, False, True
             else:
-                j, effort = trial_step(board, scratch, covered, used, options[:n], n, t == DEEP_TRIAL,
+                j, effort = trial_step(board, scratch, covered, used, t == DEEP_TRIAL,
                                        2 if t == TWO_WAY else MOST_TRIED)
                 found = 0
                 if j >= 0:
@@ -551,5 +514,4 @@ def make_scratch(placements, cells, pieces, count):
         np.zeros(2, np.int64),  # a trial's state
         np.zeros(max(placements, 1), np.int64),  # how trying each placement ended
         np.zeros(max(placements, 1), np.int64),  # the dead ends it met
-        np.zeros(max(placements, 1), np.int64),  # run: the current state's live placements
     )
