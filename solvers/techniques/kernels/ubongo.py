@@ -28,6 +28,7 @@ import numpy as np
 from numba import njit
 
 from solvers.engines import ubongo as engine
+from solvers.engines.bits import popcount, trailing_zeros
 
 FIT, REGION, PARITY = 0, 1, 2  # the live-placement filters, weakest first
 # The techniques in the order the solver tries them (``SOLVER.techniques()``), as the steps report them.
@@ -41,16 +42,13 @@ ZERO = np.uint64(0)
 
 @njit(cache=True)
 def _popcount(x):
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return int((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+    return np.int64(popcount(np.uint64(x)))
 
 
 @njit(cache=True)
 def _lowest(x):
     """The index of the lowest set bit of a nonzero word."""
-    return _popcount((x & (~x + ONE)) - ONE)
+    return np.int64(trailing_zeros(np.uint64(x)))
 
 
 @njit(cache=True)
