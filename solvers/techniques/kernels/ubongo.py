@@ -150,6 +150,29 @@ def _sorted_regions(parts, n, dark, with_colours, areas, imbalances):
 
 
 @njit(cache=True)
+def _subset_sums_without(areas, used):
+    """Per piece k, the totals some of the unused pieces other than k make, as bits of a word: whether a
+    region's area is one of them is the first thing ``_assignable`` finds out about a placement of k."""
+    out = np.zeros(areas.shape[0], np.uint64)
+    for k in range(areas.shape[0]):
+        sums = ONE
+        for other in range(areas.shape[0]):
+            if other != k and not (used >> other) & 1:
+                sums |= sums << np.uint64(areas[other])
+        out[k] = sums
+    return out
+
+
+@njit(cache=True)
+def _sizes_fit(parts, n, sums):
+    """Whether every one of the ``n`` regions ``parts`` has an area among the totals ``sums``."""
+    for i in range(n):  # noqa: SIM110 - numba
+        if not (sums >> np.uint64(_popcount(parts[i]))) & ONE:
+            return False
+    return True
+
+
+@njit(cache=True)
 def live(board, scratch, covered, used, strength, out):
     """The placements the filter ``strength`` keeps (``solvers.techniques.ubongo.live``) into ``out``,
     in placement order; returns how many."""
@@ -163,6 +186,8 @@ def live(board, scratch, covered, used, strength, out):
     area = _popcount(free)
     all_pieces = (1 << areas.shape[0]) - 1
     with_colours = strength == PARITY
+    if strength != FIT:
+        fillings = _subset_sums_without(areas, used)
     bits = free
     while bits:
         cell = _lowest(bits)
@@ -178,6 +203,8 @@ def live(board, scratch, covered, used, strength, out):
                     continue
             if strength != FIT:
                 n = _regions(free & ~m, neighbours, parts)
+                if n >= 2 and not _sizes_fit(parts, n, fillings[k]):
+                    continue  # a region no choice of the pieces left adds up to: ``_assignable`` would say so, slower
                 if n >= 2 or with_colours:
                     w = 1 if with_colours else 0
                     have[:] = 0
