@@ -22,8 +22,8 @@ import itertools
 import math
 import random
 from collections import Counter
-from collections.abc import Iterator
-from functools import cache
+from collections.abc import Callable, Iterator
+from functools import cache, partial
 from typing import Literal
 
 from pydantic import BaseModel, Field, model_validator
@@ -354,12 +354,16 @@ class UbongoSteps:
             self.at_least[key] = max(count, self.at_least.get(key, 0))
         return count
 
+    def _with(self, others: dict[str, frozenset[Cell]], piece: str, cells: frozenset[Cell]) -> Arrangement:
+        return self._ordered({**others, piece: cells})
+
     def _moves(self, arrangement: Arrangement, names: list[str], rng: random.Random, swap: bool = True
-               ) -> Iterator[tuple[int, Arrangement]]:
+               ) -> Iterator[tuple[int, Callable[[], Arrangement]]]:
         """Every arrangement reached by lifting one of ``names`` and putting it (in mode hidden and with
-        ``swap``, or an unused piece) back anywhere allowed, with its ``outline_key``: the most shared
-        edges first (so a descent that takes the first good move keeps the card compact), in random
-        order among equals."""
+        ``swap``, or an unused piece) back anywhere allowed, as its ``outline_key`` and a call that builds
+        it (most moves lead to an outline already seen, and are skipped by their key alone): the most
+        shared edges first (so a descent that takes the first good move keeps the card compact), in
+        random order among equals."""
         used = dict(arrangement)
         swaps = [n for n in self.names if n not in used] if self.params.mode == "hidden" and swap else []
         moves: list[tuple[int, float, dict[str, frozenset[Cell]], str, frozenset[Cell], tuple[int, int, int]]] = []
@@ -382,7 +386,7 @@ class UbongoSteps:
                     moves.append((-contacts, rng.random(), others, piece, cells, rest_key))
         moves.sort(key=lambda m: m[:2])
         # Built as they are asked for: a descent usually takes one of the first few.
-        yield from ((_moved_key(rest_key, cells), self._ordered({**others, piece: cells}))
+        yield from ((_moved_key(rest_key, cells), partial(self._with, others, piece, cells))
                     for _, _, others, piece, cells, rest_key in moves)
 
     def repair(self, arrangement: Arrangement, solution: Arrangement, other: Arrangement, rng: random.Random
@@ -401,9 +405,10 @@ class UbongoSteps:
         self.seen.add(outline_key(arrangement))
         sideways: Arrangement | None = None
         # Lazily: the moves of pieces both coverings share are built only if no move of the others will do.
-        for key, moved in itertools.chain(self._moves(arrangement, differ, rng), self._moves(arrangement, same, rng)):
+        for key, build in itertools.chain(self._moves(arrangement, differ, rng), self._moves(arrangement, same, rng)):
             if key in self.seen:
                 continue  # tabu: the descent would otherwise circle on a plateau
+            moved = build()
             count = self.coverings(moved, current + 1, key)
             if count < current:
                 return moved
@@ -498,9 +503,10 @@ class TowardLevel:
         # One piece at a time: building every move of every piece up front would cost more than the moves a
         # step weighs. In mode hidden the piece may give way to an unused one: a neighbour with the same
         # pieces is seldom unique there, one with another piece set often is.
-        for key, moved in itertools.chain.from_iterable(steps._moves(arrangement, [name], rng) for name in names):
+        for key, build in itertools.chain.from_iterable(steps._moves(arrangement, [name], rng) for name in names):
             if key in self.visited:
                 continue
+            moved = build()
             self.visited.add(key)
             tried += 1
             graded = self.unique_grade(moved, key, deadline)

@@ -43,6 +43,8 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
+from solvers.engines.bits import trailing_zeros
+
 U0 = np.uint64(0)
 U1 = np.uint64(1)
 U2 = np.uint64(2)
@@ -124,14 +126,6 @@ def popcount(x: np.uint64) -> int:
     x = (x & np.uint64(0x3333333333333333)) + ((x >> U2) & np.uint64(0x3333333333333333))
     x = (x + (x >> U4)) & np.uint64(0x0F0F0F0F0F0F0F0F)
     return np.int64((x * np.uint64(0x0101010101010101)) >> U56)
-
-
-@intrinsic
-def _trailing_zeros(typingctx, x):  # noqa: ANN001, ANN202
-    """LLVM's count-trailing-zeros: the square of a single bit (undefined for 0, which callers avoid)."""
-    def codegen(context, builder, signature, args):  # noqa: ANN001, ANN202
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
-    return types.uint64(types.uint64), codegen
 
 
 def _rays() -> np.ndarray:
@@ -287,7 +281,7 @@ def flips(p: np.uint64, o: np.uint64, b: np.uint64) -> np.uint64:
     """Discs of ``o`` turned by the side owning ``p`` playing the single bit ``b`` (never 0) on an
     empty square; 0 if the move is not legal. A square with no disc of ``o`` beside it is answered
     at once: near the end most squares tried are such, and the rays cost ten times more."""
-    sq = np.int64(_trailing_zeros(b))
+    sq = np.int64(trailing_zeros(b))
     if not NEIGHBOURS[sq] & o:
         return U0
     return _flips_on_rays(p, o, sq)
@@ -336,7 +330,7 @@ def _last_flip_count(p: np.uint64, sq: int) -> int:
 @njit(cache=True)
 def _last_empty(p: np.uint64, o: np.uint64, b: np.uint64) -> int:
     """Exact score with one empty square ``b`` left (one node)."""
-    sq = np.int64(_trailing_zeros(b))
+    sq = np.int64(trailing_zeros(b))
     n = _last_flip_count(p, sq)
     if n:
         return 2 * (popcount(p) + n + 1) - 64
@@ -603,7 +597,7 @@ def _tt_find(p: np.uint64, o: np.uint64, tt: np.ndarray) -> np.uint64:
 def _tt_data(lo: int, hi: int, n_empty: int, move: np.uint64, h: np.uint64) -> np.uint64:
     """One word: lo + 64, hi + 64, empties, best move's square + 1 (0: none), and the position's hash
     above them, so two positions' words differ even when their bounds agree. Never 0 (empties >= 1)."""
-    square = _trailing_zeros(move) + U1 if move != U0 else U0
+    square = trailing_zeros(move) + U1 if move != U0 else U0
     return (np.uint64(lo + SCORE_MAX) | (np.uint64(hi + SCORE_MAX) << U8) | (np.uint64(n_empty) << _S16)
             | (square << _S24) | (h & _HASH_BITS))
 

@@ -604,8 +604,14 @@ def _grade_of(found: tuple[int, bool, bool], techniques: np.ndarray, efforts: np
         raise Contradiction("a technique met a dead end: the card has no covering")
     if not solved:
         return None
-    return SOLVER.grade_steps([(*TECHNIQUES[t], int(e)) for t, e in zip(techniques[:steps], efforts[:steps],
-                                                                       strict=True)], True)
+    return _solved_grade(tuple(zip(techniques[:steps].tolist(), efforts[:steps].tolist(), strict=True)))
+
+
+@lru_cache(maxsize=1 << 12)
+def _solved_grade(steps: tuple[tuple[int, int], ...]) -> Grade:
+    """The grade of a finished path given as (technique index, effort) per step: a walk grades card after
+    card whose paths are mostly a handful of the same short step lists."""
+    return SOLVER.grade_steps([(*TECHNIQUES[t], e) for t, e in steps], True)
 
 
 def warm_up() -> None:

@@ -3,6 +3,7 @@ and the SAT encoding, and the generator's uniqueness and determinism."""
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import random
 from collections import Counter
@@ -398,6 +399,48 @@ def test_same_seed_same_card_and_sat_confirms_uniqueness() -> None:
     for backend in ("cadical", "z3"):
         assert rules.solve(first.puzzle, 2, Deadline.after(60), backend).status == "unique"
 
+
+# Digests of the cards (puzzle, answer and grade) the generator made for seeds 0..n-1 when this test was
+# written: a faster generator must make the very same cards for the same params and seed.
+CARD_DIGESTS = {
+    (3, "given", None): "1fb1cebb46761ec9",
+    (3, "given", "easy"): "2dcc557a9245f40b",
+    (3, "given", "medium"): "00e1dcb8ddcd1d6f",
+    (3, "given", "hard"): "772a7feb88019bda",
+    (3, "hidden", None): "1f859d214fa3f4e6",
+    (3, "hidden", "easy"): "66eae7a6e111366e",
+    (3, "hidden", "medium"): "f7564092106b3533",
+    (3, "hidden", "hard"): "ebf2f24e46b9ad7a",
+    (4, "given", None): "1a1f1b5d83378e34",
+    (4, "given", "easy"): "213d8c7345aacf94",
+    (4, "given", "medium"): "003b0c94420b80e2",
+    (4, "given", "hard"): "637f7dac8e42654a",
+    (4, "hidden", None): "1fdb3b529a64ee1b",
+    (4, "hidden", "easy"): "b0b36c4d4be150bc",
+    (4, "hidden", "medium"): "a4fff46b326dfa08",
+    (4, "hidden", "hard"): "1b2581764d78ea46",
+    (5, "given", None): "3b1f394a0f1a0841",
+    (5, "given", "easy"): "6511047844ce9a3e",
+    (5, "given", "medium"): "2b56a1f73fb08e97",
+    (5, "given", "hard"): "21fae5b6bb234354",
+    (5, "hidden", None): "9d348787169b351d",
+    (5, "hidden", "easy"): "0f3fdd75fcf468cf",
+    (5, "hidden", "medium"): "0e64af19dbfad50c",
+    (5, "hidden", "hard"): "6ff43a3f4aa80a84",
+}
+
+
+@pytest.mark.parametrize(("pieces", "mode", "level"), list(CARD_DIGESTS), ids=lambda v: str(v))
+def test_generated_cards_are_the_recorded_ones(pieces: int, mode: str, level: str | None) -> None:
+    """Every level (None: the ungraded pipeline), piece count and mode, a dozen seeds (three for 5 pieces)."""
+    digest = hashlib.sha256()
+    for seed in range(3 if pieces == 5 else 12):
+        params = gen.UbongoParams(pieces=pieces, mode=mode, **({"difficulty": level} if level else {}))
+        made = (gen.generate_puzzle if level else gen.generate_unique)(params, seed, Deadline.never())
+        digest.update(made.puzzle.model_dump_json().encode())
+        digest.update(made.solution.model_dump_json().encode())
+        digest.update(repr(made.difficulty).encode())
+    assert digest.hexdigest()[:16] == CARD_DIGESTS[(pieces, mode, level)]
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("mode", "catalogue"), [("given", "standard"), ("given", "article"), ("hidden", "article")])

@@ -28,6 +28,7 @@ import numpy as np
 from numba import njit
 
 from solvers.engines import ubongo as engine
+from solvers.engines.bits import popcount, trailing_zeros
 
 FIT, REGION, PARITY = 0, 1, 2  # the live-placement filters, weakest first
 # The techniques in the order the solver tries them (``SOLVER.techniques()``), as the steps report them.
@@ -41,16 +42,13 @@ ZERO = np.uint64(0)
 
 @njit(cache=True)
 def _popcount(x):
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return int((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+    return np.int64(popcount(np.uint64(x)))
 
 
 @njit(cache=True)
 def _lowest(x):
     """The index of the lowest set bit of a nonzero word."""
-    return _popcount((x & (~x + ONE)) - ONE)
+    return np.int64(trailing_zeros(np.uint64(x)))
 
 
 @njit(cache=True)
@@ -152,6 +150,29 @@ def _sorted_regions(parts, n, dark, with_colours, areas, imbalances):
 
 
 @njit(cache=True)
+def _subset_sums_without(areas, used):
+    """Per piece k, the totals some of the unused pieces other than k make, as bits of a word: whether a
+    region's area is one of them is the first thing ``_assignable`` finds out about a placement of k."""
+    out = np.zeros(areas.shape[0], np.uint64)
+    for k in range(areas.shape[0]):
+        sums = ONE
+        for other in range(areas.shape[0]):
+            if other != k and not (used >> other) & 1:
+                sums |= sums << np.uint64(areas[other])
+        out[k] = sums
+    return out
+
+
+@njit(cache=True)
+def _sizes_fit(parts, n, sums):
+    """Whether every one of the ``n`` regions ``parts`` has an area among the totals ``sums``."""
+    for i in range(n):  # noqa: SIM110 - numba
+        if not (sums >> np.uint64(_popcount(parts[i]))) & ONE:
+            return False
+    return True
+
+
+@njit(cache=True)
 def live(board, scratch, covered, used, strength, out):
     """The placements the filter ``strength`` keeps (``solvers.techniques.ubongo.live``) into ``out``,
     in placement order; returns how many."""
@@ -165,6 +186,8 @@ def live(board, scratch, covered, used, strength, out):
     area = _popcount(free)
     all_pieces = (1 << areas.shape[0]) - 1
     with_colours = strength == PARITY
+    if strength != FIT:
+        fillings = _subset_sums_without(areas, used)
     bits = free
     while bits:
         cell = _lowest(bits)
@@ -180,6 +203,8 @@ def live(board, scratch, covered, used, strength, out):
                     continue
             if strength != FIT:
                 n = _regions(free & ~m, neighbours, parts)
+                if n >= 2 and not _sizes_fit(parts, n, fillings[k]):
+                    continue  # a region no choice of the pieces left adds up to: ``_assignable`` would say so, slower
                 if n >= 2 or with_colours:
                     w = 1 if with_colours else 0
                     have[:] = 0
