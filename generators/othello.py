@@ -36,7 +36,7 @@ SLIP_RATE = 0.5  # how often the last move before the puzzle is a slip (see _las
 # unique, and a level's share of those falls as the game lengthens while each proof grows: beyond these
 # sizes, a hard or expert position takes longer to find than a request may wait (bench_levels).
 EMPTIES_MIN, EMPTIES_MAX = 6, 20
-LEVEL_MAX_EMPTIES = {"easy": 20, "medium": 16, "hard": 14, "expert": 16}
+LEVEL_MAX_EMPTIES = {"easy": 19, "medium": 16, "hard": 15, "expert": 17}
 
 
 def level_empties(level: str) -> tuple[int, int]:

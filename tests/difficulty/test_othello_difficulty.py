@@ -302,11 +302,12 @@ def test_levels_grades_and_hints_through_the_service(client) -> None:
     assert bad.status_code == 422
 
 
-def test_easy_is_offered_up_to_20_empties() -> None:
-    """The easiest level at the type's largest size: a generated puzzle of that level, its one solving move proved."""
-    params = gen.OthelloParams(empties=gen.EMPTIES_MAX, difficulty="easy")
-    made = gen.generate_puzzle(params, 1, Deadline.never())
-    assert made.puzzle.empties == gen.EMPTIES_MAX and made.difficulty.level == "easy"
+def test_easy_is_offered_up_to_its_largest_size() -> None:
+    """The easiest level at its largest size: a generated puzzle of that level, its one solving move proved;
+    without a level, the type's largest size."""
+    most = gen.level_empties("easy")[1]
+    made = gen.generate_puzzle(gen.OthelloParams(empties=most, difficulty="easy"), 1, Deadline.never())
+    assert made.puzzle.empties == most and made.difficulty.level == "easy"
     assert human.grade(made.puzzle, Deadline.never()).level == "easy"
     assert rules.solving_moves(made.puzzle, Deadline.never()) == [rules.parse_square(made.solution.move)]
     assert gen.OthelloParams(empties=gen.EMPTIES_MAX).difficulty is None
