@@ -32,10 +32,10 @@ OPENING_PLIES = (2, 10)  # uniformly random moves first: varied openings
 RANDOM_MOVE_RATE = 0.15  # later: otherwise the best one-ply move under noise
 EVAL_NOISE = 4.0
 SLIP_RATE = 0.5  # how often the last move before the puzzle is a slip (see _last_move)
+EMPTIES_MIN, EMPTIES_MAX = 6, 20
 # The most empty squares at which a level is made on request. About one drawn position in twenty is
 # unique, and a level's share of those falls as the game lengthens while each proof grows: beyond these
-# sizes, a hard or expert position takes longer to find than a request may wait (bench_levels).
-EMPTIES_MIN, EMPTIES_MAX = 6, 20
+# sizes, a position of the level takes longer to find than a request may wait (bench_levels).
 LEVEL_MAX_EMPTIES = {"easy": 19, "medium": 16, "hard": 15, "expert": 17}
 
 
@@ -59,10 +59,13 @@ class OthelloParams(BaseModel):
     @model_validator(mode="after")
     def _level_within_reach(self) -> OthelloParams:
         level = self.difficulty
-        if level is not None and self.empties < (least := level_empties(level)[0]):
+        if level is None:
+            return self
+        least, most = level_empties(level)
+        if self.empties < least:
             raise ValueError(f"difficulty {level!r} needs at least {least} empty squares: with fewer, a shorter "
                              f"reading sees the game to its end; got {self.empties}")
-        if level is not None and self.empties > (most := level_empties(level)[1]):
+        if self.empties > most:
             raise ValueError(f"difficulty {level!r} is made with at most {most} empty squares: with more, a position "
                              f"of that level takes longer to find than a request may wait; got {self.empties} (without "
                              f"a difficulty, any position up to {EMPTIES_MAX} empties is made and graded)")
