@@ -87,10 +87,10 @@ def params_for(kind: PuzzleType, band: Band, size: int, level: str | None) -> Ba
         return exc.errors()[0]["msg"].removeprefix("Value error, ")
 
 
-def offered_sizes(kind: PuzzleType, band: Band, level: str) -> list[int]:
-    """The band's sizes at which ``level`` may be asked for (the others are 422s)."""
-    return [size for size in range(band.smallest, band.largest + 1)
-            if not isinstance(params_for(kind, band, size, level), str)]
+def offered(kind: PuzzleType, band: Band, level: str) -> dict[int, BaseModel]:
+    """The params of each of the band's sizes at which ``level`` may be asked for (the others are 422s)."""
+    asked = {size: params_for(kind, band, size, level) for size in range(band.smallest, band.largest + 1)}
+    return {size: params for size, params in asked.items() if not isinstance(params, str)}
 
 
 def ms(values: list[float]) -> str:
@@ -136,12 +136,9 @@ def in_process(types: list[str], seeds: int, markdown: bool) -> None:
             ungraded = measure(kind, default_params, seeds, UNGRADED[name])
             print(row(name, "(ungraded)", f"{band.default} {label}", ungraded, markdown), flush=True)
             for level in kind.difficulty.names:
-                offered = offered_sizes(kind, band, level)
-                sizes = sorted({offered[0], offered[-1]} | ({band.default} & set(offered))) if offered else []
-                for size in sizes:
-                    params = params_for(kind, band, size, level)
-                    assert not isinstance(params, str)
-                    print(row(name, level, f"{size} {label}", measure(kind, params, seeds), markdown), flush=True)
+                sizes = offered(kind, band, level)
+                for size in sorted({min(sizes), max(sizes)} | ({band.default} & sizes.keys())) if sizes else []:
+                    print(row(name, level, f"{size} {label}", measure(kind, sizes[size], seeds), markdown), flush=True)
 
 
 def row(name: str, level: str, size: str, m: dict[str, Any], markdown: bool) -> str:
@@ -163,7 +160,7 @@ def over_http(url: str, types: list[str], seeds: int, every_level: bool) -> None
             for band in BANDS[name]:
                 levels = kind.difficulty.names if every_level else kind.difficulty.names[-1:]
                 for level in levels:
-                    query = {band.name: offered_sizes(kind, band, level)[-1], **band.fixed, "difficulty": level}
+                    query = {band.name: max(offered(kind, band, level)), **band.fixed, "difficulty": level}
                     statuses: Counter[int] = Counter()
                     seconds = []
                     for seed in range(seeds):
