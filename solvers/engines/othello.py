@@ -43,7 +43,7 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-from solvers.engines.bits import trailing_zeros
+from solvers.engines.bits import popcount, trailing_zeros
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -118,14 +118,6 @@ FRAME_FIELDS = 11
 # Counter fields (``Counters.array``): nodes visited, node limit, stopped by the limit, frame to resume.
 C_NODES, C_LIMIT, C_ABORTED, C_FRAME = range(4)
 SLICE_NODES = 1_000_000  # nodes between two looks at the clock (about 0.1 s)
-
-
-@njit(cache=True)
-def popcount(x: np.uint64) -> int:
-    x = x - ((x >> U1) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> U2) & np.uint64(0x3333333333333333))
-    x = (x + (x >> U4)) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((x * np.uint64(0x0101010101010101)) >> U56)
 
 
 def _rays() -> np.ndarray:

@@ -20,6 +20,8 @@ from functools import cache
 import numpy as np
 from numba import njit
 
+from solvers.engines.bits import lowest_bit
+
 SLICE = 50_000  # search nodes between deadline checks
 
 
@@ -78,15 +80,6 @@ def build(grid, orient_start, orient_piece, orient_dr, orient_dc):
 
 
 @njit(cache=True)
-def _lowest(x):
-    """The index of the lowest set bit of a nonzero word."""
-    i = 0
-    while not (x >> np.uint64(i)) & np.uint64(1):
-        i += 1
-    return i
-
-
-@njit(cache=True)
 def _leaves_lonely(m, after, neighbours):
     """Whether a free cell beside the placement ``m`` has no free neighbour left: no piece could
     cover it. Only cells beside ``m`` lose a neighbour, so looking there finds every newly lonely
@@ -94,11 +87,11 @@ def _leaves_lonely(m, after, neighbours):
     border = np.uint64(0)
     bits = m
     while bits:
-        border |= neighbours[_lowest(bits)]
+        border |= neighbours[lowest_bit(bits)]
         bits &= bits - np.uint64(1)
     touched = border & after
     while touched:
-        if not neighbours[_lowest(touched)] & after:
+        if not neighbours[lowest_bit(touched)] & after:
             return True
         touched &= touched - np.uint64(1)
     return False
@@ -134,7 +127,7 @@ def search(first, piece, mask, neighbours, full, areas, sums, count, use_all, is
             if left == 0:
                 depth -= 1
                 continue
-            cell = _lowest(free)
+            cell = lowest_bit(free)
             stack[depth, 2] = first[cell]
             stack[depth, 3] = first[cell + 1]
         area = 0

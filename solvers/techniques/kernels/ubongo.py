@@ -28,7 +28,7 @@ import numpy as np
 from numba import njit
 
 from solvers.engines import ubongo as engine
-from solvers.engines.bits import popcount, trailing_zeros
+from solvers.engines.bits import lowest_bit, popcount
 
 FIT, REGION, PARITY = 0, 1, 2  # the live-placement filters, weakest first
 # The techniques in the order the solver tries them (``SOLVER.techniques()``), as the steps report them.
@@ -38,17 +38,6 @@ MOST_TRIED = 99  # ``trial`` looks at cells with up to this many live placements
 OFFSET = 32  # imbalance sums are bits of a word, shifted by this much (every catalogue's leans add up to less)
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
-
-
-@njit(cache=True)
-def _popcount(x):
-    return np.int64(popcount(np.uint64(x)))
-
-
-@njit(cache=True)
-def _lowest(x):
-    """The index of the lowest set bit of a nonzero word."""
-    return np.int64(trailing_zeros(np.uint64(x)))
 
 
 @njit(cache=True)
@@ -63,7 +52,7 @@ def _regions(free, neighbours, out):
             grown = ZERO
             bits = frontier
             while bits:
-                grown |= neighbours[_lowest(bits)]
+                grown |= neighbours[lowest_bit(bits)]
                 bits &= bits - ONE
             frontier = grown & free & ~region
             region |= frontier
@@ -138,9 +127,9 @@ def _assignable(have, kind_size, kind_lean, areas, imbalances, count, left, choi
 def _sorted_regions(parts, n, dark, with_colours, areas, imbalances):
     """The regions' (area, imbalance), smallest area first: the region with the fewest fillings first."""
     for i in range(n):
-        size = _popcount(parts[i])
+        size = popcount(parts[i])
         areas[i] = size
-        imbalances[i] = 2 * _popcount(parts[i] & dark) - size if with_colours else 0
+        imbalances[i] = 2 * popcount(parts[i] & dark) - size if with_colours else 0
     for i in range(1, n):
         j = i
         while j > 0 and areas[j - 1] > areas[j]:
@@ -167,7 +156,7 @@ def _subset_sums_without(areas, used):
 def _sizes_fit(parts, n, sums):
     """Whether every one of the ``n`` regions ``parts`` has an area among the totals ``sums``."""
     for i in range(n):  # noqa: SIM110 - numba
-        if not (sums >> np.uint64(_popcount(parts[i]))) & ONE:
+        if not (sums >> np.uint64(popcount(parts[i]))) & ONE:
             return False
     return True
 
@@ -179,18 +168,18 @@ def live(board, scratch, covered, used, strength, out):
     first, piece, mask, neighbours, full, areas, sums, count, use_all, dark, kinds, kind_size, kind_lean, kind_count = board
     have, parts, region_areas, region_imbalances, choice, area_at, pieces_at, sums_at = scratch[:8]
     free = full & ~covered
-    left = count - _popcount(np.uint64(used))
+    left = count - popcount(np.uint64(used))
     found = 0
     if left <= 0:
         return 0
-    area = _popcount(free)
+    area = popcount(free)
     all_pieces = (1 << areas.shape[0]) - 1
     with_colours = strength == PARITY
     if strength != FIT:
         fillings = _subset_sums_without(areas, used)
     bits = free
     while bits:
-        cell = _lowest(bits)
+        cell = lowest_bit(bits)
         bits &= bits - ONE
         for j in range(first[cell], first[cell + 1]):
             k = piece[j]
@@ -230,7 +219,7 @@ def _covering_counts(board, options, n, counts, only):
         j = options[i]
         bits = mask[j]
         while bits:
-            cell = _lowest(bits)
+            cell = lowest_bit(bits)
             bits &= bits - ONE
             counts[cell] += 1
             only[cell] = j
@@ -257,7 +246,7 @@ def forced(board, scratch, covered, used, strength, out):
     found = 0
     bits = full & ~covered
     while bits:
-        cell = _lowest(bits)
+        cell = lowest_bit(bits)
         bits &= bits - ONE
         if counts[cell] == 0:
             return -1
@@ -320,7 +309,7 @@ def _tightest(board, scratch, covered, used, options_out):
     best, fewest = -1, 1 << 30
     bits = full & ~covered
     while bits:
-        cell = _lowest(bits)
+        cell = lowest_bit(bits)
         bits &= bits - ONE
         if counts[cell] < fewest:
             best, fewest = cell, counts[cell]
@@ -393,14 +382,14 @@ def trial_step(board, scratch, covered, used, deep, most):
     most_here = 0
     bits = free
     while bits:
-        cell = _lowest(bits)
+        cell = lowest_bit(bits)
         bits &= bits - ONE
         most_here = max(most_here, cell_counts[cell])
     dead_ends = np.zeros(1, np.int64)
     for size in range(2, min(most, most_here) + 1):
         bits = free
         while bits:
-            cell = _lowest(bits)
+            cell = lowest_bit(bits)
             bits &= bits - ONE
             if cell_counts[cell] != size:
                 continue
