@@ -538,7 +538,6 @@ def solver(compiled: bool) -> HumanSolver[Board, GridState]:
 SOLVER = solver(compiled=True)
 REFERENCE = solver(compiled=False)  # the same levels in plain Python: the tests hold SOLVER to it
 TECHNIQUES = SOLVER.techniques()  # (level index, technique), numbered as the kernel numbers them
-NUMBERED = [(level, technique.name) for level, technique in TECHNIQUES]
 
 
 @dataclass(frozen=True)
@@ -556,8 +555,7 @@ class Outline:
         return [TECHNIQUES[t][0] for t in self.steps[:, 0].tolist()]
 
     def grade(self) -> Grade:
-        return SOLVER.grade_steps([(NUMBERED[t][0], NUMBERED[t][1], effort) for t, effort in self.steps[:, :2].tolist()],
-                                  self.solved)
+        return SOLVER.grade_numbered(self.steps[:, :2].tolist(), self.solved)
 
     @cached_property
     def _round_starts(self) -> list[int]:

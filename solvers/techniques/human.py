@@ -227,6 +227,12 @@ class HumanSolver(Generic[P, S]):
         steps = [(level, step.technique, step.effort) for level, step in zip(path.levels, path.steps, strict=True)]
         return self.grade_steps(steps, path.state.solved)
 
+    def grade_numbered(self, steps: Iterable[Sequence[float]], solved: bool) -> Grade:
+        """The grade of a path given as (technique number, effort) per step, the techniques numbered in
+        ``techniques()`` order: as a compiled kernel reports them."""
+        numbered = self.techniques()
+        return self.grade_steps([(numbered[t][0], numbered[t][1].name, effort) for t, effort in steps], solved)
+
     def grade_steps(self, steps: Sequence[tuple[int, str, float]], solved: bool) -> Grade:
         """The grade of a path given as (level index, technique, effort) per step, for a type whose compiled
         solver finds the path without writing its steps."""

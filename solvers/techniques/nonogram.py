@@ -309,8 +309,7 @@ class Outline:
     solved: bool
 
     def grade(self) -> Grade:
-        return SOLVER.grade_steps([(TECHNIQUES[t][0], TECHNIQUES[t][1].name, effort)
-                                   for t, effort in self.steps[:, :2].tolist()], self.solved)
+        return SOLVER.grade_numbered(self.steps[:, :2].tolist(), self.solved)
 
     def decided(self, step: int) -> tuple[tuple[Cell, int], ...]:
         """What step ``step`` decides, as its ``Step.decide`` lists it."""

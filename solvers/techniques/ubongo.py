@@ -487,8 +487,6 @@ SOLVER: HumanSolver[Board, PackingState] = HumanSolver(
     start=start,
 )
 LEVELS = tuple(SOLVER.level_names)
-# (level index, technique) of ``kernels.ubongo``'s technique numbers: the solver's order.
-TECHNIQUES = [(level, technique.name) for level, technique in SOLVER.techniques()]
 
 
 class UbongoState(BaseModel):
@@ -611,7 +609,7 @@ def _grade_of(found: tuple[int, bool, bool], techniques: np.ndarray, efforts: np
 def _solved_grade(steps: tuple[tuple[int, int], ...]) -> Grade:
     """The grade of a finished path given as (technique index, effort) per step: a walk grades card after
     card whose paths are mostly a handful of the same short step lists."""
-    return SOLVER.grade_steps([(*TECHNIQUES[t], e) for t, e in steps], True)
+    return SOLVER.grade_numbered(steps, True)
 
 
 def warm_up() -> None:
