@@ -156,6 +156,14 @@ def without(givens: Flat, orbit: tuple[int, ...]) -> Flat:
     return trial
 
 
+def with_orbit(givens: Flat, orbit: tuple[int, ...], solution: Flat) -> Flat:
+    """``givens`` with the orbit's cells given, as ``solution`` has them."""
+    trial = givens[:]
+    for i in orbit:
+        trial[i] = solution[i]
+    return trial
+
+
 def remove_while(puzzle: Flat, n: int, symmetry: Symmetry, rng: random.Random, keeps: Callable[[Flat], bool]) -> Flat:
     """Each given orbit, in random order, is left out when ``keeps(givens without it)`` holds. One pass
     suffices: a given needed with more givens present is needed with fewer."""
@@ -182,12 +190,16 @@ def singles_finish(n: int, givens: Flat) -> bool:
                                _no_crossings(n), (1 << n) - 1) == 0
 
 
+def finished_by(n: int, givens: Flat, level: int, deadline: Deadline) -> bool:
+    """Whether the techniques up to level index ``level`` finish these givens; singles alone (easy) is the
+    search's own propagation (``singles_finish``)."""
+    return singles_finish(n, givens) if level == 0 else human.finishes(n, givens, level, deadline)
+
+
 def finishes_at(n: int, givens: Flat, level: int, deadline: Deadline) -> bool:
-    """Whether the techniques up to level index ``level`` finish these givens: singles alone (which prove
-    uniqueness too) at level 0; above, a second solution (the search, microseconds) answers no first."""
-    if level == 0:
-        return singles_finish(n, givens)
-    return is_unique(n, givens, deadline) and human.finishes(n, givens, level, deadline)
+    """``finished_by``, asked only of unique givens above level 0 (singles prove uniqueness themselves): a
+    second solution (the search, microseconds) answers no first."""
+    return (level == 0 or is_unique(n, givens, deadline)) and finished_by(n, givens, level, deadline)
 
 
 def polish_at_level(puzzle: Flat, solution: Flat, n: int, symmetry: Symmetry, rng: random.Random, level: int,
@@ -254,9 +266,7 @@ def swap_for_level(puzzle: Flat, solution: Flat, n: int, symmetry: Symmetry, rng
         elif found == engine.UNIQUE and human.finishes(n, fewer, level, deadline):
             return fewer
         for j in out[:max(found, 0)].tolist():
-            trial = fewer[:]
-            for i in orbit_list[j]:
-                trial[i] = solution[i]
+            trial = with_orbit(fewer, orbit_list[j], solution)
             if human.finishes(n, trial, level, deadline):
                 return trial
     return None
@@ -281,11 +291,8 @@ def generate_puzzle(params: SudokuParams, seed: int, deadline: Deadline) -> Gene
 
 
 def solvable_at(puzzle: rules.SudokuPuzzle, level: int, deadline: Deadline) -> bool:
-    """Whether the techniques up to level index ``level`` finish the puzzle. Singles alone (easy) is the
-    search's own propagation (``singles_finish``)."""
-    if level == 0:
-        return singles_finish(puzzle.size, rules.flat(puzzle.givens))
-    return human.finishes(puzzle.size, rules.flat(puzzle.givens), level, deadline)
+    """``finished_by`` for a puzzle."""
+    return finished_by(puzzle.size, rules.flat(puzzle.givens), level, deadline)
 
 
 class TowardLevel:
@@ -314,12 +321,6 @@ class TowardLevel:
             return path.grade()
         return Grade(None, 0.0, len(path.steps), None)  # above the target: the generator only needs to know that
 
-    def _with(self, givens: Flat, orbit: tuple[int, ...], solution: Flat) -> rules.SudokuPuzzle:
-        added = givens[:]
-        for i in orbit:
-            added[i] = solution[i]
-        return rules.SudokuPuzzle(size=self.n, givens=rules.square(added, self.n))
-
     def minimal(self, givens: Flat, solution: Flat, rng: random.Random, deadline: Deadline) -> Flat:
         """The givens the target level does not need taken out (it finishes ``givens``, solved by ``solution``)."""
         if self.target in SWAPPED.get(self.n, ()):
@@ -347,13 +348,13 @@ class TowardLevel:
             after = human.outline(model, upto=self.target, state=state, deadline=deadline).state
             # best: the level finishes it and the level below does not; else the most cells decided
             exact = after.solved and (self.target == 0 or
-                                      not solvable_at(self._with(givens, orbit, solution), self.target - 1, deadline))
+                                      not finished_by(self.n, with_orbit(givens, orbit, solution), self.target - 1,
+                                                      deadline))
             rank = (exact, -after.undecided)
             if best is None or rank > best[0]:
                 best = (rank, orbit, after.solved)
         assert best is not None
-        for i in best[1]:
-            givens[i] = solution[i]
+        givens = with_orbit(givens, best[1], solution)
         if best[2]:  # the level finishes it now: drop what it does not need
             givens = self.minimal(givens, solution, rng, deadline)
         return self._moved(generated, givens)
