@@ -731,13 +731,6 @@ def grade(puzzle: SudokuPuzzle, deadline: Deadline) -> Grade:
     return outline(board_of(puzzle, explain=False), deadline=deadline).grade()
 
 
-def grade_within(puzzle: SudokuPuzzle, level: str, deadline: Deadline) -> Grade | None:
-    """The grade if the techniques up to ``level`` finish the puzzle, else None without trying harder
-    ones (the path up to the level is the full solver's path when it finishes)."""
-    path = outline(board_of(puzzle, explain=False), upto=LEVELS.index(level), deadline=deadline)
-    return path.grade() if path.state.solved else None
-
-
 class SudokuState(BaseModel):
     digits: list[list[int | None]] | None = Field(
         None, description="N×N: the digits entered so far (givens may be included), 0 or null for an empty cell; "
