@@ -36,7 +36,7 @@ EMPTIES_MIN, EMPTIES_MAX = 6, 20
 # The most empty squares at which a level is made on request. About one drawn position in twenty is
 # unique, and a level's share of those falls as the game lengthens while each proof grows: beyond these
 # sizes, a position of the level takes longer to find than a request may wait (bench_levels).
-LEVEL_MAX_EMPTIES = {"easy": 19, "medium": 16, "hard": 15, "expert": 17}
+LEVEL_MAX_EMPTIES = {"easy": 19, "medium": 16, "hard": 17, "expert": 17}
 
 
 def level_empties(level: str) -> tuple[int, int]:
