@@ -22,10 +22,11 @@ import itertools
 import math
 import random
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from functools import cache, partial
-from typing import Literal
+from typing import Literal, NamedTuple
 
+import numpy as np
 from pydantic import BaseModel, Field, model_validator
 
 from generators.pipeline import Generated, generate, generate_at_level
@@ -33,7 +34,7 @@ from generators.spec import PuzzleType
 from pictures import ubongo as picture
 from solvers import ubongo as rules
 from solvers.common import Cell, Deadline
-from solvers.engines import ubongo as kernel
+from solvers.engines import ubongo as engine
 from solvers.techniques import ubongo as human
 from solvers.techniques.human import Grade
 
@@ -86,14 +87,6 @@ def outline_key(arrangement: Arrangement) -> int:
     return sum(1 << ((r - r0) * KEY_WIDTH + c - c0) for r, c in cells)
 
 
-def _moved_key(rest_key: tuple[int, int, int], cells: frozenset[Cell]) -> int:
-    """``outline_key`` of the rest (its key, top row, left column) with ``cells`` added."""
-    key, rest_r0, rest_c0 = rest_key
-    r0, c0 = min(rest_r0, min(r for r, _ in cells)), min(rest_c0, min(c for _, c in cells))
-    key <<= (rest_r0 - r0) * KEY_WIDTH + rest_c0 - c0
-    return key | sum(1 << ((r - r0) * KEY_WIDTH + c - c0) for r, c in cells)
-
-
 def normalised(arrangement: Arrangement) -> Arrangement:
     """The arrangement moved so its outline's top row and left column are 0: the answer's coordinates."""
     r0 = min(r for _, cells in arrangement for r, _ in cells)
@@ -101,7 +94,7 @@ def normalised(arrangement: Arrangement) -> Arrangement:
     return tuple((name, frozenset((r - r0, c - c0) for r, c in cells)) for name, cells in arrangement)
 
 
-def _framed(cells: set[Cell] | frozenset[Cell]) -> tuple[int, int, int]:
+def _framed(cells: Collection[Cell]) -> tuple[int, int, int]:
     """The cells as bits of their bounding box plus a one-cell empty frame, row-major: (mask, row
     width, every bit of the frame and box). Shifting by 1 or the width steps to a neighbour; a step
     off a row's end lands in the frame, which is outside anyway, so flood fills need no bounds checks."""
@@ -135,7 +128,7 @@ def _connected(cells: set[Cell]) -> bool:
     return _flood(mask & -mask, mask, width) == mask
 
 
-def _perimeter(cells: set[Cell]) -> int:
+def _perimeter(cells: Collection[Cell]) -> int:
     """Edges between a cell and a non-cell: with the area, how ragged an outline is."""
     mask, width, _ = _framed(cells)
     return sum((mask & ~(mask >> step)).bit_count() + (mask & ~(mask << step)).bit_count() for step in (1, width))
@@ -162,107 +155,64 @@ def rare_piece_sets(catalogue: str, pieces: int, share: float = RARE_SHARE) -> l
     return [subset for subset in subsets if sum(sizes[p] for p in subset) in kept]
 
 
-def _bounds(cells: set[Cell] | frozenset[Cell]) -> tuple[int, int, int, int]:
+def _bounds(cells: Collection[Cell]) -> tuple[int, int, int, int]:
     rows = [r for r, _ in cells]
     cols = [c for _, c in cells]
     return min(rows), max(rows), min(cols), max(cols)
 
 
 @cache
-def _orientation_masks(catalogue: str, piece: str, width: int
-                       ) -> tuple[tuple[int, tuple[int, ...], int, int, rules.Shape], ...]:
-    """Each orientation of ``piece`` in rows ``width`` bits wide, top-left at bit 0, as (mask, bit
-    offsets of its cells, last row, last column, cells): computed once per row width."""
-    out = []
+def _orientation_arrays(catalogue: str, piece: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The piece's orientations for ``engine.card_placements``: (start of each one's cells, rows, columns)."""
+    start, rows, cols = [0], [], []
     for orient in rules.piece_orientations(catalogue, piece):
-        offsets = tuple(r * width + c for r, c in orient)
-        out.append((sum(1 << o for o in offsets), offsets, max(r for r, _ in orient), max(c for _, c in orient), orient))
-    return tuple(out)
+        rows.extend(r for r, _ in orient)
+        cols.extend(c for _, c in orient)
+        start.append(len(rows))
+    return np.array(start, np.int64), np.array(rows, np.int64), np.array(cols, np.int64)
 
 
-def _placements(catalogue: str, piece: str, rest: set[Cell], box: tuple[int, int], fewest_contacts: int = 0
-                ) -> list[tuple[int, frozenset[Cell]]]:
-    """Every placement of ``piece`` touching ``rest`` that keeps the union inside ``box``, connected
-    and without a hole, with its number of edges shared with ``rest``, leaving out those sharing fewer
-    than ``fewest_contacts`` (before the costlier tests); in a fixed order.
+class Placements(NamedTuple):
+    """A piece's placements against a rest (``engine.card_placements``), kept as arrays: a walk or a repair
+    weighs many and builds few."""
 
-    Over bitmasks of the window where such a union can lie, plus a one-cell empty frame (as in
-    ``_framed``); a placement is the orientation shifted by some bit ``at``. Whatever lies outside
-    the union's own box reaches the frame in a straight line, so the hole test on the window is the
-    hole test on the union's box."""
-    rr0, rr1, rc0, rc1 = _bounds(rest)
-    top, left = min(rr0, rr1 - box[0] + 1) - 1, min(rc0, rc1 - box[1] + 1) - 1  # the window's frame corner
-    width = max(rc1, rc0 + box[1] - 1) - left + 2
-    rows = max(rr1, rr0 + box[0] - 1) - top + 2
-    mask = 0
-    for r, c in rest:
-        mask |= 1 << ((r - top) * width + c - left)
-    window = (1 << rows * width) - 1
-    column = sum(1 << r * width for r in range(rows))
-    # The empty frame, connected through itself: a flood seeded with all of it reaches what a flood from
-    # one corner does, in a few rounds instead of one per cell of the way round.
-    frame = (1 << width) - 1 | ((1 << width) - 1) << (rows - 1) * width | column | column << width - 1
-    beside = (mask << 1, mask >> 1, mask << width, mask >> width)
-    touching = (beside[0] | beside[1] | beside[2] | beside[3]) & ~mask
-    # A piece touching a connected ``rest`` always leaves it connected: only a split rest needs the check.
-    rest_connected = _flood(mask & -mask, mask, width) == mask
-    found: list[tuple[int, tuple[Cell, ...]]] = []
-    for shape, offsets, height, wide, orient in _orientation_masks(catalogue, piece, width):
-        # The piece spans rows dr..dr+height and cols dc..dc+wide; the union's span must stay inside the box.
-        dr0, dr1 = rr1 - box[0] + 1, rr0 + box[0] - 1 - height
-        dc0, dc1 = rc1 - box[1] + 1, rc0 + box[1] - 1 - wide
-        if height >= box[0] or wide >= box[1] or dr0 > dr1 or dc0 > dc1:
-            continue
-        run = ((1 << (dc1 - dc0 + 1)) - 1) << (dc0 - left)
-        inside = sum(run << ((dr - top) * width) for dr in range(dr0, dr1 + 1))
-        # Every shift at once: inside the box, onto no cell of the rest, onto some cell beside it.
-        overlaps = touches = 0
-        for offset in offsets:
-            overlaps |= mask >> offset
-            touches |= touching >> offset
-        shifts = inside & touches & ~overlaps
-        while shifts:
-            at = (shifts & -shifts).bit_length() - 1
-            shifts &= shifts - 1
-            cells_mask = shape << at
-            contacts = ((cells_mask & beside[0]).bit_count() + (cells_mask & beside[1]).bit_count()
-                        + (cells_mask & beside[2]).bit_count() + (cells_mask & beside[3]).bit_count())
-            if contacts < fewest_contacts:
-                continue
-            union = mask | cells_mask
-            if not rest_connected and _flood(cells_mask, union, width) != union:
-                continue
-            empty = window & ~union
-            if _flood(frame, empty, width) != empty:
-                continue  # an empty cell the outside does not reach: a hole
-            dr, dc = divmod(at, width)
-            # ``orient`` is sorted, so its shifted cells are the placement's cells in sorted order: the tie-break.
-            found.append((contacts, tuple((r + dr + top, c + dc + left) for r, c in orient)))
-    found.sort(key=lambda o: (-o[0], o[1]))
-    return [(contacts, frozenset(cells)) for contacts, cells in found]
+    contacts: list[int]  # edges shared with the rest
+    keys: list[int]  # the union's ``outline_key``
+    rows: np.ndarray  # the piece's cells, a row per placement
+    cols: np.ndarray
+
+    def cells(self, i: int) -> frozenset[Cell]:
+        return frozenset(zip(self.rows[i].tolist(), self.cols[i].tolist(), strict=True))
 
 
-@cache
-def _piece_size(catalogue: str, piece: str) -> int:
-    return len(rules.catalogue_pieces(catalogue)[piece])
+def _placed(catalogue: str, piece: str, rest: list[Cell], box: tuple[int, int], most_edges_per_cell: float = math.inf
+            ) -> Placements:
+    """Every placement of ``piece`` touching ``rest`` that keeps the union inside ``box``, connected and
+    without a hole, with at most ``most_edges_per_cell`` outline edges per cell: the most edges shared
+    with ``rest`` first, then by sorted cells (a fixed order, so the same seed makes the same card)."""
+    found, contacts, keys, rows, cols = engine.card_placements(
+        np.array([r for r, _ in rest], np.int64), np.array([c for _, c in rest], np.int64),
+        *_orientation_arrays(catalogue, piece), box[0], box[1], most_edges_per_cell, KEY_WIDTH)
+    return Placements(contacts[:found].tolist(), keys[:found].tolist(), rows, cols)
 
 
-@cache
-def _piece_perimeter(catalogue: str, piece: str) -> int:
-    return _perimeter(set(rules.catalogue_pieces(catalogue)[piece]))
+def _placements(catalogue: str, piece: str, rest: set[Cell], box: tuple[int, int]) -> list[tuple[int, frozenset[Cell]]]:
+    """``_placed`` as (shared edges, cells) pairs."""
+    options = _placed(catalogue, piece, list(rest), box)
+    return [(contacts, options.cells(i)) for i, contacts in enumerate(options.contacts)]
 
 
 def _place(catalogue: str, piece: str, rest: set[Cell], box: tuple[int, int], rng: random.Random
            ) -> frozenset[Cell] | None:
-    """A placement of ``piece`` against ``rest`` (see ``_placements``), weighted towards many shared
-    edges (compact cards); None if there is none."""
+    """A placement of ``piece`` against ``rest`` (see ``_placed``), weighted towards many shared edges
+    (compact cards); None if there is none."""
     if not rest:
         orient = rng.choice(rules.piece_orientations(catalogue, piece))
         return frozenset(orient)
-    options = _placements(catalogue, piece, rest, box)
-    if not options:
+    options = _placed(catalogue, piece, list(rest), box)
+    if not options.contacts:
         return None
-    return rng.choices([cells for _, cells in options], weights=[4 ** contacts for contacts, _ in options])[0]
+    return options.cells(rng.choices(range(len(options.contacts)), weights=[4 ** c for c in options.contacts])[0])
 
 
 class UbongoSteps:
@@ -354,8 +304,8 @@ class UbongoSteps:
             self.at_least[key] = max(count, self.at_least.get(key, 0))
         return count
 
-    def _with(self, others: dict[str, frozenset[Cell]], piece: str, cells: frozenset[Cell]) -> Arrangement:
-        return self._ordered({**others, piece: cells})
+    def _with(self, others: dict[str, frozenset[Cell]], piece: str, options: Placements, i: int) -> Arrangement:
+        return self._ordered({**others, piece: options.cells(i)})
 
     def _moves(self, arrangement: Arrangement, names: list[str], rng: random.Random, swap: bool = True
                ) -> Iterator[tuple[int, Callable[[], Arrangement]]]:
@@ -366,28 +316,19 @@ class UbongoSteps:
         random order among equals."""
         used = dict(arrangement)
         swaps = [n for n in self.names if n not in used] if self.params.mode == "hidden" and swap else []
-        moves: list[tuple[int, float, dict[str, frozenset[Cell]], str, frozenset[Cell], tuple[int, int, int]]] = []
+        moves: list[tuple[int, float, dict[str, frozenset[Cell]], str, Placements, int]] = []
         for name in names:
-            rest = {cell for n, cells in arrangement if n != name for cell in cells}
+            rest = [cell for n, cells in arrangement if n != name for cell in cells]
             others = {n: c for n, c in arrangement if n != name}
-            rest_edges = _perimeter(rest)
-            # The rest's part of every move's key, built once: its cells from its own top-left corner.
-            r0, c0 = min(r for r, _ in rest), min(c for _, c in rest)
-            rest_key = (sum(1 << ((r - r0) * KEY_WIDTH + c - c0) for r, c in rest), r0, c0)
             for piece in [name, *swaps]:
-                area, piece_edges = len(rest) + _piece_size(self.params.catalogue, piece), \
-                    _piece_perimeter(self.params.catalogue, piece)
-                # Below this many shared edges the outline is too ragged whatever else (the exact test follows).
-                fewest = math.floor((rest_edges + piece_edges - MAX_PERIMETER * area) / 2)
-                for contacts, cells in _placements(self.params.catalogue, piece, rest, self.box, fewest):
-                    # An edge the piece shares with the rest is inside the union; every other edge is outline.
-                    if rest_edges + piece_edges - 2 * contacts > MAX_PERIMETER * area:
-                        continue  # uniqueness comes easily to a comb of slots; keep the card a blob
-                    moves.append((-contacts, rng.random(), others, piece, cells, rest_key))
+                # uniqueness comes easily to a comb of slots; keep the card a blob
+                options = _placed(self.params.catalogue, piece, rest, self.box, MAX_PERIMETER)
+                moves.extend((-contacts, rng.random(), others, piece, options, i)
+                             for i, contacts in enumerate(options.contacts))
         moves.sort(key=lambda m: m[:2])
         # Built as they are asked for: a descent usually takes one of the first few.
-        yield from ((_moved_key(rest_key, cells), partial(self._with, others, piece, cells))
-                    for _, _, others, piece, cells, rest_key in moves)
+        yield from ((options.keys[i], partial(self._with, others, piece, options, i))
+                    for _, _, others, piece, options, i in moves)
 
     def repair(self, arrangement: Arrangement, solution: Arrangement, other: Arrangement, rng: random.Random
                ) -> Arrangement | None:
@@ -463,16 +404,18 @@ class TowardLevel:
 
     def grade(self, arrangement: Arrangement, deadline: Deadline) -> Grade:
         """The card's grade, or ``ABOVE`` for a card beyond the asked level (not graded further)."""
-        return self.unique_grade(arrangement, outline_key(arrangement), deadline) or ABOVE  # a draw is unique
+        return self.unique_grade(outline_key(arrangement), self._pieces(arrangement), lambda: arrangement,
+                                 deadline) or ABOVE  # a draw is unique
 
     def _pieces(self, arrangement: Arrangement) -> tuple[str, ...]:
         """What besides the outline tells cards apart: the pieces in mode given, nothing in mode hidden."""
         return tuple(name for name, _ in arrangement) if self.params.mode == "given" else ()
 
-    def unique_grade(self, arrangement: Arrangement, key: int, deadline: Deadline) -> Grade | None:
-        """The grade of a card (``ABOVE`` beyond the level) if it has exactly one covering, else None:
-        counted and graded in one compiled call, each card once."""
-        pieces = self._pieces(arrangement)
+    def unique_grade(self, key: int, pieces: tuple[str, ...], card: Callable[[], Arrangement], deadline: Deadline
+                     ) -> Grade | None:
+        """The grade of a card (its outline ``key`` and ``_pieces``; ``card`` builds it, needed only for a long
+        count) if it has exactly one covering, else None; ``ABOVE`` beyond the level: counted and graded in
+        one compiled call, each card once."""
         known = self.graded.get((key, pieces))
         if known is not None:
             return known  # only unique cards are graded
@@ -480,6 +423,7 @@ class TowardLevel:
         found = human.unique_grade_within(key, KEY_WIDTH, self.params.catalogue, pieces if given else self.allowed,
                                           self.params.pieces, given, self.level, deadline)
         if found is None:  # a long count: in slices between deadline checks
+            arrangement = card()
             if self.steps.coverings(arrangement, 2, key) != 1:
                 return None
             graded = human.grade_within(self.steps.puzzle(arrangement), self.level, deadline)
@@ -496,6 +440,7 @@ class TowardLevel:
         steps.forget()
         arrangement = normalised(generated.solution)  # the walk reads cells from the outline's top-left corner
         self.visited.add(outline_key(arrangement))
+        pieces = self._pieces(arrangement)  # a move keeps the pieces in mode given, and mode hidden ignores them
         names = [name for name, _ in arrangement]
         rng.shuffle(names)
         sideways = kick = None
@@ -506,24 +451,25 @@ class TowardLevel:
         for key, build in itertools.chain.from_iterable(steps._moves(arrangement, [name], rng) for name in names):
             if key in self.visited:
                 continue
-            moved = build()
             self.visited.add(key)
             tried += 1
-            graded = self.unique_grade(moved, key, deadline)
+            graded = self.unique_grade(key, pieces, build, deadline)
             if graded is not None:
                 if graded.level == self.level:
-                    sideways = moved
+                    sideways = build
                     break
-                sideways = sideways or moved
+                sideways = sideways or build
             else:
-                kick = kick or moved
+                kick = kick or build
             if tried >= WALK_TRIES:
                 break
         if sideways is None and kick is not None:
-            sideways = self._repaired(kick, rng, deadline)
-        if sideways is None:
+            moved = self._repaired(kick(), rng, deadline)
+        else:
+            moved = sideways() if sideways is not None else None
+        if moved is None:
             return None
-        return Generated(sideways, sideways, generated.stats)
+        return Generated(moved, moved, generated.stats)
 
     def _repaired(self, arrangement: Arrangement, rng: random.Random, deadline: Deadline) -> Arrangement | None:
         """No unique card a move away: the first neighbour tried, repaired as a draw is (``repair``)
@@ -544,7 +490,7 @@ class TowardLevel:
 
 def warm_up() -> None:
     """Load the compiled covering search and grader, so no request compiles them."""
-    kernel.warm_up()
+    engine.warm_up()
     human.warm_up()
 
 

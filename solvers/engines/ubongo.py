@@ -8,6 +8,9 @@ order (a shape has at most ``MAX_CELLS`` cells, fewer than 64), so the lowest se
 cells is still the first free cell. A count stopped at ``limit`` is min(coverings, limit) whatever the
 order the search visits them in, so the answers are the Python search's.
 
+``card_placements`` is the generator's other inner loop: where a piece may go against the rest of a
+card (every move of a repair or a walk toward a level), tested on 64-bit words as well.
+
 Every function is non-recursive (the search keeps its stack in arrays) and compiled with
 ``cache=True``; the search runs in slices of nodes and resumes from its arrays, so the caller checks
 its deadline between slices. ``warm_up`` loads them all.
@@ -20,7 +23,7 @@ from functools import cache
 import numpy as np
 from numba import njit
 
-from solvers.engines.bits import lowest_bit
+from solvers.engines.bits import lowest_bit, popcount
 
 SLICE = 50_000  # search nodes between deadline checks
 
@@ -200,6 +203,128 @@ def outline_grid(outline, width):
     return grid
 
 
+@njit(cache=True)
+def _flood(seed, within, width):
+    """Every bit of ``within`` reachable from ``seed`` by steps to neighbours inside ``within``, on rows
+    ``width`` bits apart with an empty frame (so a step off a row's end lands in the frame)."""
+    reach = seed
+    while True:
+        grown = reach | ((reach << np.uint64(1)) | (reach >> np.uint64(1)) | (reach << np.uint64(width))
+                         | (reach >> np.uint64(width))) & within
+        if grown == reach:
+            return reach
+        reach = grown
+
+
+@njit(cache=True)
+def _framed_bits(rows, cols, dr, dc, top, left, width):
+    """The cells (``rows``, ``cols``, shifted by ``dr``, ``dc``) as bits of a framed box whose first real
+    cell is (``top``, ``left``), rows ``width`` bits apart."""
+    bits = np.uint64(0)
+    for j in range(rows.shape[0]):
+        bits |= np.uint64(1) << np.uint64((rows[j] + dr - top + 1) * width + cols[j] + dc - left + 1)
+    return bits
+
+
+@njit(cache=True)
+def card_placements(rest_r, rest_c, orient_start, orient_r, orient_c, box_rows, box_cols, most_edges_per_cell,
+                    key_width):
+    """Every placement of one piece (its orientations: cells from ``orient_start[o]`` on, top-left at 0)
+    touching the rest (cells ``rest_r``, ``rest_c``) whose union stays inside a ``box_rows`` × ``box_cols``
+    box, connected and without a hole, with at most ``most_edges_per_cell`` outline edges per cell: as
+    (how many, edges shared with the rest, the union's outline key with rows ``key_width`` bits apart,
+    the piece's rows, its columns), sorted by most shared edges, then by the sorted cells.
+
+    Each candidate is tested on the union's own bounding box plus an empty frame (at most 7 × 8 bits
+    for the largest card box): what lies outside the union's box reaches the frame in a straight line,
+    so a hole there is a hole anywhere."""
+    rr0, rr1 = rest_r.min(), rest_r.max()
+    rc0, rc1 = rest_c.min(), rest_c.max()
+    rest_width = rc1 - rc0 + 3
+    rest_bits = _framed_bits(rest_r, rest_c, 0, 0, rr0, rc0, rest_width)
+    # A piece touching a connected rest always leaves it connected: only a split rest needs the check.
+    rest_connected = _flood(np.uint64(1) << np.uint64(lowest_bit(rest_bits)), rest_bits, rest_width) == rest_bits
+    rest_edges = _edges(rest_bits, rest_width)
+    orientations = orient_start.shape[0] - 1
+    size = orient_start[1] - orient_start[0]
+    most = orientations * (2 * box_rows) * (2 * box_cols)
+    contacts_out = np.empty(most, np.int64)
+    keys = np.empty(most, np.uint64)
+    cells_r = np.empty((most, size), np.int64)
+    cells_c = np.empty((most, size), np.int64)
+    found = 0
+    for o in range(orientations):
+        rows = orient_r[orient_start[o]:orient_start[o + 1]]
+        cols = orient_c[orient_start[o]:orient_start[o + 1]]
+        height, wide = rows.max(), cols.max()
+        if height >= box_rows or wide >= box_cols:
+            continue
+        edges = rest_edges + _edges(_framed_bits(rows, cols, 0, 0, 0, 0, wide + 3), wide + 3)
+        most_edges = most_edges_per_cell * (rest_r.shape[0] + size)
+        # The piece spans rows dr..dr+height and cols dc..dc+wide; the union's span must stay inside the box.
+        for dr in range(rr1 - box_rows + 1, rr0 + box_rows - height):
+            for dc in range(rc1 - box_cols + 1, rc0 + box_cols - wide):
+                top, bottom = min(rr0, dr), max(rr1, dr + height)
+                left, right = min(rc0, dc), max(rc1, dc + wide)
+                width = right - left + 3
+                rest_m = _framed_bits(rest_r, rest_c, 0, 0, top, left, width)
+                piece_m = _framed_bits(rows, cols, dr, dc, top, left, width)
+                if rest_m & piece_m:
+                    continue
+                contacts = (popcount(piece_m & (rest_m << np.uint64(1))) + popcount(piece_m & (rest_m >> np.uint64(1)))
+                            + popcount(piece_m & (rest_m << np.uint64(width)))
+                            + popcount(piece_m & (rest_m >> np.uint64(width))))
+                # An edge the piece shares with the rest is inside the union; every other edge is outline.
+                if contacts == 0 or edges - 2 * contacts > most_edges:
+                    continue
+                union = rest_m | piece_m
+                if not rest_connected and _flood(piece_m, union, width) != union:
+                    continue
+                framed_box = (np.uint64(1) << np.uint64((bottom - top + 3) * width)) - np.uint64(1)
+                empty = framed_box & ~union
+                if _flood(np.uint64(1), empty, width) != empty:  # bit 0 is a frame corner, always outside
+                    continue
+                key = np.uint64(0)
+                for j in range(rest_r.shape[0]):
+                    key |= np.uint64(1) << np.uint64((rest_r[j] - top) * key_width + rest_c[j] - left)
+                for j in range(size):
+                    cells_r[found, j] = rows[j] + dr
+                    cells_c[found, j] = cols[j] + dc
+                    key |= np.uint64(1) << np.uint64((rows[j] + dr - top) * key_width + cols[j] + dc - left)
+                contacts_out[found] = contacts
+                keys[found] = key
+                found += 1
+    order = np.arange(found)
+    for a in range(1, found):  # insertion sort: a few dozen placements
+        x = order[a]
+        b = a - 1
+        while b >= 0 and _before(x, order[b], contacts_out, cells_r, cells_c):
+            order[b + 1] = order[b]
+            b -= 1
+        order[b + 1] = x
+    return found, contacts_out[order], keys[order], cells_r[order], cells_c[order]
+
+
+@njit(cache=True)
+def _edges(bits, width):
+    """Edges between a cell of ``bits`` (framed, rows ``width`` apart) and a cell outside it."""
+    return (popcount(bits & ~(bits >> np.uint64(1))) + popcount(bits & ~(bits << np.uint64(1)))
+            + popcount(bits & ~(bits >> np.uint64(width))) + popcount(bits & ~(bits << np.uint64(width))))
+
+
+@njit(cache=True)
+def _before(x, y, contacts, cells_r, cells_c):
+    """Whether placement ``x`` comes before ``y``: more shared edges, then the smaller sorted cells."""
+    if contacts[x] != contacts[y]:
+        return contacts[x] > contacts[y]
+    for j in range(cells_r.shape[1]):
+        if cells_r[x, j] != cells_r[y, j]:
+            return cells_r[x, j] < cells_r[y, j]
+        if cells_c[x, j] != cells_c[y, j]:
+            return cells_c[x, j] < cells_c[y, j]
+    return False
+
+
 @cache
 def area_sums(areas: tuple[int, ...], most: int) -> np.ndarray:
     """``table[avail, k]``: bitset of the totals exactly k of the pieces in ``avail`` (bits into
@@ -228,3 +353,5 @@ def warm_up() -> None:
            SLICE, np.zeros((1, 3), np.int64))
     count_first_slice(first, piece, mask, neighbours, full, areas, area_sums((2, 2, 2), 3), 3, False, True, 10)
     count_outline(np.uint64(0b111111), 3, *orient, areas, area_sums((2, 2, 2), 3), 3, False, True, 10)
+    domino = (np.array([0, 2], np.int64), np.array([0, 0], np.int64), np.array([0, 1], np.int64))
+    card_placements(np.array([0, 0], np.int64), np.array([0, 1], np.int64), *domino, 4, 5, np.inf, 8)
