@@ -17,6 +17,11 @@ only know whether a piece fits (mode hidden: and whether the pieces left can mak
 covering the first free cell in reading order, one the free cell with the fewest fitting placements.
 ``--published`` grades the published boards with a unique covering (tests/data/ubongo) and prints
 the level distribution.
+
+``--default-floor``: why the default level (3 pieces, given, medium) costs what it does against the
+ungraded pipeline. CPU medians of: ungraded cards; cards drawn by that pipeline, split by the level
+they grade at (a draw that already is of the level is the cheapest a level request can be); and
+level requests, split by how many walk steps (``TowardLevel``) they took.
 """
 
 from __future__ import annotations
@@ -24,14 +29,15 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable
 from pathlib import Path
-from statistics import mean
+from statistics import mean, median
 
 from pydantic import ValidationError
 
-from bench.stats import summary
+from bench.stats import percentile, summary
+from generators import ubongo as generator
 from generators.ubongo import UbongoParams, generate_puzzle
 from solvers import ubongo as rules
 from solvers.common import Deadline, SolveOutcome
@@ -151,6 +157,33 @@ def bench_levels(seeds: int, only: list[str]) -> None:
                       flush=True)
 
 
+def bench_default_floor(seeds: int) -> None:
+    params = UbongoParams()
+    ungraded, drawn, asked = [], defaultdict(list), defaultdict(list)
+    toward = generator.TowardLevel(params, Deadline.never())
+    for seed in range(seeds):
+        started = time.process_time()
+        made = generator.generate_unique(params, seed, Deadline.never())
+        ungraded.append(time.process_time() - started)
+        started = time.process_time()
+        arrangement = generator.generate_arrangement(params, seed, Deadline.never()).puzzle
+        drawn[toward.grade(arrangement, Deadline.never()).level or "above"].append(time.process_time() - started)
+        started = time.process_time()
+        made = generate_puzzle(params, seed, Deadline.never())
+        asked[min(made.stats.adjustments, 3)].append(time.process_time() - started)
+    def line(label: str, seconds: list[float], share: bool = True) -> str:
+        return (f"{label:<18} n={len(seconds):<5} median {1000 * median(seconds):6.3f} ms  "
+                f"p95 {1000 * percentile(seconds, 95):6.3f} ms" + (f"  share {len(seconds) / seeds:4.0%}" if share else ""))
+
+    print(f"3 pieces, given, {params.difficulty}; {seeds} seeds; CPU")
+    print(line("ungraded", ungraded, share=False))
+    for level, seconds in sorted(drawn.items()):
+        print(line(f"draw, {level}", seconds))
+    print(line(params.difficulty, [s for group in asked.values() for s in group], share=False))
+    for steps, seconds in sorted(asked.items()):
+        print(line(f"  {steps}{'+' if steps == 3 else ''} walk steps", seconds))
+
+
 def bench_published() -> None:
     """Level distribution of the published boards that have exactly one covering."""
     levels: Counter[str | None] = Counter()
@@ -179,10 +212,14 @@ def main() -> None:
     parser.add_argument("--only", help="generation of one configuration only, e.g. standard-hidden-5 (no solve bench)")
     parser.add_argument("--levels", nargs="*", help="generation at each level only (optionally e.g. given-4 hidden-3)")
     parser.add_argument("--published", action="store_true", help="grade the published boards only")
+    parser.add_argument("--default-floor", action="store_true", help="where the default level's cost goes")
     args = parser.parse_args()
     warm_up()  # the compiled covering search, loaded before anything is timed
     if args.published:
         bench_published()
+        return
+    if args.default_floor:
+        bench_default_floor(args.seeds)
         return
     if args.levels is not None:
         bench_levels(args.seeds, args.levels)
