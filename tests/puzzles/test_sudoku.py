@@ -7,12 +7,15 @@ import hashlib
 import random
 from itertools import permutations
 
+import numpy as np
 import pytest
 from pydantic import ValidationError
 
 from generators import sudoku as gen
 from solvers import sudoku as rules
 from solvers.common import BudgetExceeded, Deadline, InvalidInput
+from solvers.engines import sudoku as engine
+from solvers.techniques import sudoku as human
 from tests.conftest import REFERENCE, read_jsonl, share
 
 DATA = REFERENCE / "sudoku"
@@ -185,6 +188,63 @@ def test_same_parameters_and_seed_give_the_same_puzzle() -> None:
         again = gen.generate_puzzle(params, 123, Deadline.after(60))
         assert first.puzzle == again.puzzle and first.difficulty == again.difficulty
         assert gen.generate_puzzle(params, 124, Deadline.after(60)).puzzle != first.puzzle
+
+
+def swapped_by_python(puzzle: list[int], solution: list[int], n: int, symmetry: gen.Symmetry, rng: random.Random,
+                      level: int) -> list[int] | None:
+    """``swap_for_level`` written out in Python over the engine's listing search: the reference the compiled
+    swap must agree with (the same removals, additions and first success)."""
+    g, full = engine.geometry(n), (1 << n) - 1
+    no_crossings = np.zeros((0, 3, n), dtype=np.int32)
+    orbit_list = gen.orbits(n, symmetry)
+    givens = puzzle[:]
+    order = [k for k, orbit in enumerate(orbit_list) if givens[orbit[0]]]
+    rng.shuffle(order)
+    for k in order:
+        orbit = orbit_list[k]
+        fewer = gen.without(givens, orbit)
+        start = g.given_masks[np.asarray(fewer)]
+        still_open = engine.singles_open(start.copy(), g.units, g.peers, no_crossings, full)
+        if still_open == 0:  # the polish on the way
+            givens = fewer
+            continue
+        if still_open < gen.SWAP_OPEN:
+            continue
+        others = np.zeros((gen.SWAP_SOLUTIONS, n * n), dtype=np.int8)
+        found, complete = engine.other_solutions(start, orbit[0], orbit[-1], np.asarray(solution, dtype=np.int8),
+                                                 engine.in_order(n), g.units, g.peers, g.crossings, g.popcount, full,
+                                                 gen.SWAP_SOLUTIONS, gen.SWAP_NODES, others)
+        if not complete:
+            continue
+        if found == 0:  # unique without it
+            if human.finishes(n, fewer, level, Deadline.never()):
+                return fewer
+            continue
+        listed = others[:found].tolist()
+        for added in orbit_list:
+            if givens[added[0]] or any(all(other[i] == solution[i] for i in added) for other in listed):
+                continue
+            trial = gen.with_orbit(fewer, added, solution)
+            if not gen.singles_finish(n, trial) and human.finishes(n, trial, level, Deadline.never()):
+                return trial
+    return None
+
+
+@pytest.mark.parametrize(("symmetry", "level", "draws"), [("rotational", 1, 80), ("none", 1, 40), ("rotational", 2, 40)])
+def test_the_swap_toward_a_level_is_the_python_one(symmetry: gen.Symmetry, level: int, draws: int) -> None:
+    """Draws singles finish, swapped toward medium (the generator's case) and toward hard."""
+    swapped = 0
+    for seed in range(draws):
+        made = gen.generate_unique(gen.SudokuParams(size=9, symmetry=symmetry), seed, Deadline.never(), swapped=True)
+        givens, solution = rules.flat(made.puzzle.givens), rules.flat(made.solution.digits)
+        if not gen.singles_finish(9, givens):
+            continue
+        got = gen.swap_for_level(givens, solution, 9, symmetry, random.Random(seed), level, Deadline.never())
+        assert got == swapped_by_python(givens, solution, 9, symmetry, random.Random(seed), level), (seed, symmetry)
+        if got is not None:
+            swapped += 1
+            assert not gen.singles_finish(9, got) and human.finishes(9, got, level, Deadline.never())
+    assert swapped >= draws // 4  # the sample holds successful swaps, not only failures
 
 
 # Digests of the puzzles (givens, solution and grade) the generator made for seeds 0..n-1 when this test was
