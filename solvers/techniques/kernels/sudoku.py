@@ -476,8 +476,8 @@ def solve_path(cand: np.ndarray, digits: np.ndarray, upto: int, units: np.ndarra
                control: np.ndarray, max_looks: int) -> int:
     """Follow the path with the techniques up to level ``upto``, in place, for at most ``max_looks`` looks
     (then PAUSED: call again to resume). ``control[0]`` counts the steps written to ``step_technique``
-    and ``step_param``. Returns SOLVED, STUCK, BROKEN (a rule broke: Python's solver tells which) or
-    OVERFLOW (more steps than the arrays hold)."""
+    and ``step_param`` (empty arrays: the steps are only counted). Returns SOLVED, STUCK, BROKEN (a rule
+    broke: Python's solver tells which) or OVERFLOW (more steps than the arrays hold)."""
     cells = cand.shape[0]
     taken = np.zeros(cells, dtype=np.bool_)
     place_cell = np.empty(cells, dtype=np.int32)
@@ -507,10 +507,11 @@ def solve_path(cand: np.ndarray, digits: np.ndarray, upto: int, units: np.ndarra
             if found == 0:
                 continue
             steps = control[0]
-            if steps + found > step_technique.shape[0]:
-                return OVERFLOW
-            step_technique[steps:steps + found] = technique
-            step_param[steps:steps + found] = param
+            if step_technique.shape[0]:
+                if steps + found > step_technique.shape[0]:
+                    return OVERFLOW
+                step_technique[steps:steps + found] = technique
+                step_param[steps:steps + found] = param
             control[0] = steps + found
             if technique <= NAKED_SINGLE:
                 for k in range(found):
