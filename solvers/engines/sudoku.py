@@ -200,45 +200,6 @@ def singles_open(cand: np.ndarray, units: np.ndarray, peers: np.ndarray, no_cros
 
 
 @njit(cache=True)
-def stalled_additions(givens: np.ndarray, others: np.ndarray, intended: np.ndarray, first: np.ndarray,
-                      last: np.ndarray, absent: np.ndarray, given_masks: np.ndarray, units: np.ndarray,
-                      peers: np.ndarray, no_crossings: np.ndarray, full: int, out: np.ndarray) -> int:
-    """The cell groups (``first`` and ``last`` cell each; ``absent`` from ``givens``) whose ``intended``
-    digits, added to ``givens``, rule out every one of ``others`` (its solutions but ``intended``) and still
-    leave singles short of the end: written to ``out`` in order, their number returned. The generator asks
-    this of every given its swap toward a level takes out, so it is one call, not one per group."""
-    cells = givens.shape[0]
-    stuck = np.empty(cells, dtype=np.int32)
-    for i in range(cells):
-        stuck[i] = given_masks[givens[i]]
-    propagate(stuck, units, peers, no_crossings, full)  # sound, so never a dead end: ``intended`` fits
-    cand = np.empty(cells, dtype=np.int32)
-    queue = np.empty(cells, dtype=np.int32)
-    found = 0
-    for o in range(first.shape[0]):
-        if not absent[o]:
-            continue
-        a, b = first[o], last[o]
-        rules_out = True
-        for s in range(others.shape[0]):
-            if others[s, a] == intended[a] and others[s, b] == intended[b]:
-                rules_out = False
-                break
-        if not rules_out:
-            continue
-        # singles reach the same fixpoint from the givens' own fixpoint, so only the added cells are queued
-        cand[:] = stuck
-        cand[a] = 1 << (intended[a] - 1)
-        cand[b] = 1 << (intended[b] - 1)
-        queue[0], queue[1] = a, b
-        if not settle(cand, units, peers, no_crossings, full, queue, 1 if a == b else 2) or \
-                np.count_nonzero(cand & (cand - 1)):
-            out[found] = o
-            found += 1
-    return found
-
-
-@njit(cache=True)
 def other_solutions(start: np.ndarray, a: int, b: int, intended: np.ndarray, order: np.ndarray, units: np.ndarray,
                     peers: np.ndarray, crossings: np.ndarray, popcount: np.ndarray, full: int, limit: int, budget: int,
                     solutions: np.ndarray) -> tuple[int, bool]:
@@ -368,38 +329,55 @@ def unique_without(givens: np.ndarray, intended: np.ndarray, first: np.ndarray, 
         out[o] = 0 if found else (1 if complete else -1)
 
 
-# What ``swap_options`` found when it lists no additions.
+# What a removal of the generator's swap toward a level comes to when it lets in no solution to rule out.
 SINGLES_FINISH, PASSED_OVER, UNIQUE = -1, -2, -3
 
 
 @njit(cache=True)
-def swap_options(fewer: np.ndarray, removed: int, intended: np.ndarray, first: np.ndarray, last: np.ndarray,
-                 absent: np.ndarray, given_masks: np.ndarray, order: np.ndarray, units: np.ndarray, peers: np.ndarray,
+def swap_removal(fewer: np.ndarray, removed: int, intended: np.ndarray, first: np.ndarray, last: np.ndarray,
+                 given_masks: np.ndarray, order: np.ndarray, units: np.ndarray, peers: np.ndarray,
                  crossings: np.ndarray, no_crossings: np.ndarray, popcount: np.ndarray, full: int, min_open: int,
-                 limit: int, budget: int, out: np.ndarray) -> int:
+                 limit: int, budget: int, stuck: np.ndarray, others: np.ndarray) -> int:
     """One removal (cell group ``removed``, out of a unique puzzle solved by ``intended``) of the generator's
-    swap toward a level, in one call: ``SINGLES_FINISH`` if singles still finish ``fewer``; ``PASSED_OVER``
-    if they leave fewer than ``min_open`` cells open or its other solutions cannot all be listed (``limit``
-    of them, ``budget`` nodes); ``UNIQUE`` if it has none; else the number of ``stalled_additions`` written
-    to ``out``."""
+    swap toward a level: ``SINGLES_FINISH`` if singles still finish ``fewer``; ``PASSED_OVER`` if they
+    leave fewer than ``min_open`` cells open or its other solutions cannot all be listed (``limit`` of
+    them, ``budget`` nodes); ``UNIQUE`` if it has none; else their number, written to ``others``.
+    ``stuck`` gets the masks singles narrow ``fewer`` to, where ``stalled_addition`` starts."""
     cells = fewer.shape[0]
     start = np.empty(cells, dtype=np.int32)
     for i in range(cells):
         start[i] = given_masks[fewer[i]]
-    still_open = singles_open(start.copy(), units, peers, no_crossings, full)
+    stuck[:] = start
+    still_open = singles_open(stuck, units, peers, no_crossings, full)
     if still_open == 0:
         return SINGLES_FINISH
     if still_open < min_open:
         return PASSED_OVER
-    others = np.zeros((limit, cells), dtype=np.int8)
     found, complete = other_solutions(start, first[removed], last[removed], intended, order, units, peers, crossings,
                                       popcount, full, limit, budget, others)
     if not complete:
         return PASSED_OVER
-    if found == 0:
-        return UNIQUE
-    return stalled_additions(fewer, others[:found], intended, first, last, absent, given_masks, units, peers,
-                             no_crossings, full, out)
+    return found if found else UNIQUE
+
+
+@njit(cache=True)
+def stalled_addition(stuck: np.ndarray, others: np.ndarray, intended: np.ndarray, a: int, b: int,
+                     units: np.ndarray, peers: np.ndarray, no_crossings: np.ndarray, full: int, cand: np.ndarray,
+                     queue: np.ndarray) -> bool:
+    """Whether cells ``a`` and ``b`` (a group absent from the givens singles narrow to ``stuck``), given as
+    ``intended`` has them, rule out every one of ``others`` (the givens' solutions but ``intended``) and
+    still leave singles short of the end: a swap's addition, unique without another search. ``cand`` and
+    ``queue`` are scratch space (one slot per cell)."""
+    for s in range(others.shape[0]):
+        if others[s, a] == intended[a] and others[s, b] == intended[b]:
+            return False
+    # singles reach the same fixpoint from the givens' own fixpoint, so only the added cells are queued
+    cand[:] = stuck
+    cand[a] = 1 << (intended[a] - 1)
+    cand[b] = 1 << (intended[b] - 1)
+    queue[0], queue[1] = a, b
+    return not settle(cand, units, peers, no_crossings, full, queue, 1 if a == b else 2) or \
+        np.count_nonzero(cand & (cand - 1)) > 0
 
 
 # What broke in a trial (``why[0]``); ``why[1]`` is the cell or unit, ``why[2]`` a digit mask.
@@ -639,6 +617,3 @@ def warm_up() -> None:
         unique_without(np.zeros(16, dtype=np.int32), ones, ends[:2], ends[:2], g.given_masks, in_order(4), g.units,
                        g.peers, g.crossings, g.popcount, 15, 10, np.zeros(2, dtype=np.int32))
         singles_open(cand.copy(), g.units, g.peers, no_crossings, 15)
-        swap_options(np.zeros(16, dtype=np.int32), 0, ones, ends, ends, np.ones(16, dtype=np.bool_), g.given_masks,
-                     in_order(4), g.units, g.peers, g.crossings, no_crossings, g.popcount, 15, 1, 4, 10,
-                     np.zeros(16, dtype=np.int32))
