@@ -101,11 +101,14 @@ def digits_once_and_twice(cand: np.ndarray, unit: np.ndarray) -> tuple[int, int]
 
 @njit(cache=True)
 def settle(cand: np.ndarray, units: np.ndarray, peers: np.ndarray, crossings: np.ndarray, full: int,
-           queue: np.ndarray, tail: int) -> bool:
+           queue: np.ndarray, tail: int, cell_units: np.ndarray, dirty: np.ndarray) -> bool:
     """Naked and hidden singles to a fixpoint, in place, then (with ``crossings``) locked candidates,
     and again; False at a dead end. ``queue[:tail]`` are the cells just decided whose digit is still
     to be cleared from their peers; every cell is queued at most once (when its mask drops to one
-    digit), so the queue needs one slot per cell."""
+    digit), so the queue needs one slot per cell. Hidden singles are looked for only in the units
+    ``dirty`` marks (``cell_units``: each cell's units), which must hold every unit whose cells changed
+    since it was last settled: a unit whose cells did not change holds none and breaks no rule. Singles
+    reach one fixpoint (or a dead end) in any order, so the result is a full scan's."""
     head = 0
     while True:
         while head < tail:
@@ -119,11 +122,16 @@ def settle(cand: np.ndarray, units: np.ndarray, peers: np.ndarray, crossings: np
                     if c == 0:
                         return False
                     cand[p] = c
+                    for u in cell_units[p]:
+                        dirty[u] = True
                     if c & (c - 1) == 0:
                         queue[tail] = p
                         tail += 1
         placed = False
         for u in range(units.shape[0]):
+            if not dirty[u]:
+                continue
+            dirty[u] = False
             once, twice = digits_once_and_twice(cand, units[u])
             if once != full:
                 return False
@@ -136,6 +144,8 @@ def settle(cand: np.ndarray, units: np.ndarray, peers: np.ndarray, crossings: np
                             return False
                         if cand[i] != m:
                             cand[i] = m
+                            for v in cell_units[i]:
+                                dirty[v] = True
                             queue[tail] = i
                             tail += 1
                             placed = True
@@ -167,6 +177,8 @@ def settle(cand: np.ndarray, units: np.ndarray, peers: np.ndarray, crossings: np
                             if c == 0:
                                 return False
                             cand[i] = c
+                            for v in cell_units[i]:
+                                dirty[v] = True
                             placed = True
                             if c & (c - 1) == 0:
                                 queue[tail] = i
@@ -176,8 +188,20 @@ def settle(cand: np.ndarray, units: np.ndarray, peers: np.ndarray, crossings: np
 
 
 @njit(cache=True)
+def settle_from(cand: np.ndarray, units: np.ndarray, peers: np.ndarray, crossings: np.ndarray, full: int,
+                queue: np.ndarray, tail: int, cell_units: np.ndarray, dirty: np.ndarray) -> bool:
+    """``settle`` of a settled ``cand`` in which only the queued cells were just decided: only their
+    units are looked at first."""
+    dirty[:] = False
+    for k in range(tail):
+        for u in cell_units[queue[k]]:
+            dirty[u] = True
+    return settle(cand, units, peers, crossings, full, queue, tail, cell_units, dirty)
+
+
+@njit(cache=True)
 def propagate(cand: np.ndarray, units: np.ndarray, peers: np.ndarray, crossings: np.ndarray, full: int) -> bool:
-    """``settle`` from scratch: every decided cell's digit cleared from its peers."""
+    """``settle`` from scratch: every decided cell's digit cleared from its peers, every unit looked at."""
     queue = np.empty(cand.shape[0], dtype=np.int32)
     tail = 0
     for i in range(cand.shape[0]):
@@ -187,7 +211,8 @@ def propagate(cand: np.ndarray, units: np.ndarray, peers: np.ndarray, crossings:
         if m & (m - 1) == 0:
             queue[tail] = i
             tail += 1
-    return settle(cand, units, peers, crossings, full, queue, tail)
+    return settle(cand, units, peers, crossings, full, queue, tail, cell_units_of(units, cand.shape[0]),
+                  np.ones(units.shape[0], dtype=np.bool_))
 
 
 @njit(cache=True)
@@ -246,6 +271,8 @@ def run(stack: np.ndarray, branch_cell: np.ndarray, branch_rest: np.ndarray, con
     cells = stack.shape[1]
     n = order.shape[1]
     queue = np.empty(cells, dtype=np.int32)
+    cell_units = cell_units_of(units, cells)
+    dirty = np.empty(units.shape[0], dtype=np.bool_)
     spent = 0
     while control[STATUS] == RUNNING and spent < budget:
         depth = control[DEPTH]
@@ -304,7 +331,7 @@ def run(stack: np.ndarray, branch_cell: np.ndarray, branch_rest: np.ndarray, con
         stack[depth + 1, :] = stack[depth, :]
         stack[depth + 1, cell] = bit
         queue[0] = cell
-        if settle(stack[depth + 1], units, peers, crossings, full, queue, 1):
+        if settle_from(stack[depth + 1], units, peers, crossings, full, queue, 1, cell_units, dirty):
             control[DEPTH] = depth + 1
             control[PHASE] = 0
 
@@ -362,12 +389,12 @@ def swap_removal(fewer: np.ndarray, removed: int, intended: np.ndarray, first: n
 
 @njit(cache=True)
 def stalled_addition(stuck: np.ndarray, others: np.ndarray, intended: np.ndarray, a: int, b: int,
-                     units: np.ndarray, peers: np.ndarray, no_crossings: np.ndarray, full: int, cand: np.ndarray,
-                     queue: np.ndarray) -> bool:
+                     units: np.ndarray, peers: np.ndarray, cell_units: np.ndarray, no_crossings: np.ndarray,
+                     full: int, cand: np.ndarray, queue: np.ndarray, dirty: np.ndarray) -> bool:
     """Whether cells ``a`` and ``b`` (a group absent from the givens singles narrow to ``stuck``), given as
     ``intended`` has them, rule out every one of ``others`` (the givens' solutions but ``intended``) and
-    still leave singles short of the end: a swap's addition, unique without another search. ``cand`` and
-    ``queue`` are scratch space (one slot per cell)."""
+    still leave singles short of the end: a swap's addition, unique without another search. ``cand``,
+    ``queue`` and ``dirty`` are scratch space (one slot per cell, per unit)."""
     for s in range(others.shape[0]):
         if others[s, a] == intended[a] and others[s, b] == intended[b]:
             return False
@@ -376,7 +403,7 @@ def stalled_addition(stuck: np.ndarray, others: np.ndarray, intended: np.ndarray
     cand[a] = 1 << (intended[a] - 1)
     cand[b] = 1 << (intended[b] - 1)
     queue[0], queue[1] = a, b
-    return not settle(cand, units, peers, no_crossings, full, queue, 1 if a == b else 2) or \
+    return not settle_from(cand, units, peers, no_crossings, full, queue, 1 if a == b else 2, cell_units, dirty) or \
         np.count_nonzero(cand & (cand - 1)) > 0
 
 

@@ -24,7 +24,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.engines.sudoku import PASSED_OVER, SINGLES_FINISH, UNIQUE, smallest_forcing_net, stalled_addition, swap_removal
+from solvers.engines.sudoku import (
+    PASSED_OVER,
+    SINGLES_FINISH,
+    UNIQUE,
+    cell_units_of,
+    smallest_forcing_net,
+    stalled_addition,
+    swap_removal,
+)
 
 # The techniques in the order the solver tries them (``SOLVER``'s levels, flattened; checked at import there).
 TECHNIQUES = ("hidden-single", "naked-single", "pointing", "claiming", "naked-pair", "hidden-pair", "naked-triple",
@@ -574,6 +582,8 @@ def swap_toward_level(givens: np.ndarray, order: np.ndarray, intended: np.ndarra
     stuck = np.empty(cells, dtype=np.int32)
     cand = np.empty(cells, dtype=np.int32)
     queue = np.empty(cells, dtype=np.int32)
+    cell_units = cell_units_of(units, cells)
+    dirty = np.empty(units.shape[0], dtype=np.bool_)
     others = np.empty((limit, cells), dtype=np.int8)
     for k in order:
         fewer[:] = givens
@@ -595,8 +605,8 @@ def swap_toward_level(givens: np.ndarray, order: np.ndarray, intended: np.ndarra
             continue
         for o in range(groups):
             a, b = first[o], last[o]
-            if not absent[o] or not stalled_addition(stuck, others[:found], intended, a, b, units, peers,
-                                                     no_crossings, full, cand, queue):
+            if not absent[o] or not stalled_addition(stuck, others[:found], intended, a, b, units, peers, cell_units,
+                                                     no_crossings, full, cand, queue, dirty):
                 continue
             fewer[a], fewer[b] = intended[a], intended[b]
             if finishes(fewer, upto, units, single_order, peers, sees, crossings, popcount, full, chain_cells,
