@@ -147,6 +147,68 @@ def test_sat_backends_agree_with_the_search(backend: str) -> None:
             sorted(map(rules.flat, (s["digits"] for s in search.solutions))), line["id"]
 
 
+def singles_by_full_scans(cand: list[int], n: int) -> list[int] | None:
+    """Naked and hidden singles to a fixpoint in plain Python, every cell and unit scanned each round: the
+    reference ``settle`` must reach (None: a dead end)."""
+    g = engine.geometry(n)
+    units, peers = g.units.tolist(), g.peers.tolist()
+    cand = cand[:]
+    changed = True
+    while changed:
+        changed = False
+        for i, m in enumerate(cand):
+            if m == 0:
+                return None
+            if m & (m - 1) == 0:
+                for p in peers[i]:
+                    if cand[p] & m:
+                        cand[p] &= ~m
+                        changed = True
+                        if cand[p] == 0:
+                            return None
+        for unit in units:
+            for d in range(n):
+                places = [i for i in unit if cand[i] >> d & 1]
+                if not places:
+                    return None
+                if len(places) == 1 and cand[places[0]] != 1 << d:
+                    cand[places[0]] = 1 << d
+                    changed = True
+    return cand
+
+
+def test_settling_reaches_the_full_scan_fixpoint() -> None:
+    """From givens (``propagate``: every unit looked at) and from a search node's state (``settle_from``: one
+    cell just decided in a settled grid, only its units looked at first), dead ends included."""
+    rng = random.Random(9)
+    grids = [(line["puzzle"]["size"], rules.flat(line["puzzle"]["givens"]))
+             for line in published("sizes", "top95")[:30] if line["puzzle"]["size"] <= 9]
+    grids += [(n, [rng.randint(1, n) if rng.random() < 0.25 else 0 for _ in range(n * n)]) for n in (4, 6) for _ in range(20)]
+    compared = dead = 0
+    for n, givens in grids:
+        g, full = engine.geometry(n), (1 << n) - 1
+        no_crossings = np.zeros((0, 3, n), dtype=np.int32)
+        cell_units, dirty, queue = g.cell_units.copy(), np.empty(3 * n, dtype=np.bool_), np.empty(n * n, dtype=np.int32)
+        settled = g.given_masks[np.asarray(givens)]
+        expected = singles_by_full_scans(settled.tolist(), n)
+        alive = engine.propagate(settled, g.units, g.peers, no_crossings, full)
+        assert (settled.tolist() if alive else None) == expected, givens
+        compared, dead = compared + 1, dead + (not alive)
+        if not alive:
+            continue
+        for cell in [i for i, m in enumerate(settled.tolist()) if m & (m - 1)][:12]:
+            for d in range(n):
+                if not settled[cell] >> d & 1:
+                    continue
+                node = settled.copy()
+                node[cell], queue[0] = 1 << d, cell
+                expected = singles_by_full_scans(node.tolist(), n)
+                alive = engine.settle_from(node, g.units, g.peers, no_crossings, full, queue, 1, cell_units, dirty)
+                assert (node.tolist() if alive else None) == expected, (givens, cell, d + 1)
+                compared, dead = compared + 1, dead + (not alive)
+    assert compared > 500 and dead > 50
+
+
 def test_givens_that_clash_have_no_solution() -> None:
     clash = rules.SudokuPuzzle(size=4, givens=[[1, 1, 0, 0], [0] * 4, [0] * 4, [0] * 4])
     for backend in rules.BACKENDS:
