@@ -225,28 +225,57 @@ def singles_open(cand: np.ndarray, units: np.ndarray, peers: np.ndarray, no_cros
 
 
 @njit(cache=True)
-def other_solutions(start: np.ndarray, a: int, b: int, intended: np.ndarray, order: np.ndarray, units: np.ndarray,
+def one_side(start: np.ndarray, settled: np.ndarray, a: int, b: int, intended: np.ndarray, side: int,
+             units: np.ndarray, peers: np.ndarray, crossings: np.ndarray, full: int, cell_units: np.ndarray,
+             queue: np.ndarray, dirty: np.ndarray) -> bool:
+    """``start``: the masks ``settled`` (as ``propagate`` with ``crossings`` leaves them) narrowed to one side
+    of ``other_solutions``' split (0: cell ``a`` differs from ``intended``; 1: a agrees and ``b`` differs),
+    settled again; False at a dead end. Only a and b changed, so only their units are looked at first:
+    singles reach the fixpoint ``propagate`` reaches from the givens so narrowed."""
+    start[:] = settled
+    if side == 0:
+        start[a] &= ~(1 << (intended[a] - 1))
+    else:
+        start[a] &= 1 << (intended[a] - 1)
+        start[b] &= ~(1 << (intended[b] - 1))
+    dirty[:] = False
+    tail = 0
+    for k in range(1 if a == b else 2):
+        i = a if k == 0 else b
+        m = start[i]
+        if m == 0:
+            return False
+        if m != settled[i]:
+            for u in cell_units[i]:
+                dirty[u] = True
+            if m & (m - 1) == 0:  # just decided
+                queue[tail] = i
+                tail += 1
+    return settle(start, units, peers, crossings, full, queue, tail, cell_units, dirty)
+
+
+@njit(cache=True)
+def other_solutions(settled: np.ndarray, a: int, b: int, intended: np.ndarray, order: np.ndarray, units: np.ndarray,
                     peers: np.ndarray, crossings: np.ndarray, popcount: np.ndarray, full: int, limit: int, budget: int,
                     solutions: np.ndarray) -> tuple[int, bool]:
-    """The solutions of the masks ``start`` that differ from ``intended`` in cell ``a`` or ``b`` (copied to
-    ``solutions``, at most ``limit``), and whether they are all (neither ``limit`` nor ``budget`` nodes
-    reached). With a and b at their ``intended`` digits a puzzle the generator holds has one solution,
-    so these are every other one; searching for them alone skips the intended solution's branch. Two
-    disjoint searches: a differs; a agrees and b differs."""
-    cells = start.shape[0]
+    """The solutions of the masks ``settled`` (as ``propagate`` with ``crossings`` leaves them) that differ
+    from ``intended`` in cell ``a`` or ``b`` (copied to ``solutions``, at most ``limit``), and whether they
+    are all (neither ``limit`` nor ``budget`` nodes reached). With a and b at their ``intended`` digits a
+    puzzle the generator holds has one solution, so these are every other one; searching for them alone
+    skips the intended solution's branch. Two disjoint searches (``one_side``): a differs; a agrees and b
+    differs."""
+    cells = settled.shape[0]
     stack = np.empty((cells + 2, cells), dtype=np.int32)
     branch_cell = np.empty(cells + 2, dtype=np.int32)
     branch_rest = np.empty(cells + 2, dtype=np.int32)
     control = np.zeros(6, dtype=np.int64)
+    queue = np.empty(cells, dtype=np.int32)
+    cell_units = cell_units_of(units, cells)
+    dirty = np.empty(units.shape[0], dtype=np.bool_)
     kept, spent = 0, 0
     for side in range(1 if a == b else 2):
-        stack[0, :] = start
-        if side == 0:
-            stack[0, a] &= ~(1 << (intended[a] - 1))
-        else:
-            stack[0, a] = 1 << (intended[a] - 1)
-            stack[0, b] &= ~(1 << (intended[b] - 1))
-        if not propagate(stack[0], units, peers, crossings, full):
+        if not one_side(stack[0], settled, a, b, intended, side, units, peers, crossings, full, cell_units, queue,
+                        dirty):
             continue
         control[:] = 0
         run(stack, branch_cell, branch_rest, control, solutions[kept:], order, units, peers, crossings, popcount,
@@ -351,6 +380,7 @@ def unique_without(givens: np.ndarray, intended: np.ndarray, first: np.ndarray, 
             start[i] = given_masks[givens[i]]
         start[first[o]] = full
         start[last[o]] = full
+        propagate(start, units, peers, crossings, full)  # sound, so never a dead end: ``intended`` fits
         found, complete = other_solutions(start, first[o], last[o], intended, order, units, peers, crossings,
                                           popcount, full, 1, budget, one)
         out[o] = 0 if found else (1 if complete else -1)
@@ -370,18 +400,19 @@ def swap_removal(fewer: np.ndarray, removed: int, intended: np.ndarray, first: n
     leave fewer than ``min_open`` cells open or its other solutions cannot all be listed (``limit`` of
     them, ``budget`` nodes); ``UNIQUE`` if it has none; else their number, written to ``others``.
     ``stuck`` gets the masks singles narrow ``fewer`` to, where ``stalled_addition`` starts."""
-    cells = fewer.shape[0]
-    start = np.empty(cells, dtype=np.int32)
-    for i in range(cells):
-        start[i] = given_masks[fewer[i]]
-    stuck[:] = start
+    for i in range(fewer.shape[0]):
+        stuck[i] = given_masks[fewer[i]]
     still_open = singles_open(stuck, units, peers, no_crossings, full)
     if still_open == 0:
         return SINGLES_FINISH
     if still_open < min_open:
         return PASSED_OVER
-    found, complete = other_solutions(start, first[removed], last[removed], intended, order, units, peers, crossings,
-                                      popcount, full, limit, budget, others)
+    settled = stuck
+    if crossings.shape[0]:  # the search also takes out locked candidates: its fixpoint is narrower
+        settled = stuck.copy()
+        propagate(settled, units, peers, crossings, full)  # sound, as ``intended`` fits
+    found, complete = other_solutions(settled, first[removed], last[removed], intended, order, units, peers,
+                                      crossings, popcount, full, limit, budget, others)
     if not complete:
         return PASSED_OVER
     return found if found else UNIQUE

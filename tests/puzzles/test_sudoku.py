@@ -209,6 +209,66 @@ def test_settling_reaches_the_full_scan_fixpoint() -> None:
     assert compared > 500 and dead > 50
 
 
+def test_a_side_of_the_listing_settles_as_from_scratch() -> None:
+    """``one_side`` narrows a settled grid at cells a and b and settles only from there: the masks (or dead end)
+    ``propagate`` reaches from the givens so narrowed, at every size (16×16 with locked candidates)."""
+    compared = dead = 0
+    for line in published("sizes")[:8] + published("top95")[:10]:
+        n = line["puzzle"]["size"]
+        g, full = engine.geometry(n), (1 << n) - 1
+        givens = rules.flat(line["puzzle"]["givens"])
+        intended = np.asarray(givens, dtype=np.int8)
+        present = [i for i, v in enumerate(givens) if v]
+        cell_units, dirty, queue = g.cell_units.copy(), np.empty(3 * n, dtype=np.bool_), np.empty(n * n, dtype=np.int32)
+        for a, b in [*zip(present[:6], present[-6:], strict=True), (present[0], present[0])]:
+            raw = g.given_masks[np.asarray(givens)]
+            raw[a] = raw[b] = full
+            settled = raw.copy()
+            assert engine.propagate(settled, g.units, g.peers, g.crossings, full)
+            for side in range(1 if a == b else 2):
+                expected = raw.copy()
+                if side == 0:
+                    expected[a] &= ~(1 << (givens[a] - 1))
+                else:
+                    expected[a] = 1 << (givens[a] - 1)
+                    expected[b] &= ~(1 << (givens[b] - 1))
+                alive = engine.propagate(expected, g.units, g.peers, g.crossings, full)
+                start = np.empty_like(settled)
+                assert engine.one_side(start, settled, a, b, intended, side, g.units, g.peers, g.crossings, full,
+                                       cell_units, queue, dirty) == alive, (line["id"], a, b, side)
+                if alive:
+                    assert start.tolist() == expected.tolist(), (line["id"], a, b, side)
+                compared, dead = compared + 1, dead + (not alive)
+    assert compared > 200 and 0 < dead < compared
+
+
+def test_other_solutions_are_the_searchs_that_differ_where_asked() -> None:
+    """``other_solutions`` from a settled grid (16×16: locked candidates taken out too) lists the solutions the
+    plain search finds that differ from the intended one in cell a or b, at every size."""
+    sizes = set()
+    for line in published("sizes")[:6] + published("sudoku-exchange")[:4]:
+        n = line["puzzle"]["size"]
+        g, full = engine.geometry(n), (1 << n) - 1
+        givens, solution = rules.flat(line["puzzle"]["givens"]), rules.flat(line["solution"]["digits"])
+        present = [i for i, v in enumerate(givens) if v]
+        for a, b in zip(present, reversed(present), strict=True):  # the first pair out that lets in a few solutions
+            trial = [0 if i in (a, b) else v for i, v in enumerate(givens)]
+            every = engine.Search(n, trial, 201, 201).run(Deadline.after(60))
+            if every.complete and every.count > 1:
+                break
+        else:
+            continue
+        settled = g.given_masks[np.asarray(trial)]
+        assert engine.propagate(settled, g.units, g.peers, g.crossings, full)
+        others = np.zeros((200, n * n), dtype=np.int8)
+        found, complete = engine.other_solutions(settled, a, b, np.asarray(solution, dtype=np.int8), engine.in_order(n),
+                                                 g.units, g.peers, g.crossings, g.popcount, full, 200, 10**6, others)
+        expected = sorted(s for s in every.found() if s[a] != solution[a] or s[b] != solution[b])
+        assert complete and found and sorted(others[:found].tolist()) == expected, line["id"]
+        sizes.add(n)
+    assert sizes == {4, 6, 9, 16}
+
+
 def test_givens_that_clash_have_no_solution() -> None:
     clash = rules.SudokuPuzzle(size=4, givens=[[1, 1, 0, 0], [0] * 4, [0] * 4, [0] * 4])
     for backend in rules.BACKENDS:
@@ -272,6 +332,7 @@ def swapped_by_python(puzzle: list[int], solution: list[int], n: int, symmetry: 
             continue
         if still_open < gen.SWAP_OPEN:
             continue
+        engine.propagate(start, g.units, g.peers, g.crossings, full)
         others = np.zeros((gen.SWAP_SOLUTIONS, n * n), dtype=np.int8)
         found, complete = engine.other_solutions(start, orbit[0], orbit[-1], np.asarray(solution, dtype=np.int8),
                                                  engine.in_order(n), g.units, g.peers, g.crossings, g.popcount, full,
