@@ -187,7 +187,7 @@ def singles_finish(n: int, givens: Flat) -> bool:
     """Whether singles alone (the easy level) finish these givens: the search's own propagation reaches the
     same fixpoint in microseconds, cheap enough to ask of every given a polish might take out."""
     g = engine.geometry(n)
-    return engine.singles_open(g.given_masks[np.asarray(givens, dtype=np.int32)], g.units, g.peers,
+    return engine.singles_open(g.given_masks[np.asarray(givens, dtype=np.int32)], g.units, g.peers, g.unit_bits,
                                _no_crossings(n), (1 << n) - 1) == 0
 
 
@@ -216,8 +216,8 @@ def polish_at_level(puzzle: Flat, solution: Flat, n: int, symmetry: Symmetry, rn
     alone = np.empty(len(present), dtype=np.int32)
     engine.unique_without(np.asarray(givens, dtype=np.int32), np.asarray(solution, dtype=np.int8),
                           np.array([orbit[0] for orbit in present]), np.array([orbit[-1] for orbit in present]),
-                          g.given_masks, engine.in_order(n), g.units, g.peers, g.crossings, g.popcount, (1 << n) - 1,
-                          POLISH_NODES, alone)
+                          g.given_masks, engine.in_order(n), g.units, g.peers, g.unit_bits, g.crossings, g.popcount,
+                          (1 << n) - 1, POLISH_NODES, alone)
     changed = False
     for orbit, unique in zip(present, alone.tolist(), strict=True):
         if unique == 0:
@@ -256,8 +256,9 @@ def swap_for_level(puzzle: Flat, solution: Flat, n: int, symmetry: Symmetry, rng
     g = engine.geometry(n)
     givens = np.array(puzzle, dtype=np.int32)
     swapped = kernel.swap_toward_level(givens, np.array(order, dtype=np.int64), np.asarray(solution, dtype=np.int8),
-                                       first, last, g.given_masks, engine.in_order(n), g.crossings, _no_crossings(n),
-                                       SWAP_OPEN, SWAP_SOLUTIONS, SWAP_NODES, level, *human.path_arguments(n))
+                                       first, last, g.given_masks, engine.in_order(n), g.unit_bits, g.crossings,
+                                       _no_crossings(n), SWAP_OPEN, SWAP_SOLUTIONS, SWAP_NODES, level,
+                                       *human.path_arguments(n))
     return givens.tolist() if swapped else None
 
 

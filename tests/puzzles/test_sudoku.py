@@ -188,10 +188,10 @@ def test_settling_reaches_the_full_scan_fixpoint() -> None:
     for n, givens in grids:
         g, full = engine.geometry(n), (1 << n) - 1
         no_crossings = np.zeros((0, 3, n), dtype=np.int32)
-        cell_units, dirty, queue = g.cell_units.copy(), np.empty(3 * n, dtype=np.bool_), np.empty(n * n, dtype=np.int32)
+        queue = np.empty(n * n, dtype=np.int32)
         settled = g.given_masks[np.asarray(givens)]
         expected = singles_by_full_scans(settled.tolist(), n)
-        alive = engine.propagate(settled, g.units, g.peers, no_crossings, full)
+        alive = engine.propagate(settled, g.units, g.peers, g.unit_bits, no_crossings, full)
         assert (settled.tolist() if alive else None) == expected, givens
         compared, dead = compared + 1, dead + (not alive)
         if not alive:
@@ -203,7 +203,7 @@ def test_settling_reaches_the_full_scan_fixpoint() -> None:
                 node = settled.copy()
                 node[cell], queue[0] = 1 << d, cell
                 expected = singles_by_full_scans(node.tolist(), n)
-                alive = engine.settle_from(node, g.units, g.peers, no_crossings, full, queue, 1, cell_units, dirty)
+                alive = engine.settle_from(node, g.units, g.peers, g.unit_bits, no_crossings, full, queue, 1)
                 assert (node.tolist() if alive else None) == expected, (givens, cell, d + 1)
                 compared, dead = compared + 1, dead + (not alive)
     assert compared > 500 and dead > 50
@@ -219,12 +219,12 @@ def test_a_side_of_the_listing_settles_as_from_scratch() -> None:
         givens = rules.flat(line["puzzle"]["givens"])
         intended = np.asarray(givens, dtype=np.int8)
         present = [i for i, v in enumerate(givens) if v]
-        cell_units, dirty, queue = g.cell_units.copy(), np.empty(3 * n, dtype=np.bool_), np.empty(n * n, dtype=np.int32)
+        queue = np.empty(n * n, dtype=np.int32)
         for a, b in [*zip(present[:6], present[-6:], strict=True), (present[0], present[0])]:
             raw = g.given_masks[np.asarray(givens)]
             raw[a] = raw[b] = full
             settled = raw.copy()
-            assert engine.propagate(settled, g.units, g.peers, g.crossings, full)
+            assert engine.propagate(settled, g.units, g.peers, g.unit_bits, g.crossings, full)
             for side in range(1 if a == b else 2):
                 expected = raw.copy()
                 if side == 0:
@@ -232,10 +232,10 @@ def test_a_side_of_the_listing_settles_as_from_scratch() -> None:
                 else:
                     expected[a] = 1 << (givens[a] - 1)
                     expected[b] &= ~(1 << (givens[b] - 1))
-                alive = engine.propagate(expected, g.units, g.peers, g.crossings, full)
+                alive = engine.propagate(expected, g.units, g.peers, g.unit_bits, g.crossings, full)
                 start = np.empty_like(settled)
-                assert engine.one_side(start, settled, a, b, intended, side, g.units, g.peers, g.crossings, full,
-                                       cell_units, queue, dirty) == alive, (line["id"], a, b, side)
+                assert engine.one_side(start, settled, a, b, intended, side, g.units, g.peers, g.unit_bits,
+                                       g.crossings, full, queue) == alive, (line["id"], a, b, side)
                 if alive:
                     assert start.tolist() == expected.tolist(), (line["id"], a, b, side)
                 compared, dead = compared + 1, dead + (not alive)
@@ -259,10 +259,11 @@ def test_other_solutions_are_the_searchs_that_differ_where_asked() -> None:
         else:
             continue
         settled = g.given_masks[np.asarray(trial)]
-        assert engine.propagate(settled, g.units, g.peers, g.crossings, full)
+        assert engine.propagate(settled, g.units, g.peers, g.unit_bits, g.crossings, full)
         others = np.zeros((200, n * n), dtype=np.int8)
         found, complete = engine.other_solutions(settled, a, b, np.asarray(solution, dtype=np.int8), engine.in_order(n),
-                                                 g.units, g.peers, g.crossings, g.popcount, full, 200, 10**6, others)
+                                                 g.units, g.peers, g.unit_bits, g.crossings, g.popcount, full, 200,
+                                                 10**6, others)
         expected = sorted(s for s in every.found() if s[a] != solution[a] or s[b] != solution[b])
         assert complete and found and sorted(others[:found].tolist()) == expected, line["id"]
         sizes.add(n)
@@ -326,17 +327,17 @@ def swapped_by_python(puzzle: list[int], solution: list[int], n: int, symmetry: 
         orbit = orbit_list[k]
         fewer = gen.without(givens, orbit)
         start = g.given_masks[np.asarray(fewer)]
-        still_open = engine.singles_open(start.copy(), g.units, g.peers, no_crossings, full)
+        still_open = engine.singles_open(start.copy(), g.units, g.peers, g.unit_bits, no_crossings, full)
         if still_open == 0:  # the polish on the way
             givens = fewer
             continue
         if still_open < gen.SWAP_OPEN:
             continue
-        engine.propagate(start, g.units, g.peers, g.crossings, full)
+        engine.propagate(start, g.units, g.peers, g.unit_bits, g.crossings, full)
         others = np.zeros((gen.SWAP_SOLUTIONS, n * n), dtype=np.int8)
         found, complete = engine.other_solutions(start, orbit[0], orbit[-1], np.asarray(solution, dtype=np.int8),
-                                                 engine.in_order(n), g.units, g.peers, g.crossings, g.popcount, full,
-                                                 gen.SWAP_SOLUTIONS, gen.SWAP_NODES, others)
+                                                 engine.in_order(n), g.units, g.peers, g.unit_bits, g.crossings,
+                                                 g.popcount, full, gen.SWAP_SOLUTIONS, gen.SWAP_NODES, others)
         if not complete:
             continue
         if found == 0:  # unique without it

@@ -24,15 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.engines.sudoku import (
-    PASSED_OVER,
-    SINGLES_FINISH,
-    UNIQUE,
-    cell_units_of,
-    smallest_forcing_net,
-    stalled_addition,
-    swap_removal,
-)
+from solvers.engines.sudoku import PASSED_OVER, SINGLES_FINISH, UNIQUE, smallest_forcing_net, stalled_addition, swap_removal
 
 # The techniques in the order the solver tries them (``SOLVER``'s levels, flattened; checked at import there).
 TECHNIQUES = ("hidden-single", "naked-single", "pointing", "claiming", "naked-pair", "hidden-pair", "naked-triple",
@@ -562,10 +554,11 @@ def finishes(givens: np.ndarray, upto: int, units: np.ndarray, single_order: np.
 
 @njit(cache=True)
 def swap_toward_level(givens: np.ndarray, order: np.ndarray, intended: np.ndarray, first: np.ndarray,
-                      last: np.ndarray, given_masks: np.ndarray, search_order: np.ndarray, search_crossings: np.ndarray,
-                      no_crossings: np.ndarray, min_open: int, limit: int, budget: int, upto: int, units: np.ndarray,
-                      single_order: np.ndarray, peers: np.ndarray, sees: np.ndarray, crossings: np.ndarray,
-                      popcount: np.ndarray, full: int, chain_cells: int, forcing_rounds: int) -> bool:
+                      last: np.ndarray, given_masks: np.ndarray, search_order: np.ndarray, unit_bits: np.ndarray,
+                      search_crossings: np.ndarray, no_crossings: np.ndarray, min_open: int, limit: int, budget: int,
+                      upto: int, units: np.ndarray, single_order: np.ndarray, peers: np.ndarray, sees: np.ndarray,
+                      crossings: np.ndarray, popcount: np.ndarray, full: int, chain_cells: int,
+                      forcing_rounds: int) -> bool:
     """The generator's swap toward level ``upto`` (``generators.sudoku.swap_for_level``) in one call, in place
     on ``givens`` (unique, solved by ``intended``, singles finish them): each cell group of ``order``
     (``first`` and ``last`` cell each) taken out in turn, ``engine.swap_removal`` telling what that comes
@@ -582,15 +575,13 @@ def swap_toward_level(givens: np.ndarray, order: np.ndarray, intended: np.ndarra
     stuck = np.empty(cells, dtype=np.int32)
     cand = np.empty(cells, dtype=np.int32)
     queue = np.empty(cells, dtype=np.int32)
-    cell_units = cell_units_of(units, cells)
-    dirty = np.empty(units.shape[0], dtype=np.bool_)
     others = np.empty((limit, cells), dtype=np.int8)
     for k in order:
         fewer[:] = givens
         fewer[first[k]] = 0
         fewer[last[k]] = 0
-        found = swap_removal(fewer, k, intended, first, last, given_masks, search_order, units, peers, search_crossings,
-                             no_crossings, popcount, full, min_open, limit, budget, stuck, others)
+        found = swap_removal(fewer, k, intended, first, last, given_masks, search_order, units, peers, unit_bits,
+                             search_crossings, no_crossings, popcount, full, min_open, limit, budget, stuck, others)
         if found == SINGLES_FINISH:  # so it is unique: the polish, on the way
             givens[:] = fewer
             absent[k] = True
@@ -605,8 +596,8 @@ def swap_toward_level(givens: np.ndarray, order: np.ndarray, intended: np.ndarra
             continue
         for o in range(groups):
             a, b = first[o], last[o]
-            if not absent[o] or not stalled_addition(stuck, others[:found], intended, a, b, units, peers, cell_units,
-                                                     no_crossings, full, cand, queue, dirty):
+            if not absent[o] or not stalled_addition(stuck, others[:found], intended, a, b, units, peers, unit_bits,
+                                                     no_crossings, full, cand, queue):
                 continue
             fewer[a], fewer[b] = intended[a], intended[b]
             if finishes(fewer, upto, units, single_order, peers, sees, crossings, popcount, full, chain_cells,
