@@ -83,9 +83,10 @@ def geometry(n: int) -> Geometry:
                 parts = (shared, [i for i in box if i not in shared], [i for i in line if i not in shared])
                 crossings.append([part + [-1] * (n - len(part)) for part in parts])
     crossing_array = np.array(crossings, dtype=np.int32) if LOCKED.get(n, False) else np.zeros((0, 3, n), np.int32)
+    unit_bits = np.array([sum(1 << k for k in ks) for ks in cell_units], dtype=np.int64)
     return Geometry(n, box_rows, box_cols, np.array(units, dtype=np.int32), np.array(peers, dtype=np.int32),
-                    np.array(cell_units, dtype=np.int32), np.array([sum(1 << k for k in ks) for ks in cell_units]),
-                    crossing_array, popcount, np.array([(1 << n) - 1] + [1 << d for d in range(n)], dtype=np.int32))
+                    np.array(cell_units, dtype=np.int32), unit_bits, crossing_array, popcount,
+                    np.array([(1 << n) - 1] + [1 << d for d in range(n)], dtype=np.int32))
 
 
 @njit(cache=True)
