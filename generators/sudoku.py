@@ -36,6 +36,7 @@ from solvers.engines import sudoku as engine
 from solvers.formats.puzzlink import sudoku as puzzlink
 from solvers.techniques import sudoku as human
 from solvers.techniques.human import Grade
+from solvers.techniques.kernels import sudoku as kernel
 
 Flat = list[int]  # a grid row by row
 Symmetry = Literal["none", "rotational"]
@@ -186,7 +187,7 @@ def singles_finish(n: int, givens: Flat) -> bool:
     """Whether singles alone (the easy level) finish these givens: the search's own propagation reaches the
     same fixpoint in microseconds, cheap enough to ask of every given a polish might take out."""
     g = engine.geometry(n)
-    return engine.singles_open(g.given_masks[np.asarray(givens, dtype=np.int32)], g.units, g.peers,
+    return engine.singles_open(g.given_masks[np.asarray(givens, dtype=np.int32)], g.units, g.peers, g.unit_bits,
                                _no_crossings(n), (1 << n) - 1) == 0
 
 
@@ -215,8 +216,8 @@ def polish_at_level(puzzle: Flat, solution: Flat, n: int, symmetry: Symmetry, rn
     alone = np.empty(len(present), dtype=np.int32)
     engine.unique_without(np.asarray(givens, dtype=np.int32), np.asarray(solution, dtype=np.int8),
                           np.array([orbit[0] for orbit in present]), np.array([orbit[-1] for orbit in present]),
-                          g.given_masks, engine.in_order(n), g.units, g.peers, g.crossings, g.popcount, (1 << n) - 1,
-                          POLISH_NODES, alone)
+                          g.given_masks, engine.in_order(n), g.units, g.peers, g.unit_bits, g.crossings, g.popcount,
+                          (1 << n) - 1, POLISH_NODES, alone)
     changed = False
     for orbit, unique in zip(present, alone.tolist(), strict=True):
         if unique == 0:
@@ -246,30 +247,19 @@ def swap_for_level(puzzle: Flat, solution: Flat, n: int, symmetry: Symmetry, rng
     given is put in that rules out every other solution the removal let in. Those solutions are all listed
     (a removal letting in more than ``SWAP_SOLUTIONS``, needing more than ``SWAP_NODES`` search nodes, or
     after which singles leave fewer than ``SWAP_OPEN`` cells open is passed over), so each swap is known
-    unique without another search. Each removal is one compiled call (``engine.swap_options``)."""
-    orbit_list, g = orbits(n, symmetry), engine.geometry(n)
+    unique without another search. The whole loop is one compiled call (``kernel.swap_toward_level``),
+    bounded by those limits, so the deadline is asked once before it."""
     first, last = orbit_ends(n, symmetry)
-    intended = np.asarray(solution, dtype=np.int8)
-    out = np.empty(len(orbit_list), dtype=np.int32)
-    givens = puzzle[:]
-    absent = np.array([not givens[orbit[0]] for orbit in orbit_list])
-    order = np.flatnonzero(~absent).tolist()
+    order = [k for k, orbit in enumerate(orbits(n, symmetry)) if puzzle[orbit[0]]]
     rng.shuffle(order)
-    for k in order:
-        deadline.check()
-        fewer = without(givens, orbit_list[k])
-        found = engine.swap_options(np.asarray(fewer, dtype=np.int32), k, intended, first, last, absent, g.given_masks,
-                                    engine.in_order(n), g.units, g.peers, g.crossings, _no_crossings(n), g.popcount,
-                                    (1 << n) - 1, SWAP_OPEN, SWAP_SOLUTIONS, SWAP_NODES, out)
-        if found == engine.SINGLES_FINISH:  # so it is unique: the polish
-            givens, absent[k] = fewer, True
-        elif found == engine.UNIQUE and human.finishes(n, fewer, level, deadline):
-            return fewer
-        for j in out[:max(found, 0)].tolist():
-            trial = with_orbit(fewer, orbit_list[j], solution)
-            if human.finishes(n, trial, level, deadline):
-                return trial
-    return None
+    deadline.check()
+    g = engine.geometry(n)
+    givens = np.array(puzzle, dtype=np.int32)
+    swapped = kernel.swap_toward_level(givens, np.array(order, dtype=np.int64), np.asarray(solution, dtype=np.int8),
+                                       first, last, g.given_masks, engine.in_order(n), g.unit_bits, g.crossings,
+                                       _no_crossings(n), SWAP_OPEN, SWAP_SOLUTIONS, SWAP_NODES, level,
+                                       *human.path_arguments(n))
+    return givens.tolist() if swapped else None
 
 
 def generate_unique(params: SudokuParams, seed: int, deadline: Deadline, swapped: bool = False) -> Generated:
@@ -365,9 +355,12 @@ class TowardLevel:
 
 
 def warm_up() -> None:
-    """Load the compiled search and solution path (numba's cache) once per worker, outside any request."""
+    """Load the compiled search, solution path and swap (numba's cache) once per worker, outside any request."""
     engine.warm_up()
     human.warm_up()
+    with engine.compile_lock():
+        grid = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]
+        swap_for_level(grid, grid, 4, "rotational", random.Random(0), 1, Deadline.never())
 
 
 PUZZLE_TYPE = PuzzleType(

@@ -48,6 +48,7 @@ class Geometry:
     units: np.ndarray  # (3n, n) cell indices: rows, then columns, then boxes
     peers: np.ndarray  # (n², peers) cell indices sharing a unit with the cell
     cell_units: np.ndarray  # (n², 3): the cell's row, column and box unit indices
+    unit_bits: np.ndarray  # (n²,) int64: per cell, bit k set for each unit k holding it (3n units fit in 63 bits)
     crossings: np.ndarray  # (k, 3, n): per box and line that cross, shared cells, rest of box, rest of line (-1 pads)
     popcount: np.ndarray  # popcount of every mask of n bits
     given_masks: np.ndarray  # a given digit's mask (index 0, no given: every digit)
@@ -82,8 +83,9 @@ def geometry(n: int) -> Geometry:
                 parts = (shared, [i for i in box if i not in shared], [i for i in line if i not in shared])
                 crossings.append([part + [-1] * (n - len(part)) for part in parts])
     crossing_array = np.array(crossings, dtype=np.int32) if LOCKED.get(n, False) else np.zeros((0, 3, n), np.int32)
+    unit_bits = np.array([sum(1 << k for k in ks) for ks in cell_units], dtype=np.int64)
     return Geometry(n, box_rows, box_cols, np.array(units, dtype=np.int32), np.array(peers, dtype=np.int32),
-                    np.array(cell_units, dtype=np.int32), crossing_array, popcount,
+                    np.array(cell_units, dtype=np.int32), unit_bits, crossing_array, popcount,
                     np.array([(1 << n) - 1] + [1 << d for d in range(n)], dtype=np.int32))
 
 
@@ -100,12 +102,15 @@ def digits_once_and_twice(cand: np.ndarray, unit: np.ndarray) -> tuple[int, int]
 
 
 @njit(cache=True)
-def settle(cand: np.ndarray, units: np.ndarray, peers: np.ndarray, crossings: np.ndarray, full: int,
-           queue: np.ndarray, tail: int) -> bool:
+def settle(cand: np.ndarray, units: np.ndarray, peers: np.ndarray, unit_bits: np.ndarray, crossings: np.ndarray,
+           full: int, queue: np.ndarray, tail: int, dirty: int) -> bool:
     """Naked and hidden singles to a fixpoint, in place, then (with ``crossings``) locked candidates,
     and again; False at a dead end. ``queue[:tail]`` are the cells just decided whose digit is still
     to be cleared from their peers; every cell is queued at most once (when its mask drops to one
-    digit), so the queue needs one slot per cell."""
+    digit), so the queue needs one slot per cell. Hidden singles are looked for only in the units whose
+    bits ``dirty`` sets (``unit_bits``: each cell's units), which must hold every unit whose cells changed
+    since it was last settled: a unit whose cells did not change holds none and breaks no rule. Singles
+    reach one fixpoint (or a dead end) in any order, so the result is a full scan's."""
     head = 0
     while True:
         while head < tail:
@@ -119,11 +124,15 @@ def settle(cand: np.ndarray, units: np.ndarray, peers: np.ndarray, crossings: np
                     if c == 0:
                         return False
                     cand[p] = c
+                    dirty |= unit_bits[p]
                     if c & (c - 1) == 0:
                         queue[tail] = p
                         tail += 1
         placed = False
+        look, dirty = dirty, 0
         for u in range(units.shape[0]):
+            if not look >> u & 1:
+                continue
             once, twice = digits_once_and_twice(cand, units[u])
             if once != full:
                 return False
@@ -136,6 +145,7 @@ def settle(cand: np.ndarray, units: np.ndarray, peers: np.ndarray, crossings: np
                             return False
                         if cand[i] != m:
                             cand[i] = m
+                            dirty |= unit_bits[i]
                             queue[tail] = i
                             tail += 1
                             placed = True
@@ -167,6 +177,7 @@ def settle(cand: np.ndarray, units: np.ndarray, peers: np.ndarray, crossings: np
                             if c == 0:
                                 return False
                             cand[i] = c
+                            dirty |= unit_bits[i]
                             placed = True
                             if c & (c - 1) == 0:
                                 queue[tail] = i
@@ -176,8 +187,20 @@ def settle(cand: np.ndarray, units: np.ndarray, peers: np.ndarray, crossings: np
 
 
 @njit(cache=True)
-def propagate(cand: np.ndarray, units: np.ndarray, peers: np.ndarray, crossings: np.ndarray, full: int) -> bool:
-    """``settle`` from scratch: every decided cell's digit cleared from its peers."""
+def settle_from(cand: np.ndarray, units: np.ndarray, peers: np.ndarray, unit_bits: np.ndarray, crossings: np.ndarray,
+                full: int, queue: np.ndarray, tail: int) -> bool:
+    """``settle`` of a settled ``cand`` in which only the queued cells were just decided: only their
+    units are looked at first."""
+    dirty = 0
+    for k in range(tail):
+        dirty |= unit_bits[queue[k]]
+    return settle(cand, units, peers, unit_bits, crossings, full, queue, tail, dirty)
+
+
+@njit(cache=True)
+def propagate(cand: np.ndarray, units: np.ndarray, peers: np.ndarray, unit_bits: np.ndarray, crossings: np.ndarray,
+              full: int) -> bool:
+    """``settle`` from scratch: every decided cell's digit cleared from its peers, every unit looked at."""
     queue = np.empty(cand.shape[0], dtype=np.int32)
     tail = 0
     for i in range(cand.shape[0]):
@@ -187,84 +210,70 @@ def propagate(cand: np.ndarray, units: np.ndarray, peers: np.ndarray, crossings:
         if m & (m - 1) == 0:
             queue[tail] = i
             tail += 1
-    return settle(cand, units, peers, crossings, full, queue, tail)
+    return settle(cand, units, peers, unit_bits, crossings, full, queue, tail, (1 << units.shape[0]) - 1)
 
 
 @njit(cache=True)
-def singles_open(cand: np.ndarray, units: np.ndarray, peers: np.ndarray, no_crossings: np.ndarray, full: int) -> int:
+def singles_open(cand: np.ndarray, units: np.ndarray, peers: np.ndarray, unit_bits: np.ndarray, no_crossings: np.ndarray,
+                 full: int) -> int:
     """How many cells naked and hidden singles alone (``no_crossings``: an empty crossings array) leave
     undecided from ``cand``, which they narrow in place; -1 at a dead end."""
-    if not propagate(cand, units, peers, no_crossings, full):
+    if not propagate(cand, units, peers, unit_bits, no_crossings, full):
         return -1
     return np.count_nonzero(cand & (cand - 1))
 
 
 @njit(cache=True)
-def stalled_additions(givens: np.ndarray, others: np.ndarray, intended: np.ndarray, first: np.ndarray,
-                      last: np.ndarray, absent: np.ndarray, given_masks: np.ndarray, units: np.ndarray,
-                      peers: np.ndarray, no_crossings: np.ndarray, full: int, out: np.ndarray) -> int:
-    """The cell groups (``first`` and ``last`` cell each; ``absent`` from ``givens``) whose ``intended``
-    digits, added to ``givens``, rule out every one of ``others`` (its solutions but ``intended``) and still
-    leave singles short of the end: written to ``out`` in order, their number returned. The generator asks
-    this of every given its swap toward a level takes out, so it is one call, not one per group."""
-    cells = givens.shape[0]
-    stuck = np.empty(cells, dtype=np.int32)
-    for i in range(cells):
-        stuck[i] = given_masks[givens[i]]
-    propagate(stuck, units, peers, no_crossings, full)  # sound, so never a dead end: ``intended`` fits
-    cand = np.empty(cells, dtype=np.int32)
-    queue = np.empty(cells, dtype=np.int32)
-    found = 0
-    for o in range(first.shape[0]):
-        if not absent[o]:
-            continue
-        a, b = first[o], last[o]
-        rules_out = True
-        for s in range(others.shape[0]):
-            if others[s, a] == intended[a] and others[s, b] == intended[b]:
-                rules_out = False
-                break
-        if not rules_out:
-            continue
-        # singles reach the same fixpoint from the givens' own fixpoint, so only the added cells are queued
-        cand[:] = stuck
-        cand[a] = 1 << (intended[a] - 1)
-        cand[b] = 1 << (intended[b] - 1)
-        queue[0], queue[1] = a, b
-        if not settle(cand, units, peers, no_crossings, full, queue, 1 if a == b else 2) or \
-                np.count_nonzero(cand & (cand - 1)):
-            out[found] = o
-            found += 1
-    return found
+def one_side(start: np.ndarray, settled: np.ndarray, a: int, b: int, intended: np.ndarray, side: int,
+             units: np.ndarray, peers: np.ndarray, unit_bits: np.ndarray, crossings: np.ndarray, full: int,
+             queue: np.ndarray) -> bool:
+    """``start``: the masks ``settled`` (as ``propagate`` with ``crossings`` leaves them) narrowed to one side
+    of ``other_solutions``' split (0: cell ``a`` differs from ``intended``; 1: a agrees and ``b`` differs),
+    settled again; False at a dead end. Only a and b changed, so only their units are looked at first:
+    singles reach the fixpoint ``propagate`` reaches from the givens so narrowed."""
+    start[:] = settled
+    if side == 0:
+        start[a] &= ~(1 << (intended[a] - 1))
+    else:
+        start[a] &= 1 << (intended[a] - 1)
+        start[b] &= ~(1 << (intended[b] - 1))
+    dirty, tail = 0, 0
+    for k in range(1 if a == b else 2):
+        i = a if k == 0 else b
+        m = start[i]
+        if m == 0:
+            return False
+        if m != settled[i]:
+            dirty |= unit_bits[i]
+            if m & (m - 1) == 0:  # just decided
+                queue[tail] = i
+                tail += 1
+    return settle(start, units, peers, unit_bits, crossings, full, queue, tail, dirty)
 
 
 @njit(cache=True)
-def other_solutions(start: np.ndarray, a: int, b: int, intended: np.ndarray, order: np.ndarray, units: np.ndarray,
-                    peers: np.ndarray, crossings: np.ndarray, popcount: np.ndarray, full: int, limit: int, budget: int,
-                    solutions: np.ndarray) -> tuple[int, bool]:
-    """The solutions of the masks ``start`` that differ from ``intended`` in cell ``a`` or ``b`` (copied to
-    ``solutions``, at most ``limit``), and whether they are all (neither ``limit`` nor ``budget`` nodes
-    reached). With a and b at their ``intended`` digits a puzzle the generator holds has one solution,
-    so these are every other one; searching for them alone skips the intended solution's branch. Two
-    disjoint searches: a differs; a agrees and b differs."""
-    cells = start.shape[0]
+def other_solutions(settled: np.ndarray, a: int, b: int, intended: np.ndarray, order: np.ndarray, units: np.ndarray,
+                    peers: np.ndarray, unit_bits: np.ndarray, crossings: np.ndarray, popcount: np.ndarray, full: int,
+                    limit: int, budget: int, solutions: np.ndarray) -> tuple[int, bool]:
+    """The solutions of the masks ``settled`` (as ``propagate`` with ``crossings`` leaves them) that differ
+    from ``intended`` in cell ``a`` or ``b`` (copied to ``solutions``, at most ``limit``), and whether they
+    are all (neither ``limit`` nor ``budget`` nodes reached). With a and b at their ``intended`` digits a
+    puzzle the generator holds has one solution, so these are every other one; searching for them alone
+    skips the intended solution's branch. Two disjoint searches (``one_side``): a differs; a agrees and b
+    differs."""
+    cells = settled.shape[0]
     stack = np.empty((cells + 2, cells), dtype=np.int32)
     branch_cell = np.empty(cells + 2, dtype=np.int32)
     branch_rest = np.empty(cells + 2, dtype=np.int32)
     control = np.zeros(6, dtype=np.int64)
+    queue = np.empty(cells, dtype=np.int32)
     kept, spent = 0, 0
     for side in range(1 if a == b else 2):
-        stack[0, :] = start
-        if side == 0:
-            stack[0, a] &= ~(1 << (intended[a] - 1))
-        else:
-            stack[0, a] = 1 << (intended[a] - 1)
-            stack[0, b] &= ~(1 << (intended[b] - 1))
-        if not propagate(stack[0], units, peers, crossings, full):
+        if not one_side(stack[0], settled, a, b, intended, side, units, peers, unit_bits, crossings, full, queue):
             continue
         control[:] = 0
-        run(stack, branch_cell, branch_rest, control, solutions[kept:], order, units, peers, crossings, popcount,
-            full, limit - kept, budget - spent)
+        run(stack, branch_cell, branch_rest, control, solutions[kept:], order, units, peers, unit_bits, crossings,
+            popcount, full, limit - kept, budget - spent)
         kept += control[COUNT]
         spent += control[NODES]
         if control[STATUS] != EXHAUSTED:
@@ -274,8 +283,8 @@ def other_solutions(start: np.ndarray, a: int, b: int, intended: np.ndarray, ord
 
 @njit(cache=True)
 def run(stack: np.ndarray, branch_cell: np.ndarray, branch_rest: np.ndarray, control: np.ndarray,
-        solutions: np.ndarray, order: np.ndarray, units: np.ndarray, peers: np.ndarray, crossings: np.ndarray,
-        popcount: np.ndarray, full: int, limit: int, budget: int) -> None:
+        solutions: np.ndarray, order: np.ndarray, units: np.ndarray, peers: np.ndarray, unit_bits: np.ndarray,
+        crossings: np.ndarray, popcount: np.ndarray, full: int, limit: int, budget: int) -> None:
     """Resume the depth-first search for at most ``budget`` nodes.
 
     ``stack[d]`` holds the propagated masks at depth d; ``branch_cell[d]`` the cell branched on there
@@ -343,7 +352,7 @@ def run(stack: np.ndarray, branch_cell: np.ndarray, branch_rest: np.ndarray, con
         stack[depth + 1, :] = stack[depth, :]
         stack[depth + 1, cell] = bit
         queue[0] = cell
-        if settle(stack[depth + 1], units, peers, crossings, full, queue, 1):
+        if settle_from(stack[depth + 1], units, peers, unit_bits, crossings, full, queue, 1):
             control[DEPTH] = depth + 1
             control[PHASE] = 0
 
@@ -351,7 +360,8 @@ def run(stack: np.ndarray, branch_cell: np.ndarray, branch_rest: np.ndarray, con
 @njit(cache=True)
 def unique_without(givens: np.ndarray, intended: np.ndarray, first: np.ndarray, last: np.ndarray,
                    given_masks: np.ndarray, order: np.ndarray, units: np.ndarray, peers: np.ndarray,
-                   crossings: np.ndarray, popcount: np.ndarray, full: int, budget: int, out: np.ndarray) -> None:
+                   unit_bits: np.ndarray, crossings: np.ndarray, popcount: np.ndarray, full: int, budget: int,
+                   out: np.ndarray) -> None:
     """For each cell group (its ``first`` and ``last`` cell), whether ``givens`` (unique, solved by
     ``intended``) without it keep exactly one solution: ``out`` 1 yes, 0 no, -1 undecided within ``budget``
     nodes. One call for every given a polish asks about, instead of one ``Search`` each."""
@@ -363,43 +373,62 @@ def unique_without(givens: np.ndarray, intended: np.ndarray, first: np.ndarray, 
             start[i] = given_masks[givens[i]]
         start[first[o]] = full
         start[last[o]] = full
-        found, complete = other_solutions(start, first[o], last[o], intended, order, units, peers, crossings,
-                                          popcount, full, 1, budget, one)
+        propagate(start, units, peers, unit_bits, crossings, full)  # sound, so never a dead end: ``intended`` fits
+        found, complete = other_solutions(start, first[o], last[o], intended, order, units, peers, unit_bits,
+                                          crossings, popcount, full, 1, budget, one)
         out[o] = 0 if found else (1 if complete else -1)
 
 
-# What ``swap_options`` found when it lists no additions.
+# What a removal of the generator's swap toward a level comes to when it lets in no solution to rule out.
 SINGLES_FINISH, PASSED_OVER, UNIQUE = -1, -2, -3
 
 
 @njit(cache=True)
-def swap_options(fewer: np.ndarray, removed: int, intended: np.ndarray, first: np.ndarray, last: np.ndarray,
-                 absent: np.ndarray, given_masks: np.ndarray, order: np.ndarray, units: np.ndarray, peers: np.ndarray,
-                 crossings: np.ndarray, no_crossings: np.ndarray, popcount: np.ndarray, full: int, min_open: int,
-                 limit: int, budget: int, out: np.ndarray) -> int:
+def swap_removal(fewer: np.ndarray, removed: int, intended: np.ndarray, first: np.ndarray, last: np.ndarray,
+                 given_masks: np.ndarray, order: np.ndarray, units: np.ndarray, peers: np.ndarray,
+                 unit_bits: np.ndarray, crossings: np.ndarray, no_crossings: np.ndarray, popcount: np.ndarray,
+                 full: int, min_open: int, limit: int, budget: int, stuck: np.ndarray, others: np.ndarray) -> int:
     """One removal (cell group ``removed``, out of a unique puzzle solved by ``intended``) of the generator's
-    swap toward a level, in one call: ``SINGLES_FINISH`` if singles still finish ``fewer``; ``PASSED_OVER``
-    if they leave fewer than ``min_open`` cells open or its other solutions cannot all be listed (``limit``
-    of them, ``budget`` nodes); ``UNIQUE`` if it has none; else the number of ``stalled_additions`` written
-    to ``out``."""
-    cells = fewer.shape[0]
-    start = np.empty(cells, dtype=np.int32)
-    for i in range(cells):
-        start[i] = given_masks[fewer[i]]
-    still_open = singles_open(start.copy(), units, peers, no_crossings, full)
+    swap toward a level: ``SINGLES_FINISH`` if singles still finish ``fewer``; ``PASSED_OVER`` if they
+    leave fewer than ``min_open`` cells open or its other solutions cannot all be listed (``limit`` of
+    them, ``budget`` nodes); ``UNIQUE`` if it has none; else their number, written to ``others``.
+    ``stuck`` gets the masks singles narrow ``fewer`` to, where ``stalled_addition`` starts."""
+    for i in range(fewer.shape[0]):
+        stuck[i] = given_masks[fewer[i]]
+    still_open = singles_open(stuck, units, peers, unit_bits, no_crossings, full)
     if still_open == 0:
         return SINGLES_FINISH
     if still_open < min_open:
         return PASSED_OVER
-    others = np.zeros((limit, cells), dtype=np.int8)
-    found, complete = other_solutions(start, first[removed], last[removed], intended, order, units, peers, crossings,
-                                      popcount, full, limit, budget, others)
+    settled = stuck
+    if crossings.shape[0]:  # the search also takes out locked candidates: its fixpoint is narrower
+        settled = stuck.copy()
+        propagate(settled, units, peers, unit_bits, crossings, full)  # sound, as ``intended`` fits
+    found, complete = other_solutions(settled, first[removed], last[removed], intended, order, units, peers,
+                                      unit_bits, crossings, popcount, full, limit, budget, others)
     if not complete:
         return PASSED_OVER
-    if found == 0:
-        return UNIQUE
-    return stalled_additions(fewer, others[:found], intended, first, last, absent, given_masks, units, peers,
-                             no_crossings, full, out)
+    return found if found else UNIQUE
+
+
+@njit(cache=True)
+def stalled_addition(stuck: np.ndarray, others: np.ndarray, intended: np.ndarray, a: int, b: int,
+                     units: np.ndarray, peers: np.ndarray, unit_bits: np.ndarray, no_crossings: np.ndarray,
+                     full: int, cand: np.ndarray, queue: np.ndarray) -> bool:
+    """Whether cells ``a`` and ``b`` (a group absent from the givens singles narrow to ``stuck``), given as
+    ``intended`` has them, rule out every one of ``others`` (the givens' solutions but ``intended``) and
+    still leave singles short of the end: a swap's addition, unique without another search. ``cand`` and
+    ``queue`` are scratch space (one slot per cell)."""
+    for s in range(others.shape[0]):
+        if others[s, a] == intended[a] and others[s, b] == intended[b]:
+            return False
+    # singles reach the same fixpoint from the givens' own fixpoint, so only the added cells are queued
+    cand[:] = stuck
+    cand[a] = 1 << (intended[a] - 1)
+    cand[b] = 1 << (intended[b] - 1)
+    queue[0], queue[1] = a, b
+    return not settle_from(cand, units, peers, unit_bits, no_crossings, full, queue, 1 if a == b else 2) or \
+        np.count_nonzero(cand & (cand - 1)) > 0
 
 
 # What broke in a trial (``why[0]``); ``why[1]`` is the cell or unit, ``why[2]`` a digit mask.
@@ -563,17 +592,18 @@ class Search:
 
     def __init__(self, n: int, givens: Sequence[int], limit: int, keep: int, order: np.ndarray | None = None):
         g = self.geometry = geometry(n)
+        cells = n * n
         self.full = (1 << n) - 1
-        self.stack = np.empty((g.cells + 2, g.cells), dtype=np.int32)  # row d is written before it is read
-        self.branch_cell = np.empty(g.cells + 2, dtype=np.int32)
-        self.branch_rest = np.empty(g.cells + 2, dtype=np.int32)
+        self.stack = np.empty((cells + 2, cells), dtype=np.int32)  # row d is written before it is read
+        self.branch_cell = np.empty(cells + 2, dtype=np.int32)
+        self.branch_rest = np.empty(cells + 2, dtype=np.int32)
         self.control = np.zeros(6, dtype=np.int64)
-        self.solutions = np.zeros((max(keep, 0), g.cells), dtype=np.int8)
+        self.solutions = np.zeros((max(keep, 0), cells), dtype=np.int8)
         self.order = order if order is not None else in_order(n)
         self.limit = limit
         start = self.stack[0]
         start[:] = g.given_masks[np.asarray(givens, dtype=np.intp)]
-        if not propagate(start, g.units, g.peers, g.crossings, self.full):
+        if not propagate(start, g.units, g.peers, g.unit_bits, g.crossings, self.full):
             self.control[STATUS] = EXHAUSTED
 
     def run(self, deadline: Deadline, max_nodes: int | None = None) -> Search:
@@ -586,7 +616,7 @@ class Search:
             if budget <= 0:
                 break
             run(self.stack, self.branch_cell, self.branch_rest, self.control, self.solutions, self.order,
-                g.units, g.peers, g.crossings, g.popcount, self.full, self.limit, budget)
+                g.units, g.peers, g.unit_bits, g.crossings, g.popcount, self.full, self.limit, budget)
         return self
 
     @property
@@ -637,8 +667,5 @@ def warm_up() -> None:
         no_crossings = np.zeros((0, 3, 4), dtype=np.int32)
         ends, ones = np.arange(16), np.ones(16, dtype=np.int8)
         unique_without(np.zeros(16, dtype=np.int32), ones, ends[:2], ends[:2], g.given_masks, in_order(4), g.units,
-                       g.peers, g.crossings, g.popcount, 15, 10, np.zeros(2, dtype=np.int32))
-        singles_open(cand.copy(), g.units, g.peers, no_crossings, 15)
-        swap_options(np.zeros(16, dtype=np.int32), 0, ones, ends, ends, np.ones(16, dtype=np.bool_), g.given_masks,
-                     in_order(4), g.units, g.peers, g.crossings, no_crossings, g.popcount, 15, 1, 4, 10,
-                     np.zeros(16, dtype=np.int32))
+                       g.peers, g.unit_bits, g.crossings, g.popcount, 15, 10, np.zeros(2, dtype=np.int32))
+        singles_open(cand.copy(), g.units, g.peers, g.unit_bits, no_crossings, 15)

@@ -644,6 +644,15 @@ def kernel_board(n: int) -> KernelBoard:
     return KernelBoard(g.units, np.array(board.single_order, dtype=np.int32), g.peers, sees, crossings, g.popcount)
 
 
+@cache
+def path_arguments(n: int) -> tuple[np.ndarray | int, ...]:
+    """What the kernel's path (``solve_path``, ``finishes``, ``swap_toward_level``) reads after the state and
+    level, in its order: the size's arrays and the techniques' limits."""
+    arrays = kernel_board(n)
+    return (arrays.units, arrays.single_order, arrays.peers, arrays.sees, arrays.crossings, arrays.popcount,
+            (1 << n) - 1, XY_CHAIN_CELLS, FORCING_ROUNDS)
+
+
 @dataclass
 class Outline:
     """``SOLVER.run``'s path without its sentences (what grading and the generator read): where it stopped,
@@ -659,16 +668,13 @@ class Outline:
 def _follow(board: Board, cand: np.ndarray, digits: np.ndarray, upto: int | None, deadline: Deadline,
             with_steps: bool = True) -> tuple[int, list[tuple[int, str, float]]]:
     """``kernels.sudoku.solve_path`` in slices between deadline checks: its status and (``with_steps``) the
-    steps it took."""
-    arrays = kernel_board(board.n)
-    room = STEP_ROOM * board.n ** 3
+    steps it took; without them it only counts the steps, so it never overflows."""
+    room = STEP_ROOM * board.n ** 3 if with_steps else 0
     techniques, params, control = np.empty(room, dtype=np.int32), np.empty(room, dtype=np.int32), np.zeros(1, np.int64)
     while True:
         deadline.check()
-        status = kernel.solve_path(cand, digits, len(SOLVER.levels) - 1 if upto is None else upto, arrays.units,
-                                   arrays.single_order, arrays.peers, arrays.sees, arrays.crossings, arrays.popcount,
-                                   board.full, XY_CHAIN_CELLS, FORCING_ROUNDS, techniques, params, control,
-                                   LOOKS_PER_SLICE)
+        status = kernel.solve_path(cand, digits, len(SOLVER.levels) - 1 if upto is None else upto,
+                                   *path_arguments(board.n), techniques, params, control, LOOKS_PER_SLICE)
         if status != kernel.PAUSED:
             break
     steps: list[tuple[int, str, float]] = []
@@ -715,8 +721,6 @@ def finishes(n: int, givens: Sequence[int], upto: int, deadline: Deadline) -> bo
     if not fits:
         return False
     status, _ = _follow(board, cand, digits, upto, deadline, with_steps=False)
-    if status == kernel.OVERFLOW:
-        return outline(Puzzle(board, tuple(givens), explain=False), upto, deadline=deadline).state.solved
     return status == kernel.SOLVED
 
 

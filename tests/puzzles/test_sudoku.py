@@ -3,15 +3,19 @@ on 4×4), and the generator (unique, reproducible, symmetric, minimal)."""
 
 from __future__ import annotations
 
+import hashlib
 import random
 from itertools import permutations
 
+import numpy as np
 import pytest
 from pydantic import ValidationError
 
 from generators import sudoku as gen
 from solvers import sudoku as rules
 from solvers.common import BudgetExceeded, Deadline, InvalidInput
+from solvers.engines import sudoku as engine
+from solvers.techniques import sudoku as human
 from tests.conftest import REFERENCE, read_jsonl, share
 
 DATA = REFERENCE / "sudoku"
@@ -143,6 +147,129 @@ def test_sat_backends_agree_with_the_search(backend: str) -> None:
             sorted(map(rules.flat, (s["digits"] for s in search.solutions))), line["id"]
 
 
+def singles_by_full_scans(cand: list[int], n: int) -> list[int] | None:
+    """Naked and hidden singles to a fixpoint in plain Python, every cell and unit scanned each round: the
+    reference ``settle`` must reach (None: a dead end)."""
+    g = engine.geometry(n)
+    units, peers = g.units.tolist(), g.peers.tolist()
+    cand = cand[:]
+    changed = True
+    while changed:
+        changed = False
+        for i, m in enumerate(cand):
+            if m == 0:
+                return None
+            if m & (m - 1) == 0:
+                for p in peers[i]:
+                    if cand[p] & m:
+                        cand[p] &= ~m
+                        changed = True
+                        if cand[p] == 0:
+                            return None
+        for unit in units:
+            for d in range(n):
+                places = [i for i in unit if cand[i] >> d & 1]
+                if not places:
+                    return None
+                if len(places) == 1 and cand[places[0]] != 1 << d:
+                    cand[places[0]] = 1 << d
+                    changed = True
+    return cand
+
+
+def test_settling_reaches_the_full_scan_fixpoint() -> None:
+    """From givens (``propagate``: every unit looked at) and from a search node's state (``settle_from``: one
+    cell just decided in a settled grid, only its units looked at first), dead ends included."""
+    rng = random.Random(9)
+    grids = [(line["puzzle"]["size"], rules.flat(line["puzzle"]["givens"]))
+             for line in published("sizes", "top95")[:30] if line["puzzle"]["size"] <= 9]
+    grids += [(n, [rng.randint(1, n) if rng.random() < 0.25 else 0 for _ in range(n * n)]) for n in (4, 6) for _ in range(20)]
+    compared = dead = 0
+    for n, givens in grids:
+        g, full = engine.geometry(n), (1 << n) - 1
+        no_crossings = np.zeros((0, 3, n), dtype=np.int32)
+        queue = np.empty(n * n, dtype=np.int32)
+        settled = g.given_masks[np.asarray(givens)]
+        expected = singles_by_full_scans(settled.tolist(), n)
+        alive = engine.propagate(settled, g.units, g.peers, g.unit_bits, no_crossings, full)
+        assert (settled.tolist() if alive else None) == expected, givens
+        compared, dead = compared + 1, dead + (not alive)
+        if not alive:
+            continue
+        for cell in [i for i, m in enumerate(settled.tolist()) if m & (m - 1)][:12]:
+            for d in range(n):
+                if not settled[cell] >> d & 1:
+                    continue
+                node = settled.copy()
+                node[cell], queue[0] = 1 << d, cell
+                expected = singles_by_full_scans(node.tolist(), n)
+                alive = engine.settle_from(node, g.units, g.peers, g.unit_bits, no_crossings, full, queue, 1)
+                assert (node.tolist() if alive else None) == expected, (givens, cell, d + 1)
+                compared, dead = compared + 1, dead + (not alive)
+    assert compared > 500 and dead > 50
+
+
+def test_a_side_of_the_listing_settles_as_from_scratch() -> None:
+    """``one_side`` narrows a settled grid at cells a and b and settles only from there: the masks (or dead end)
+    ``propagate`` reaches from the givens so narrowed, at every size (16×16 with locked candidates)."""
+    compared = dead = 0
+    for line in published("sizes")[:8] + published("top95")[:10]:
+        n = line["puzzle"]["size"]
+        g, full = engine.geometry(n), (1 << n) - 1
+        givens = rules.flat(line["puzzle"]["givens"])
+        intended = np.asarray(givens, dtype=np.int8)
+        present = [i for i, v in enumerate(givens) if v]
+        queue = np.empty(n * n, dtype=np.int32)
+        for a, b in [*zip(present[:6], present[-6:], strict=True), (present[0], present[0])]:
+            raw = g.given_masks[np.asarray(givens)]
+            raw[a] = raw[b] = full
+            settled = raw.copy()
+            assert engine.propagate(settled, g.units, g.peers, g.unit_bits, g.crossings, full)
+            for side in range(1 if a == b else 2):
+                expected = raw.copy()
+                if side == 0:
+                    expected[a] &= ~(1 << (givens[a] - 1))
+                else:
+                    expected[a] = 1 << (givens[a] - 1)
+                    expected[b] &= ~(1 << (givens[b] - 1))
+                alive = engine.propagate(expected, g.units, g.peers, g.unit_bits, g.crossings, full)
+                start = np.empty_like(settled)
+                assert engine.one_side(start, settled, a, b, intended, side, g.units, g.peers, g.unit_bits,
+                                       g.crossings, full, queue) == alive, (line["id"], a, b, side)
+                if alive:
+                    assert start.tolist() == expected.tolist(), (line["id"], a, b, side)
+                compared, dead = compared + 1, dead + (not alive)
+    assert compared > 200 and 0 < dead < compared
+
+
+def test_other_solutions_are_the_searchs_that_differ_where_asked() -> None:
+    """``other_solutions`` from a settled grid (16×16: locked candidates taken out too) lists the solutions the
+    plain search finds that differ from the intended one in cell a or b, at every size."""
+    sizes = set()
+    for line in published("sizes")[:6] + published("sudoku-exchange")[:4]:
+        n = line["puzzle"]["size"]
+        g, full = engine.geometry(n), (1 << n) - 1
+        givens, solution = rules.flat(line["puzzle"]["givens"]), rules.flat(line["solution"]["digits"])
+        present = [i for i, v in enumerate(givens) if v]
+        for a, b in zip(present, reversed(present), strict=True):  # the first pair out that lets in a few solutions
+            trial = [0 if i in (a, b) else v for i, v in enumerate(givens)]
+            every = engine.Search(n, trial, 201, 201).run(Deadline.after(60))
+            if every.complete and every.count > 1:
+                break
+        else:
+            continue
+        settled = g.given_masks[np.asarray(trial)]
+        assert engine.propagate(settled, g.units, g.peers, g.unit_bits, g.crossings, full)
+        others = np.zeros((200, n * n), dtype=np.int8)
+        found, complete = engine.other_solutions(settled, a, b, np.asarray(solution, dtype=np.int8), engine.in_order(n),
+                                                 g.units, g.peers, g.unit_bits, g.crossings, g.popcount, full, 200,
+                                                 10**6, others)
+        expected = sorted(s for s in every.found() if s[a] != solution[a] or s[b] != solution[b])
+        assert complete and found and sorted(others[:found].tolist()) == expected, line["id"]
+        sizes.add(n)
+    assert sizes == {4, 6, 9, 16}
+
+
 def test_givens_that_clash_have_no_solution() -> None:
     clash = rules.SudokuPuzzle(size=4, givens=[[1, 1, 0, 0], [0] * 4, [0] * 4, [0] * 4])
     for backend in rules.BACKENDS:
@@ -184,6 +311,106 @@ def test_same_parameters_and_seed_give_the_same_puzzle() -> None:
         again = gen.generate_puzzle(params, 123, Deadline.after(60))
         assert first.puzzle == again.puzzle and first.difficulty == again.difficulty
         assert gen.generate_puzzle(params, 124, Deadline.after(60)).puzzle != first.puzzle
+
+
+def swapped_by_python(puzzle: list[int], solution: list[int], n: int, symmetry: gen.Symmetry, rng: random.Random,
+                      level: int) -> list[int] | None:
+    """``swap_for_level`` written out in Python over the engine's listing search: the reference the compiled
+    swap must agree with (the same removals, additions and first success)."""
+    g, full = engine.geometry(n), (1 << n) - 1
+    no_crossings = np.zeros((0, 3, n), dtype=np.int32)
+    orbit_list = gen.orbits(n, symmetry)
+    givens = puzzle[:]
+    order = [k for k, orbit in enumerate(orbit_list) if givens[orbit[0]]]
+    rng.shuffle(order)
+    for k in order:
+        orbit = orbit_list[k]
+        fewer = gen.without(givens, orbit)
+        start = g.given_masks[np.asarray(fewer)]
+        still_open = engine.singles_open(start.copy(), g.units, g.peers, g.unit_bits, no_crossings, full)
+        if still_open == 0:  # the polish on the way
+            givens = fewer
+            continue
+        if still_open < gen.SWAP_OPEN:
+            continue
+        engine.propagate(start, g.units, g.peers, g.unit_bits, g.crossings, full)
+        others = np.zeros((gen.SWAP_SOLUTIONS, n * n), dtype=np.int8)
+        found, complete = engine.other_solutions(start, orbit[0], orbit[-1], np.asarray(solution, dtype=np.int8),
+                                                 engine.in_order(n), g.units, g.peers, g.unit_bits, g.crossings,
+                                                 g.popcount, full, gen.SWAP_SOLUTIONS, gen.SWAP_NODES, others)
+        if not complete:
+            continue
+        if found == 0:  # unique without it
+            if human.finishes(n, fewer, level, Deadline.never()):
+                return fewer
+            continue
+        listed = others[:found].tolist()
+        for added in orbit_list:
+            if givens[added[0]] or any(all(other[i] == solution[i] for i in added) for other in listed):
+                continue
+            trial = gen.with_orbit(fewer, added, solution)
+            if not gen.singles_finish(n, trial) and human.finishes(n, trial, level, Deadline.never()):
+                return trial
+    return None
+
+
+@pytest.mark.parametrize(("symmetry", "level", "draws"), [("rotational", 1, 80), ("none", 1, 40), ("rotational", 2, 40)])
+def test_the_swap_toward_a_level_is_the_python_one(symmetry: gen.Symmetry, level: int, draws: int) -> None:
+    """Draws singles finish, swapped toward medium (the generator's case) and toward hard."""
+    swapped = 0
+    for seed in range(draws):
+        made = gen.generate_unique(gen.SudokuParams(size=9, symmetry=symmetry), seed, Deadline.never(), swapped=True)
+        givens, solution = rules.flat(made.puzzle.givens), rules.flat(made.solution.digits)
+        if not gen.singles_finish(9, givens):
+            continue
+        got = gen.swap_for_level(givens, solution, 9, symmetry, random.Random(seed), level, Deadline.never())
+        assert got == swapped_by_python(givens, solution, 9, symmetry, random.Random(seed), level), (seed, symmetry)
+        if got is not None:
+            swapped += 1
+            assert not gen.singles_finish(9, got) and human.finishes(9, got, level, Deadline.never())
+    assert swapped >= draws // 4  # the sample holds successful swaps, not only failures
+
+
+# Digests of the puzzles (givens, solution and grade) the generator made for seeds 0..n-1 when this test was
+# written: a faster generator must make the very same puzzles for the same parameters and seed.
+PUZZLE_DIGESTS = {
+    (4, "rotational", None): "e6ade4aad8a455d7",
+    (4, "rotational", "easy"): "702f90a6b95fdee4",
+    (4, "none", None): "c99c66f6f873946c",
+    (4, "none", "easy"): "69946eb390a91144",
+    (6, "rotational", None): "b0d04aa1002a5a6d",
+    (6, "rotational", "easy"): "ba2566b0508947f1",
+    (6, "rotational", "hard"): "90cf15f4b2825d7d",
+    (6, "rotational", "expert"): "8fb0c45de85b11aa",
+    (6, "none", None): "5bae93cd288b1166",
+    (6, "none", "easy"): "52203766ae79e866",
+    (6, "none", "hard"): "b486c3136adf5982",
+    (6, "none", "expert"): "f4e2729913d89b13",
+    (9, "rotational", None): "2721a4f5ec3fa5e6",
+    (9, "rotational", "easy"): "db9d8c1077be9a02",
+    (9, "rotational", "medium"): "a073bf345e9e5740",
+    (9, "rotational", "hard"): "4c8d55eb051f0c7b",
+    (9, "rotational", "expert"): "19f5a3812bda2373",
+    (9, "none", None): "6a50734459b97747",
+    (9, "none", "easy"): "6b327d8243bbcd36",
+    (9, "none", "medium"): "44b924fe249dfbc7",
+    (9, "none", "hard"): "9f28c421b6d3012d",
+    (9, "none", "expert"): "4818c8c27ce49878",
+}
+DIGEST_SEEDS = {4: 20, 6: 20, 9: 60}
+
+
+@pytest.mark.parametrize(("size", "symmetry", "level"), list(PUZZLE_DIGESTS), ids=str)
+def test_generated_puzzles_are_the_recorded_ones(size: int, symmetry: str, level: str | None) -> None:
+    """Every size up to 9, symmetry and level (None: the ungraded pipeline)."""
+    digest = hashlib.sha256()
+    for seed in range(DIGEST_SEEDS[size]):
+        params = gen.SudokuParams(size=size, symmetry=symmetry, **({"difficulty": level} if level else {}))
+        made = (gen.generate_puzzle if level else gen.generate_unique)(params, seed, Deadline.never())
+        digest.update(made.puzzle.model_dump_json().encode())
+        digest.update(made.solution.model_dump_json().encode())
+        digest.update(repr(made.difficulty).encode())
+    assert digest.hexdigest()[:16] == PUZZLE_DIGESTS[(size, symmetry, level)]
 
 
 def test_parameters_are_normalised_and_levels_fit_the_size() -> None:

@@ -13,6 +13,10 @@ raises the same Contradiction as before.
 State: ``cand`` (one int32 mask per cell, bit d-1 for digit d; a decided cell keeps its digit's bit) and
 ``digits`` (0 undecided), as ``Candidates`` keeps them. Every function is non-recursive and compiled
 with ``cache=True``.
+
+The generator's swap toward a level (``swap_toward_level``) lives here too: each of its removals asks the
+exact search (``solvers/engines/sudoku.py``) and each of its candidates the path, so here one compiled
+call does a whole draw's swap.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.engines.sudoku import smallest_forcing_net
+from solvers.engines.sudoku import PASSED_OVER, SINGLES_FINISH, UNIQUE, smallest_forcing_net, stalled_addition, swap_removal
 
 # The techniques in the order the solver tries them (``SOLVER``'s levels, flattened; checked at import there).
 TECHNIQUES = ("hidden-single", "naked-single", "pointing", "claiming", "naked-pair", "hidden-pair", "naked-triple",
@@ -476,8 +480,8 @@ def solve_path(cand: np.ndarray, digits: np.ndarray, upto: int, units: np.ndarra
                control: np.ndarray, max_looks: int) -> int:
     """Follow the path with the techniques up to level ``upto``, in place, for at most ``max_looks`` looks
     (then PAUSED: call again to resume). ``control[0]`` counts the steps written to ``step_technique``
-    and ``step_param``. Returns SOLVED, STUCK, BROKEN (a rule broke: Python's solver tells which) or
-    OVERFLOW (more steps than the arrays hold)."""
+    and ``step_param`` (empty arrays: the steps are only counted). Returns SOLVED, STUCK, BROKEN (a rule
+    broke: Python's solver tells which) or OVERFLOW (more steps than the arrays hold)."""
     cells = cand.shape[0]
     taken = np.zeros(cells, dtype=np.bool_)
     place_cell = np.empty(cells, dtype=np.int32)
@@ -507,10 +511,11 @@ def solve_path(cand: np.ndarray, digits: np.ndarray, upto: int, units: np.ndarra
             if found == 0:
                 continue
             steps = control[0]
-            if steps + found > step_technique.shape[0]:
-                return OVERFLOW
-            step_technique[steps:steps + found] = technique
-            step_param[steps:steps + found] = param
+            if step_technique.shape[0]:
+                if steps + found > step_technique.shape[0]:
+                    return OVERFLOW
+                step_technique[steps:steps + found] = technique
+                step_param[steps:steps + found] = param
             control[0] = steps + found
             if technique <= NAKED_SINGLE:
                 for k in range(found):
@@ -527,3 +532,77 @@ def solve_path(cand: np.ndarray, digits: np.ndarray, upto: int, units: np.ndarra
         if found <= 0:
             return STUCK
     return PAUSED
+
+
+@njit(cache=True)
+def finishes(givens: np.ndarray, upto: int, units: np.ndarray, single_order: np.ndarray, peers: np.ndarray,
+             sees: np.ndarray, crossings: np.ndarray, popcount: np.ndarray, full: int, chain_cells: int,
+             forcing_rounds: int) -> bool:
+    """Whether the techniques up to level ``upto`` finish ``givens`` (``start``, then ``solve_path`` without
+    recording its steps, so it never overflows). Every look takes out a candidate, so the path ends within
+    one look per candidate of the empty grid."""
+    cells = givens.shape[0]
+    cand = np.full(cells, full, dtype=np.int32)
+    digits = np.zeros(cells, dtype=np.int32)
+    if not start(cand, digits, givens, peers):
+        return False
+    no_steps = np.empty(0, dtype=np.int32)
+    return solve_path(cand, digits, upto, units, single_order, peers, sees, crossings, popcount, full, chain_cells,
+                      forcing_rounds, no_steps, no_steps, np.zeros(1, dtype=np.int64), cells * units.shape[1] + 1) \
+        == SOLVED
+
+
+@njit(cache=True)
+def swap_toward_level(givens: np.ndarray, order: np.ndarray, intended: np.ndarray, first: np.ndarray,
+                      last: np.ndarray, given_masks: np.ndarray, search_order: np.ndarray, unit_bits: np.ndarray,
+                      search_crossings: np.ndarray, no_crossings: np.ndarray, min_open: int, limit: int, budget: int,
+                      upto: int, units: np.ndarray, single_order: np.ndarray, peers: np.ndarray, sees: np.ndarray,
+                      crossings: np.ndarray, popcount: np.ndarray, full: int, chain_cells: int,
+                      forcing_rounds: int) -> bool:
+    """The generator's swap toward level ``upto`` (``generators.sudoku.swap_for_level``) in one call, in place
+    on ``givens`` (unique, solved by ``intended``, singles finish them): each cell group of ``order``
+    (``first`` and ``last`` cell each) taken out in turn, ``engine.swap_removal`` telling what that comes
+    to; singles still finishing: it stays out; unique: the level may finish it as it is; else each
+    absent group, in order, that is a ``stalled_addition`` is tried with the level. True at the first
+    the level finishes (``givens`` then hold it), False if none. Bounded: one listing of at most
+    ``budget`` nodes per removal, one path per addition."""
+    cells = givens.shape[0]
+    groups = first.shape[0]
+    absent = np.empty(groups, dtype=np.bool_)
+    for o in range(groups):
+        absent[o] = givens[first[o]] == 0
+    fewer = np.empty(cells, dtype=np.int32)
+    stuck = np.empty(cells, dtype=np.int32)
+    cand = np.empty(cells, dtype=np.int32)
+    queue = np.empty(cells, dtype=np.int32)
+    others = np.empty((limit, cells), dtype=np.int8)
+    for k in order:
+        fewer[:] = givens
+        fewer[first[k]] = 0
+        fewer[last[k]] = 0
+        found = swap_removal(fewer, k, intended, first, last, given_masks, search_order, units, peers, unit_bits,
+                             search_crossings, no_crossings, popcount, full, min_open, limit, budget, stuck, others)
+        if found == SINGLES_FINISH:  # so it is unique: the polish, on the way
+            givens[:] = fewer
+            absent[k] = True
+            continue
+        if found == PASSED_OVER:
+            continue
+        if found == UNIQUE:
+            if finishes(fewer, upto, units, single_order, peers, sees, crossings, popcount, full, chain_cells,
+                        forcing_rounds):
+                givens[:] = fewer
+                return True
+            continue
+        for o in range(groups):
+            a, b = first[o], last[o]
+            if not absent[o] or not stalled_addition(stuck, others[:found], intended, a, b, units, peers, unit_bits,
+                                                     no_crossings, full, cand, queue):
+                continue
+            fewer[a], fewer[b] = intended[a], intended[b]
+            if finishes(fewer, upto, units, single_order, peers, sees, crossings, popcount, full, chain_cells,
+                        forcing_rounds):
+                givens[:] = fewer
+                return True
+            fewer[a], fewer[b] = 0, 0
+    return False

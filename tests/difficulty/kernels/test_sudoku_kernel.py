@@ -23,6 +23,7 @@ from solvers import sudoku as rules
 from solvers.common import Deadline
 from solvers.engines import sudoku as engine
 from solvers.techniques import sudoku as human
+from solvers.techniques.kernels import sudoku as kernel
 
 DATA = Path(__file__).parents[2] / "data" / "sudoku"
 SAMPLE = DATA / "paths.jsonl"
@@ -106,6 +107,24 @@ def test_the_outline_stops_where_the_python_path_stops_at_every_level() -> None:
                 (path.state.digits, path.state.masks, path.state.undecided)
             compared += 1
     assert compared > 200
+
+
+def test_finishing_without_recording_steps_agrees_with_the_outline() -> None:
+    """``finishes`` reads no steps (the compiled one the generator's swap calls, and the sliced one): at every
+    level it says what the outline's state says."""
+    compared, finished = 0, 0
+    for line in LINES:
+        n = line["puzzle"]["size"]
+        if n * n > PYTHON_PATH_CELLS:
+            continue
+        givens = [v for row in line["puzzle"]["givens"] for v in row]
+        model = human.Puzzle(human.board_for(n), tuple(givens), explain=False)
+        for upto in range(len(human.LEVELS)):
+            solved = human.outline(model, upto=upto).state.solved
+            assert kernel.finishes(np.array(givens, dtype=np.int32), upto, *human.path_arguments(n)) == solved
+            assert human.finishes(n, givens, upto, Deadline.never()) == solved
+            compared, finished = compared + 1, finished + solved
+    assert compared > 100 and 0 < finished < compared
 
 
 def test_a_state_that_breaks_a_rule_raises_as_before() -> None:
