@@ -49,4 +49,4 @@ bench-load: $(STAMP)
 	$(BIN)/python -m bench.load
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .ruff_cache .numba-cache

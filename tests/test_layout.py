@@ -95,3 +95,27 @@ def test_the_http_layer_imports_no_puzzle_types_own_module() -> None:
     per_type |= {f"solvers.techniques.{kind.replace('-', '_')}" for kind in TYPES}
     leaks = {name: sorted(set(imported(path, known)) & per_type) for name, path in known.items() if name.startswith("app")}
     assert {name: found for name, found in leaks.items() if found} == {}
+
+
+def test_numba_caches_per_version_of_the_compiled_sources(tmp_path: Path) -> None:
+    """A cached kernel must never run a stale copy of a compiled function from another file: any edit to
+    any compiled source moves the cache to a new folder, and edits elsewhere leave it where it is."""
+    from numba.core import config
+
+    import solvers
+
+    assert str(solvers.compiled_cache_dir()) == config.CACHE_DIR
+    assert Path(config.CACHE_DIR).name == solvers.compiled_sources_digest()
+    (tmp_path / "kernels").mkdir()
+    engine, kernel, plain = tmp_path / "engine.py", tmp_path / "kernels" / "kernel.py", tmp_path / "plain.py"
+    engine.write_text("from numba import njit\n\n@njit(cache=True)\ndef f(x):\n    return x + 1\n")
+    kernel.write_text("from numba import njit\nfrom engine import f\n")
+    plain.write_text("X = 1\n")
+    before = solvers.compiled_sources_digest(tmp_path)
+    plain.write_text("X = 2\n")
+    assert solvers.compiled_sources_digest(tmp_path) == before
+    engine.write_text(engine.read_text().replace("x + 1", "x + 2"))
+    changed = solvers.compiled_sources_digest(tmp_path)
+    assert changed != before
+    kernel.rename(tmp_path / "kernels" / "renamed.py")
+    assert solvers.compiled_sources_digest(tmp_path) not in (before, changed)
