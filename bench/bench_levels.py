@@ -8,7 +8,8 @@ offered), generation at that level over seeds 0..N-1 (median and
 p95 of CPU time, this process's, the fair figure on a shared machine; wall time's median beside it), the
 work it took (draws, adjustments, solver calls), then grading the generated puzzles and a hint from the
 empty state (medians). Per type it also times the ungraded pipeline (a unique puzzle with no level) at
-the default size, beside the default level: the issue's "within 2×" figure.
+the default size, beside the default level: the issue's "within 2×" figure (``--default-level``: only
+those two rows per size band, and the ratio of their medians).
 
 ``--http``: against a running service (``make serve``), ``POST /generate/{type}`` with a seed for the
 hardest level of every type at the largest size it is offered at (every level with ``--every-level``),
@@ -94,7 +95,7 @@ def offered(kind: PuzzleType, band: Band, level: str) -> dict[int, BaseModel]:
 
 
 def ms(values: list[float]) -> str:
-    return f"{1000 * statistics.median(values):7.1f} / {1000 * percentile(values, 95):7.1f}"
+    return f"{1000 * statistics.median(values):7.2f} / {1000 * percentile(values, 95):7.2f}"
 
 
 def measure(kind: PuzzleType, params: BaseModel, seeds: int, make: Callable[..., Any] | None = None) -> dict[str, Any]:
@@ -120,7 +121,7 @@ def measure(kind: PuzzleType, params: BaseModel, seeds: int, make: Callable[...,
             "work": {name: total / seeds for name, total in work.items()}}
 
 
-def in_process(types: list[str], seeds: int, markdown: bool) -> None:
+def in_process(types: list[str], seeds: int, markdown: bool, default_only: bool = False) -> None:
     header = ("| type | level | size | generate median / p95 ms (CPU) | wall median ms | grade median ms | "
               "hint median ms | draws | adjustments | solver calls |")
     print(header if markdown else header.replace("|", " "))
@@ -135,6 +136,16 @@ def in_process(types: list[str], seeds: int, markdown: bool) -> None:
             assert not isinstance(default_params, str)
             ungraded = measure(kind, default_params, seeds, UNGRADED[name])
             print(row(name, "(ungraded)", f"{band.default} {label}", ungraded, markdown), flush=True)
+            if default_only:
+                level = kind.difficulty.default
+                if level is None:  # Othello: a request without a level gets any level
+                    continue
+                level_params = params_for(kind, band, band.default, level)
+                assert not isinstance(level_params, str)
+                graded = measure(kind, level_params, seeds)
+                print(row(name, level, f"{band.default} {label}", graded, markdown), flush=True)
+                print(f"  ratio of medians {statistics.median(graded['cpu']) / statistics.median(ungraded['cpu']):.2f}")
+                continue
             for level in kind.difficulty.names:
                 sizes = offered(kind, band, level)
                 for size in sorted({min(sizes), max(sizes)} | ({band.default} & sizes.keys())) if sizes else []:
@@ -180,6 +191,8 @@ def main() -> None:
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown (for the README)")
     parser.add_argument("--http", help="base URL of a running service: time POST /generate at the largest size")
     parser.add_argument("--every-level", action="store_true", help="with --http: every level, not only the hardest")
+    parser.add_argument("--default-level", action="store_true",
+                        help="only the default level and the ungraded pipeline at the default size, and their ratio")
     args = parser.parse_args()
     types = args.types.split(",")
     if args.http:
@@ -188,7 +201,7 @@ def main() -> None:
         for kind in (TYPES[t] for t in types):
             if kind.warm_up is not None:
                 kind.warm_up()
-        in_process(types, args.seeds, args.markdown)
+        in_process(types, args.seeds, args.markdown, args.default_level)
 
 
 if __name__ == "__main__":
