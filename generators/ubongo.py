@@ -22,7 +22,7 @@ import itertools
 import math
 import random
 from collections import Counter
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Iterator
 from functools import cache, partial
 from typing import Literal, NamedTuple
 
@@ -39,7 +39,6 @@ from solvers.techniques import ubongo as human
 from solvers.techniques.human import Grade
 
 Arrangement = tuple[tuple[str, frozenset[Cell]], ...]  # (piece, cells), in catalogue order
-NEIGHBOURS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 MAX_PERIMETER = 1.6  # outline edges per cell a repair may reach: card-like blobs, not combs of 1-wide slots
 RARE_SHARE = 0.15  # hidden-mode cards start from the largest-area piece sets, at least this share of all sets
 ABOVE = Grade(None, 0.0, 0, None)  # a card above the asked level, not graded further
@@ -94,46 +93,6 @@ def normalised(arrangement: Arrangement) -> Arrangement:
     return tuple((name, frozenset((r - r0, c - c0) for r, c in cells)) for name, cells in arrangement)
 
 
-def _framed(cells: Collection[Cell]) -> tuple[int, int, int]:
-    """The cells as bits of their bounding box plus a one-cell empty frame, row-major: (mask, row
-    width, every bit of the frame and box). Shifting by 1 or the width steps to a neighbour; a step
-    off a row's end lands in the frame, which is outside anyway, so flood fills need no bounds checks."""
-    r0, r1, c0, c1 = _bounds(cells)
-    width = c1 - c0 + 3
-    mask = 0
-    for r, c in cells:
-        mask |= 1 << ((r - r0 + 1) * width + c - c0 + 1)
-    return mask, width, (1 << (r1 - r0 + 3) * width) - 1
-
-
-def _flood(seed: int, within: int, width: int) -> int:
-    """Every bit of ``within`` reachable from ``seed`` by steps to neighbours inside ``within``."""
-    reach = seed
-    while True:
-        grown = reach | (reach << 1 | reach >> 1 | reach << width | reach >> width) & within
-        if grown == reach:
-            return reach
-        reach = grown
-
-
-def _has_hole(cells: set[Cell]) -> bool:
-    """Whether some empty cell inside the bounding box cannot reach the outside."""
-    mask, width, box = _framed(cells)
-    empty = box & ~mask
-    return _flood(1, empty, width) != empty  # bit 0 is a frame corner, always outside
-
-
-def _connected(cells: set[Cell]) -> bool:
-    mask, width, _ = _framed(cells)
-    return _flood(mask & -mask, mask, width) == mask
-
-
-def _perimeter(cells: Collection[Cell]) -> int:
-    """Edges between a cell and a non-cell: with the area, how ragged an outline is."""
-    mask, width, _ = _framed(cells)
-    return sum((mask & ~(mask >> step)).bit_count() + (mask & ~(mask << step)).bit_count() for step in (1, width))
-
-
 @cache
 def rare_piece_sets(catalogue: str, pieces: int, share: float = RARE_SHARE) -> list[tuple[str, ...]]:
     """The ``pieces``-subsets of the catalogue with the largest total areas, whole area classes from
@@ -153,12 +112,6 @@ def rare_piece_sets(catalogue: str, pieces: int, share: float = RARE_SHARE) -> l
         if total >= share * len(subsets):
             break
     return [subset for subset in subsets if sum(sizes[p] for p in subset) in kept]
-
-
-def _bounds(cells: Collection[Cell]) -> tuple[int, int, int, int]:
-    rows = [r for r, _ in cells]
-    cols = [c for _, c in cells]
-    return min(rows), max(rows), min(cols), max(cols)
 
 
 @cache
@@ -194,12 +147,6 @@ def _placed(catalogue: str, piece: str, rest: list[Cell], box: tuple[int, int], 
         np.array([r for r, _ in rest], np.int64), np.array([c for _, c in rest], np.int64),
         *_orientation_arrays(catalogue, piece), box[0], box[1], most_edges_per_cell, KEY_WIDTH)
     return Placements(contacts[:found].tolist(), keys[:found].tolist(), rows, cols)
-
-
-def _placements(catalogue: str, piece: str, rest: set[Cell], box: tuple[int, int]) -> list[tuple[int, frozenset[Cell]]]:
-    """``_placed`` as (shared edges, cells) pairs."""
-    options = _placed(catalogue, piece, list(rest), box)
-    return [(contacts, options.cells(i)) for i, contacts in enumerate(options.contacts)]
 
 
 def _place(catalogue: str, piece: str, rest: set[Cell], box: tuple[int, int], rng: random.Random

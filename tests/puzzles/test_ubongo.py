@@ -7,13 +7,14 @@ import hashlib
 import itertools
 import random
 from collections import Counter
+from collections.abc import Collection
 
 import pytest
 from pydantic import ValidationError
 
 from generators import ubongo as gen
 from solvers import ubongo as rules
-from solvers.common import BudgetExceeded, Deadline, InvalidInput
+from solvers.common import BudgetExceeded, Cell, Deadline, InvalidInput
 from tests.conftest import read_jsonl
 
 ARTICLE_SHAPE = ["#....", "###..", "####.", "#####"]
@@ -368,6 +369,57 @@ def test_solver_stops_at_its_deadline() -> None:
 FAST_CASES = [(n, mode, cat) for n in (3, 4) for mode in ("given", "hidden") for cat in ("standard", "article")]
 
 
+# Outline checks on Python integers, independent of the generator's compiled ones (``card_placements``):
+# the definitions its cards and placements are held to, themselves checked against a plain flood fill.
+NEIGHBOURS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+
+
+def _framed(cells: Collection[Cell]) -> tuple[int, int, int]:
+    """The cells as bits of their bounding box plus a one-cell empty frame, row-major: (mask, row
+    width, every bit of the frame and box). Shifting by 1 or the width steps to a neighbour; a step
+    off a row's end lands in the frame, which is outside anyway, so flood fills need no bounds checks."""
+    r0, r1, c0, c1 = _bounds(cells)
+    width = c1 - c0 + 3
+    mask = 0
+    for r, c in cells:
+        mask |= 1 << ((r - r0 + 1) * width + c - c0 + 1)
+    return mask, width, (1 << (r1 - r0 + 3) * width) - 1
+
+
+def _flood(seed: int, within: int, width: int) -> int:
+    """Every bit of ``within`` reachable from ``seed`` by steps to neighbours inside ``within``."""
+    reach = seed
+    while True:
+        grown = reach | (reach << 1 | reach >> 1 | reach << width | reach >> width) & within
+        if grown == reach:
+            return reach
+        reach = grown
+
+
+def _has_hole(cells: Collection[Cell]) -> bool:
+    """Whether some empty cell inside the bounding box cannot reach the outside."""
+    mask, width, box = _framed(cells)
+    empty = box & ~mask
+    return _flood(1, empty, width) != empty  # bit 0 is a frame corner, always outside
+
+
+def _connected(cells: Collection[Cell]) -> bool:
+    mask, width, _ = _framed(cells)
+    return _flood(mask & -mask, mask, width) == mask
+
+
+def _perimeter(cells: Collection[Cell]) -> int:
+    """Edges between a cell and a non-cell: with the area, how ragged an outline is."""
+    mask, width, _ = _framed(cells)
+    return sum((mask & ~(mask >> step)).bit_count() + (mask & ~(mask << step)).bit_count() for step in (1, width))
+
+
+def _bounds(cells: Collection[Cell]) -> tuple[int, int, int, int]:
+    rows = [r for r, _ in cells]
+    cols = [c for _, c in cells]
+    return min(rows), max(rows), min(cols), max(cols)
+
+
 def _assert_good_card(params: gen.UbongoParams, seed: int) -> rules.UbongoPuzzle:
     made = gen.generate_puzzle(params, seed, Deadline.after(60))
     p, a = made.puzzle, made.solution
@@ -378,7 +430,7 @@ def _assert_good_card(params: gen.UbongoParams, seed: int) -> rules.UbongoPuzzle
     rows, cols = gen.card_box(params.pieces)
     assert len(p.shape) <= rows and len(p.shape[0]) <= cols
     cells = set(rules.parse_rows(p.shape))
-    assert gen._connected(cells) and not gen._has_hole(cells)
+    assert _connected(cells) and not _has_hole(cells)
     assert p.mode == params.mode and len(a.placements) == params.pieces == p.piece_count
     return p
 
@@ -470,7 +522,7 @@ def test_hidden_five_piece_standard_cards_have_one_piece_set_and_one_covering() 
         assert every.complete and len(every.solutions) == 1
         assert len({tuple(sorted(pl["piece"] for pl in s["placements"])) for s in every.solutions}) == 1
         cells = set(rules.parse_rows(p.shape))
-        assert gen._perimeter(cells) <= gen.MAX_PERIMETER * len(cells)  # a blob, not a comb of slots
+        assert _perimeter(cells) <= gen.MAX_PERIMETER * len(cells)  # a blob, not a comb of slots
     again = gen.generate_puzzle(params, 2, Deadline.after(60))
     assert again.puzzle == p and again.solution == gen.generate_puzzle(params, 2, Deadline.after(60)).solution
 
@@ -480,7 +532,7 @@ def test_outline_checks_agree_with_a_plain_flood_fill() -> None:
         seen, stack = {start}, [start]
         while stack:
             r, c = stack.pop()
-            for dr, dc in gen.NEIGHBOURS:
+            for dr, dc in NEIGHBOURS:
                 if (nb := (r + dr, c + dc)) in allowed and nb not in seen:
                     seen.add(nb)
                     stack.append(nb)
@@ -491,12 +543,12 @@ def test_outline_checks_agree_with_a_plain_flood_fill() -> None:
         cells = {(r - 3, c + 2) for r in range(rng.randint(1, 5)) for c in range(rng.randint(1, 6)) if rng.random() < 0.7}
         if not cells:
             continue
-        r0, r1, c0, c1 = gen._bounds(cells)
+        r0, r1, c0, c1 = _bounds(cells)
         around = {(r, c) for r in range(r0 - 1, r1 + 2) for c in range(c0 - 1, c1 + 2)} - cells
-        assert gen._has_hole(cells) == (reachable((r0 - 1, c0 - 1), around) != around), cells
-        assert gen._connected(cells) == (reachable(min(cells), cells) == cells), cells
-        edges = sum((r + dr, c + dc) not in cells for r, c in cells for dr, dc in gen.NEIGHBOURS)
-        assert gen._perimeter(cells) == edges, cells
+        assert _has_hole(cells) == (reachable((r0 - 1, c0 - 1), around) != around), cells
+        assert _connected(cells) == (reachable(min(cells), cells) == cells), cells
+        edges = sum((r + dr, c + dc) not in cells for r, c in cells for dr, dc in NEIGHBOURS)
+        assert _perimeter(cells) == edges, cells
 
 
 def test_placements_are_every_fitting_shift_of_every_orientation() -> None:
@@ -508,19 +560,20 @@ def test_placements_are_every_fitting_shift_of_every_orientation() -> None:
                 if rng.random() < 0.6}
         if not rest:
             continue
-        r0, r1, c0, c1 = gen._bounds(rest)
+        r0, r1, c0, c1 = _bounds(rest)
         for piece in rules.CATALOGUES[catalogue]:
             expected = set()
             for orient in rules.piece_orientations(catalogue, piece):
                 for dr, dc in itertools.product(range(r1 - box[0], r0 + box[0]), range(c1 - box[1], c0 + box[1])):
                     cells = frozenset((r + dr, c + dc) for r, c in orient)
                     union = rest | cells
-                    u0, u1, v0, v1 = gen._bounds(union)
-                    contacts = sum((r + a, c + b) in rest for r, c in cells for a, b in gen.NEIGHBOURS)
+                    u0, u1, v0, v1 = _bounds(union)
+                    contacts = sum((r + a, c + b) in rest for r, c in cells for a, b in NEIGHBOURS)
                     if (contacts and not cells & rest and u1 - u0 < box[0] and v1 - v0 < box[1]
-                            and gen._connected(union) and not gen._has_hole(union)):
+                            and _connected(union) and not _has_hole(union)):
                         expected.add((contacts, cells))
-            found = gen._placements(catalogue, piece, rest, box)
+            options = gen._placed(catalogue, piece, list(rest), box)
+            found = [(contacts, options.cells(i)) for i, contacts in enumerate(options.contacts)]
             assert len(found) == len(expected) and set(found) == expected, (catalogue, box, sorted(rest), piece)
 
 
