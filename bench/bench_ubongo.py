@@ -163,7 +163,7 @@ def bench_default_floor(seeds: int) -> None:
     toward = generator.TowardLevel(params, Deadline.never())
     for seed in range(seeds):
         started = time.process_time()
-        made = generator.generate_unique(params, seed, Deadline.never())
+        generator.generate_unique(params, seed, Deadline.never())
         ungraded.append(time.process_time() - started)
         started = time.process_time()
         arrangement = generator.generate_arrangement(params, seed, Deadline.never()).puzzle
