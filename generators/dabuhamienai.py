@@ -420,22 +420,31 @@ class TowardLevel:
         return None
 
     def _harder(self, generated: Generated, path: human.Outline, rng: random.Random) -> list[tuple[Cell, int]]:
-        """Shaded cells whose numbers the solution path leans on below the target level, earliest first,
-        each with a new number that no neighbour has: one seen along both its axes where there is one."""
+        """New numbers for shaded cells, none a neighbour's, most promising first. A number seen along both
+        the cell's axes still rules out moving the shading to a neighbour, so the puzzle likely stays
+        unique: one such number per cell comes first (cells the path leans on below the target level,
+        earliest first, then the other shaded cells), then their other such numbers, then any number for
+        a leaned-on cell that has none."""
         puzzle, shaded = generated.puzzle, generated.solution.shaded
         numbers, n = puzzle.numbers, puzzle.size
         leaned_on = dict.fromkeys(cell for group in path.look_ahead_groups(self.target) for cell in group
                                   if shaded[cell[0]][cell[1]])
-        changes = []
-        for r, c in leaned_on:
+        others = [(r, c) for r in range(n) for c in range(n) if shaded[r][c] and (r, c) not in leaned_on]
+        rng.shuffle(others)
+        first, second, last = [], [], []
+        for r, c in [*leaned_on, *others]:
             around = {numbers[rr][cc] for rr, cc in rules.neighbours(r, c, n)}
             row, column = seen_in_runs(numbers, shaded, (r, c))
-            # A number seen along both axes still rules out moving the shading to a neighbour: likely unique.
-            forcing = [v for v in row if v in column and v not in around and v != numbers[r][c]]
-            options = forcing or [v for v in range(1, n + 1) if v not in around and v != numbers[r][c]]
-            if options:
-                changes.append(((r, c), rng.choice(sorted(options))))
-        return changes
+            forcing = sorted(v for v in row if v in column and v not in around and v != numbers[r][c])
+            if forcing:
+                pick = rng.choice(forcing)
+                first.append(((r, c), pick))
+                second += [((r, c), v) for v in forcing if v != pick]
+            elif (r, c) in leaned_on:
+                options = [v for v in range(1, n + 1) if v not in around and v != numbers[r][c]]
+                if options:
+                    last.append(((r, c), rng.choice(options)))
+        return first + second + last
 
 
 PUZZLE_TYPE = PuzzleType(
