@@ -37,6 +37,7 @@ from solvers.common import Cell, Deadline
 from solvers.engines import ubongo as engine
 from solvers.techniques import ubongo as human
 from solvers.techniques.human import Grade
+from solvers.techniques.kernels import ubongo as kernel
 
 Arrangement = tuple[tuple[str, frozenset[Cell]], ...]  # (piece, cells), in catalogue order
 MAX_PERIMETER = 1.6  # outline edges per cell a repair may reach: card-like blobs, not combs of 1-wide slots
@@ -81,16 +82,9 @@ def outline_key(arrangement: Arrangement) -> int:
     """The outline up to translation as one integer, rows ``KEY_WIDTH`` bits apart: how the walks remember
     the cards they met, and what the covering count and the grade read."""
     cells = [cell for _, cells in arrangement for cell in cells]
-    r0 = min(r for r, _ in cells)
-    c0 = min(c for _, c in cells)
-    return sum(1 << ((r - r0) * KEY_WIDTH + c - c0) for r, c in cells)
-
-
-def normalised(arrangement: Arrangement) -> Arrangement:
-    """The arrangement moved so its outline's top row and left column are 0: the answer's coordinates."""
-    r0 = min(r for _, cells in arrangement for r, _ in cells)
-    c0 = min(c for _, cells in arrangement for _, c in cells)
-    return tuple((name, frozenset((r - r0, c - c0) for r, c in cells)) for name, cells in arrangement)
+    rows, cols = zip(*cells, strict=True)
+    shift = min(rows) * KEY_WIDTH + min(cols)
+    return sum(1 << (r * KEY_WIDTH + c - shift) for r, c in cells)
 
 
 @cache
@@ -335,18 +329,140 @@ def generate_puzzle(params: UbongoParams, seed: int, deadline: Deadline) -> Gene
     return modelled(toward.steps, made)
 
 
+class OutlineSet:
+    """Outline keys a walk has visited, in the open-addressing table the compiled walk step reads and adds to."""
+
+    def __init__(self, room: int = 256):
+        self.table = np.zeros(room, np.uint64)
+        self.size = 0
+
+    def add(self, key: int) -> None:
+        self.make_room(1)
+        self.size += kernel.visit(self.table, np.uint64(key))
+
+    def make_room(self, more: int) -> None:
+        """At most half full after ``more`` new keys, so probes stay short."""
+        if 2 * (self.size + more) > len(self.table):
+            old = self.table[self.table != 0]
+            self.table = np.zeros(1 << (4 * (self.size + more)).bit_length(), np.uint64)  # a power of two
+            for key in old:
+                kernel.visit(self.table, key)
+
+
+@cache
+def _catalogue_orientations(catalogue: str) -> tuple[np.ndarray, ...]:
+    """Every catalogue piece's orientations for the compiled walk step: (start of each orientation's cells,
+    one past the last included; rows; columns; each piece's first orientation, one past the last included)."""
+    start, rows, cols, first = [0], [], [], [0]
+    for piece in rules.CATALOGUES[catalogue]:
+        for orient in rules.piece_orientations(catalogue, piece):
+            rows.extend(r for r, _ in orient)
+            cols.extend(c for _, c in orient)
+            start.append(len(rows))
+        first.append(len(start) - 1)
+    return tuple(np.array(a, np.int64) for a in (start, rows, cols, first))
+
+
+@cache
+def _widest_piece(catalogue: str) -> int:
+    return max(len(orients[0]) for orients in (rules.piece_orientations(catalogue, p) for p in rules.CATALOGUES[catalogue]))
+
+
+@cache
+def _technique_levels() -> np.ndarray:
+    return np.array([level for level, _ in human.SOLVER.techniques()], np.int64)
+
+
+class WalkStep:
+    """One step of ``TowardLevel``'s walk as the compiled ``walk_step`` takes it, and the moves it chose, by
+    the kernel's slots: ``UNIQUE`` the unique card it moves to (of the level if one was found), ``SEVERAL``
+    the first card with several coverings (repaired when no unique card is a move away), ``LONG`` a card
+    whose count the caller makes in slices."""
+
+    def __init__(self, toward: TowardLevel, arrangement: Arrangement, lift_order: list[str], seed: int):
+        params, names = toward.params, toward.steps.names
+        self.toward, self.seed = toward, np.uint64(seed)
+        self.cards = arrangement
+        self.pieces = toward._pieces(arrangement)
+        given = params.mode == "given"
+        used = [name for name, _ in arrangement]
+        self.cells = (np.array([r for _, cells in arrangement for r, _ in cells], np.int64),
+                      np.array([c for _, cells in arrangement for _, c in cells], np.int64),
+                      np.array([i for i, (_, cells) in enumerate(arrangement) for _ in cells], np.int64))
+        self.lift_order = np.array([used.index(name) for name in lift_order], np.int64)
+        self.owner_piece = np.array([names.index(name) for name in used], np.int64)
+        self.swaps = np.array([names.index(n) for n in names if n not in used] if not given else [], np.int64)
+        self.counted = human.count_and_grade_arguments(params.catalogue, self.pieces if given else toward.allowed,
+                                                    params.pieces, given)
+        self.level = toward.level_index
+        widest = _widest_piece(params.catalogue)
+        self.chosen_key = np.zeros(3, np.uint64)
+        self.chosen_move = np.empty((3, 2), np.int64)
+        self.chosen_move.fill(-1)  # no move chosen
+        self.chosen_r = np.zeros((3, widest), np.int64)
+        self.chosen_c = np.zeros((3, widest), np.int64)
+        self.chosen_path = np.zeros((3, params.pieces + 2), np.int64)
+        self.resume = np.zeros(2, np.int64)
+        self.tried = 0
+
+    def run(self, deadline: Deadline) -> int:
+        """Weighs moves from where the last call stopped; its outcome (``walk_step``)."""
+        deadline.check()
+        toward, params = self.toward, self.toward.params
+        toward.visited.make_room(WALK_TRIES + 1)
+        box = card_box(params.pieces)
+        outcome, tried, added = kernel.walk_step(
+            *self.cells, self.lift_order, self.owner_piece, self.swaps, *_catalogue_orientations(params.catalogue),
+            box[0], box[1], MAX_PERIMETER, KEY_WIDTH, self.counted, self.level, self.level, _technique_levels(),
+            toward.visited.table, self.seed, WALK_TRIES - self.tried, self.resume, self.chosen_key, self.chosen_move,
+            self.chosen_r, self.chosen_c, self.chosen_path)
+        self.tried += tried
+        toward.visited.size += added
+        return outcome
+
+    def grade(self) -> Grade:
+        """The grade of the unique card the compiled step chose, from the path it found while counting."""
+        path = self.chosen_path
+        steps, solved, broken = path[:, 0].tolist()
+        return human.grade_of((steps, bool(solved), bool(broken)), path[0, 1:], path[1, 1:]) or ABOVE
+
+    def holds(self, slot: int) -> bool:
+        return self.chosen_move[slot, 1] >= 0
+
+    def take_long(self, of_level: bool, unique: bool) -> bool:
+        """The caller's verdict on the card in slot ``LONG``, which fills the slot it belongs to; whether
+        the step has found its card."""
+        slot = kernel.UNIQUE if unique else kernel.SEVERAL
+        if of_level or not self.holds(slot):
+            for array in (self.chosen_key, self.chosen_move, self.chosen_r, self.chosen_c):
+                array[slot] = array[kernel.LONG]
+        self.chosen_move[kernel.LONG] = -1
+        return of_level
+
+    def arrangement(self, slot: int) -> Arrangement:
+        lifted, piece = self.chosen_move[slot].tolist()
+        name = self.toward.steps.names[piece]
+        size = len(rules.piece_orientations(self.toward.params.catalogue, name)[0])
+        cells = frozenset(zip(self.chosen_r[slot, :size].tolist(), self.chosen_c[slot, :size].tolist(), strict=True))
+        others = {other: c for i, (other, c) in enumerate(self.cards) if i != lifted}
+        return self.toward.steps._ordered({**others, name: cells})
+
+
 class TowardLevel:
     """A walk over unique cards: one piece lifted and put back elsewhere (in mode hidden, or an unused
     piece put down in its place), kept only if the card still has exactly one covering; the first such
     card of the asked level ends the walk, else the walk moves to the first unique card it has not
     visited. A move costs a covering count and a grade, far less than drawing a new card, and a card
-    a move away is often of another level."""
+    a move away is often of another level. Moves are weighed as a repair weighs them, the most shared
+    edges first, but among equals in an order hashed from one seed per step, so that a whole step is one
+    compiled call (``kernels.ubongo.walk_step``)."""
 
     def __init__(self, params: UbongoParams, deadline: Deadline):
         self.params, self.level = params, params.difficulty
+        self.level_index = human.SOLVER.level_names.index(self.level)
         self.steps = UbongoSteps(params, deadline)
         self.graded: dict[tuple[int, tuple[str, ...]], Grade] = {}
-        self.visited: set[int] = set()
+        self.visited = OutlineSet()
         self.allowed = tuple(self.steps.names)  # mode hidden: every catalogue piece
 
     def grade(self, arrangement: Arrangement, deadline: Deadline) -> Grade:
@@ -383,40 +499,34 @@ class TowardLevel:
 
     def __call__(self, generated: Generated, graded: Grade, rng: random.Random, deadline: Deadline
                  ) -> Generated | None:
-        steps = self.steps
-        steps.forget()
-        arrangement = normalised(generated.solution)  # the walk reads cells from the outline's top-left corner
-        self.visited.add(outline_key(arrangement))
-        pieces = self._pieces(arrangement)  # a move keeps the pieces in mode given, and mode hidden ignores them
-        names = [name for name, _ in arrangement]
+        self.steps.forget()
+        names = [name for name, _ in generated.solution]
         rng.shuffle(names)
-        sideways = kick = None
-        tried = 0
-        # One piece at a time: building every move of every piece up front would cost more than the moves a
-        # step weighs. In mode hidden the piece may give way to an unused one: a neighbour with the same
-        # pieces is seldom unique there, one with another piece set often is.
-        for key, build in itertools.chain.from_iterable(steps._moves(arrangement, [name], rng) for name in names):
-            if key in self.visited:
-                continue
-            self.visited.add(key)
-            tried += 1
-            graded = self.unique_grade(key, pieces, build, deadline)
-            if graded is not None:
-                if graded.level == self.level:
-                    sideways = build
-                    break
-                sideways = sideways or build
-            else:
-                kick = kick or build
-            if tried >= WALK_TRIES:
-                break
-        if sideways is None and kick is not None:
-            moved = self._repaired(kick(), rng, deadline)
+        step = self.step(generated.solution, names, rng.getrandbits(64), deadline)
+        if step.holds(kernel.UNIQUE):
+            moved = step.arrangement(kernel.UNIQUE)
+            key = int(step.chosen_key[kernel.UNIQUE])
+            if (key, step.pieces) not in self.graded:  # generate_at_level grades it next: the step has its path
+                self.graded[(key, step.pieces)] = step.grade()
+        elif step.holds(kernel.SEVERAL):
+            moved = self._repaired(step.arrangement(kernel.SEVERAL), rng, deadline)
         else:
-            moved = sideways() if sideways is not None else None
+            moved = None
         if moved is None:
             return None
         return Generated(moved, moved, generated.stats)
+
+    def step(self, arrangement: Arrangement, lift_order: list[str], seed: int, deadline: Deadline) -> WalkStep:
+        """The moves one step weighs, lifting pieces in ``lift_order``, and the cards it chose (``WalkStep``):
+        one compiled call, and more only around a card whose count needs slices of search."""
+        step = WalkStep(self, arrangement, lift_order, seed)
+        while step.run(deadline) == kernel.COUNT_NEEDED:
+            graded = self.unique_grade(int(step.chosen_key[kernel.LONG]), step.pieces,
+                                       partial(step.arrangement, kernel.LONG), deadline)
+            if step.take_long(graded is not None and graded.level == self.level, graded is not None) \
+                    or step.tried >= WALK_TRIES:
+                break
+        return step
 
     def _repaired(self, arrangement: Arrangement, rng: random.Random, deadline: Deadline) -> Arrangement | None:
         """No unique card a move away: the first neighbour tried, repaired as a draw is (``repair``)

@@ -560,7 +560,7 @@ def grade_within(puzzle: UbongoPuzzle, level: str, deadline: Deadline) -> Grade 
     techniques, efforts = np.zeros(count + 1, np.int64), np.zeros(count + 1, np.int64)
     found = compiled.run(kernel_board(puzzle), upto, techniques, efforts)
     try:
-        return _grade_of(found, techniques, efforts)
+        return grade_of(found, techniques, efforts)
     except Contradiction:
         path = SOLVER.run(board_of(puzzle, deadline), upto=upto, deadline=deadline)
         return SOLVER.grade_path(path) if path.state.solved else None
@@ -584,7 +584,12 @@ def unique_grade_within(outline: int, width: int, catalogue: str, pieces: tuple[
                                                  SOLVER.level_names.index(level), techniques, efforts)
     if coverings < 0:
         return None
-    return coverings == 1, _grade_of(found, techniques, efforts) if coverings == 1 else None
+    return coverings == 1, grade_of(found, techniques, efforts) if coverings == 1 else None
+
+
+def count_and_grade_arguments(catalogue: str, pieces: tuple[str, ...], count: int, use_all: bool) -> tuple:
+    """What ``count_and_grade`` takes about a piece set, from its orientation starts to its kind counts."""
+    return _count_and_grade_inputs(catalogue, pieces, count, use_all)[1]
 
 
 @lru_cache(maxsize=1 << 10)
@@ -595,7 +600,7 @@ def _count_and_grade_inputs(catalogue: str, pieces: tuple[str, ...], count: int,
                         *piece_kinds(catalogue, pieces))
 
 
-def _grade_of(found: tuple[int, bool, bool], techniques: np.ndarray, efforts: np.ndarray) -> Grade | None:
+def grade_of(found: tuple[int, bool, bool], techniques: np.ndarray, efforts: np.ndarray) -> Grade | None:
     """The grade of a compiled run ((steps, solved, broken) and its steps' techniques and efforts)."""
     steps, solved, broken = found
     if broken:

@@ -529,3 +529,162 @@ def make_scratch(placements, cells, pieces, count):
         np.zeros(max(placements, 1), np.int64),  # how trying each placement ended
         np.zeros(max(placements, 1), np.int64),  # the dead ends it met
     )
+
+
+UNIQUE, SEVERAL, LONG = 0, 1, 2  # a walk step's slots: the unique card it moves to, a card with several coverings
+# (where no unique card is a move away), a card whose count needs slices of search
+DONE, FOUND, COUNT_NEEDED = 0, 1, 2  # how a walk step ended: moves weighed, a card of the level, a long count
+
+
+@njit(cache=True)
+def mix(x):
+    """splitmix64: a walk's tie-breaks between equally compact moves, from one seed per step."""
+    z = x + np.uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def visit(table, key):
+    """Adds ``key`` (never 0) to the open-addressing set ``table`` (a power-of-two length, 0 = empty);
+    whether it was new."""
+    mask = np.uint64(table.shape[0] - 1)
+    i = mix(key) & mask
+    while table[i] != ZERO:
+        if table[i] == key:
+            return False
+        i = (i + ONE) & mask
+    table[i] = key
+    return True
+
+
+@njit(cache=True)
+def path_level(steps, solved, broken, techniques, technique_level):
+    """A counted card's level index from its graded path (``HumanSolver.grade_steps``), -1 beyond ``upto``."""
+    if broken or not solved:
+        return -1
+    level = 0
+    for j in range(steps):
+        level = max(level, technique_level[techniques[j]])
+    return level
+
+
+@njit(cache=True)
+def _grown(array, capacity):
+    """``array`` copied into a longer one (entries beyond the old ones undefined)."""
+    out = np.empty(capacity, array.dtype)
+    out[:array.shape[0]] = array
+    return out
+
+
+@njit(cache=True)
+def _choose(chosen_key, chosen_move, chosen_r, chosen_c, slot, key, lifted, piece, rows, cols, replace):
+    """A walk step's move into ``slot`` of the chosen arrays, unless the slot holds one and not ``replace``;
+    whether it did."""
+    if chosen_move[slot, 1] >= 0 and not replace:
+        return False
+    chosen_key[slot] = key
+    chosen_move[slot, 0], chosen_move[slot, 1] = lifted, piece
+    chosen_r[slot] = rows
+    chosen_c[slot] = cols
+    return True
+
+
+@njit(cache=True)
+def walk_step(cell_r, cell_c, cell_owner, lift_order, owner_piece, swaps, orient_start, orient_rows, orient_cols,
+              piece_orients, box_rows, box_cols, most_edges_per_cell, key_width, counted, upto, level,
+              technique_level, visited, seed, most_tries, resume, chosen_key, chosen_move, chosen_r, chosen_c,
+              chosen_path):
+    """One step of a walk toward a level, over the moves of ``generators.ubongo.TowardLevel``: lift one piece
+    of the card (``cell_owner`` per cell; pieces in ``lift_order``) and put it, or in mode hidden an unused
+    piece (``swaps``), back anywhere ``engine.card_placements`` allows, the most shared edges first and
+    ``mix(seed ...)`` among equals. Each move to an outline not in ``visited`` is added to it, counted and
+    graded (``count_and_grade`` with ``counted``: the piece set's arrays from the orientation starts to the
+    kind counts), at most ``most_tries`` of them: the first unique card of ``level`` ends the step (``FOUND``).
+    Slot ``UNIQUE`` of ``chosen_*`` (key, lifted piece and placed piece, cells) receives it, or else the first
+    unique card of another level; slot ``SEVERAL`` the first card with several coverings (a slot already
+    filled by an earlier call of the step is kept), with the path ``count_and_grade`` found for the unique one
+    in ``chosen_path`` (row 0: steps, then techniques; row 1: solved, then efforts; row 2: broken). A card
+    whose count needs more than one slice of search goes to slot ``LONG`` and ends the call
+    (``COUNT_NEEDED``), ``resume`` set to the (lift, move) after it, where the caller's next call goes on.
+    The card itself joins ``visited`` on the first call. Returns (outcome, moves tried, keys added to
+    ``visited``)."""
+    tried = added = 0
+    if resume[0] == 0 and resume[1] == 0:  # the card itself, as a walk never comes back to a card
+        key = ZERO
+        top, left = cell_r.min(), cell_c.min()
+        for j in range(cell_r.shape[0]):
+            key |= ONE << np.uint64((cell_r[j] - top) * key_width + cell_c[j] - left)
+        added += visit(visited, key)
+    pieces_left = lift_order.shape[0]
+    techniques = np.zeros(counted[6] + 1, np.int64)
+    efforts = np.zeros(counted[6] + 1, np.int64)
+    for li in range(resume[0], pieces_left):
+        lifted = lift_order[li]
+        keep = cell_owner != lifted
+        rest_r, rest_c = cell_r[keep], cell_c[keep]
+        options = 1 + swaps.shape[0]
+        capacity = 256
+        move_piece = np.empty(capacity, np.int64)
+        move_contacts = np.empty(capacity, np.int64)
+        move_keys = np.empty(capacity, np.uint64)
+        width = chosen_r.shape[1]  # the largest piece: a move's cells, then 0s
+        move_r = np.empty(capacity * width, np.int64)
+        move_c = np.empty(capacity * width, np.int64)
+        moves = 0
+        for k in range(options):
+            piece = owner_piece[lifted] if k == 0 else swaps[k - 1]
+            starts = orient_start[piece_orients[piece]:piece_orients[piece + 1] + 1]
+            found, contacts, keys, rows, cols = engine.card_placements(rest_r, rest_c, starts, orient_rows, orient_cols,
+                                                                       box_rows, box_cols, most_edges_per_cell, key_width)
+            if moves + found > capacity:
+                capacity = 2 * (moves + found)
+                move_piece = _grown(move_piece, capacity)
+                move_contacts = _grown(move_contacts, capacity)
+                move_keys = _grown(move_keys, capacity)
+                move_r = _grown(move_r, capacity * width)
+                move_c = _grown(move_c, capacity * width)
+            size = rows.shape[1]
+            for i in range(found):
+                move_piece[moves] = piece
+                move_contacts[moves] = contacts[i]
+                move_keys[moves] = keys[i]
+                for j in range(width):
+                    move_r[moves * width + j] = rows[i, j] if j < size else 0
+                    move_c[moves * width + j] = cols[i, j] if j < size else 0
+                moves += 1
+        # Most shared edges first, then a random order among equals.
+        rank = np.empty(moves, np.uint64)
+        salt = seed ^ (np.uint64(li) << np.uint64(48))
+        for m in range(moves):
+            rank[m] = (np.uint64(64 - move_contacts[m]) << np.uint64(56)) | (mix(salt + np.uint64(m)) >> np.uint64(8))
+        order = np.argsort(rank, kind="mergesort")
+        first = resume[1] if li == resume[0] else 0
+        for position in range(first, moves):
+            m = order[position]
+            key = move_keys[m]
+            if not visit(visited, key):
+                continue
+            tried += 1
+            coverings, steps, solved, broken = count_and_grade(
+                key, key_width, counted[0], counted[1], counted[2], counted[3], counted[4], counted[5], counted[6],
+                counted[7], counted[8], counted[9], counted[10], counted[11], counted[12], 2, upto, techniques, efforts)
+            if coverings < 0:
+                resume[0], resume[1] = li, position + 1
+                _choose(chosen_key, chosen_move, chosen_r, chosen_c, LONG, key, lifted, move_piece[m],
+                        move_r[m * width:(m + 1) * width], move_c[m * width:(m + 1) * width], True)
+                return COUNT_NEEDED, tried, added + tried
+            at = path_level(steps, solved, broken, techniques, technique_level) if coverings == 1 else -2
+            slot = UNIQUE if coverings == 1 else SEVERAL
+            if _choose(chosen_key, chosen_move, chosen_r, chosen_c, slot, key, lifted, move_piece[m],
+                       move_r[m * width:(m + 1) * width], move_c[m * width:(m + 1) * width], at == level) \
+                    and slot == UNIQUE:
+                chosen_path[0, 0], chosen_path[1, 0], chosen_path[2, 0] = steps, solved, broken
+                chosen_path[0, 1:steps + 1] = techniques[:steps]
+                chosen_path[1, 1:steps + 1] = efforts[:steps]
+            if at == level:
+                return FOUND, tried, added + tried
+            if tried >= most_tries:
+                return DONE, tried, added + tried
+    return DONE, tried, added + tried
