@@ -8,6 +8,7 @@ import random
 from collections import Counter
 from collections.abc import Collection
 
+import numpy as np
 import pytest
 from pydantic import ValidationError
 
@@ -593,6 +594,19 @@ def splitmix(x: int) -> int:
     return z ^ (z >> 31)
 
 
+def reference_moves(toward: gen.TowardLevel, arrangement: gen.Arrangement, name: str, swaps: list[str], salt: int
+                    ) -> list[tuple[int, str, frozenset[Cell]]]:
+    """The moves of lifting ``name`` as (outline key, piece, cells), in the order a walk step weighs them."""
+    params, steps = toward.params, toward.steps
+    rest = [cell for n, cells in arrangement if n != name for cell in cells]
+    moves = []
+    for piece in [name, *swaps]:
+        options = gen._placed(params.catalogue, piece, rest, steps.box, gen.MAX_PERIMETER)
+        moves += [(contacts, options.keys[i], piece, options.cells(i)) for i, contacts in enumerate(options.contacts)]
+    order = sorted(range(len(moves)), key=lambda m: ((64 - moves[m][0]) << 56) | (splitmix(salt + m) >> 8))
+    return [moves[m][1:] for m in order]
+
+
 def reference_step(toward: gen.TowardLevel, arrangement: gen.Arrangement, lift_order: list[str], seed: int,
                    visited: set[int]) -> tuple[gen.Arrangement | None, gen.Arrangement | None, bool]:
     """One walk step as ``TowardLevel`` defines it, in Python: moves from ``_placed``, ordered by most shared
@@ -605,16 +619,8 @@ def reference_step(toward: gen.TowardLevel, arrangement: gen.Arrangement, lift_o
     unique = several = None
     tried = 0
     for li, name in enumerate(lift_order):
-        rest = [cell for n, cells in arrangement if n != name for cell in cells]
         others = {n: c for n, c in arrangement if n != name}
-        moves = []
-        for piece in [name, *swaps]:
-            options = gen._placed(params.catalogue, piece, rest, steps.box, gen.MAX_PERIMETER)
-            moves += [(contacts, options.keys[i], piece, options.cells(i)) for i, contacts in enumerate(options.contacts)]
-        salt = seed ^ (li << 48)
-        order = sorted(range(len(moves)), key=lambda m: ((64 - moves[m][0]) << 56) | (splitmix(salt + m) >> 8))
-        for m in order:
-            _, key, piece, cells = moves[m]
+        for key, piece, cells in reference_moves(toward, arrangement, name, swaps, seed ^ (li << 48)):
             if key in visited:
                 continue
             visited.add(key)
@@ -660,3 +666,51 @@ def test_compiled_walk_step_is_the_python_step(pieces: int, mode: str, level: st
                 found += of_level
                 card = unique
     assert found > 0  # some steps reached the level, so both branches were compared
+
+
+def test_a_walk_step_hands_a_long_count_to_python_and_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A move whose count needs slices of search (none of the shipped cards has one) is counted by
+    ``TowardLevel.unique_grade`` and filed where the compiled step would have filed it: the kernel here
+    reports the first new move of the step as such a count, then the real kernel goes on after it."""
+    params = gen.UbongoParams(pieces=3, mode="given", difficulty="medium")
+    real = gen.kernel.walk_step
+    checked = 0
+    for seed in range(8):
+        toward = gen.TowardLevel(params, Deadline.never())
+        toward.steps.forget()
+        card = gen.generate_arrangement(params, seed, Deadline.never()).puzzle
+        lift_order = sorted(name for name, _ in card)
+        step_seed = 1234 + seed
+        own = gen.outline_key(card)  # putting the piece back where it was is the card itself: skipped
+        moves = [(position, *move) for position, move in enumerate(reference_moves(toward, card, lift_order[0], [],
+                                                                                   step_seed)) if move[0] != own]
+        if not moves:
+            continue
+        position, key, piece, cells = moves[0]
+        calls = []
+
+        move = ([name for name, _ in card].index(lift_order[0]), toward.steps.names.index(piece))
+        rows, cols = zip(*sorted(cells), strict=True)
+
+        def long_first(*args, own=own, key=key, move=move, rows=rows, cols=cols, position=position, calls=calls):
+            visited, resume, chosen_key, chosen_move, chosen_r, chosen_c = args[18], *args[21:26]
+            if calls:
+                return real(*args)
+            calls.append(key)
+            added = gen.kernel.visit(visited, np.uint64(own)) + gen.kernel.visit(visited, np.uint64(key))
+            chosen_key[gen.kernel.LONG], chosen_move[gen.kernel.LONG] = key, move
+            chosen_r[gen.kernel.LONG, :len(rows)], chosen_c[gen.kernel.LONG, :len(cols)] = rows, cols
+            resume[:] = (0, position + 1)
+            return gen.kernel.COUNT_NEEDED, 1, added
+
+        monkeypatch.setattr(gen.kernel, "walk_step", long_first)
+        step = toward.step(card, lift_order, step_seed, Deadline.never())
+        monkeypatch.setattr(gen.kernel, "walk_step", real)
+        unique, several, of_level = reference_step(toward, card, lift_order, step_seed, set())
+        assert calls == [key]
+        assert (step.arrangement(gen.kernel.UNIQUE) if step.holds(gen.kernel.UNIQUE) else None) == unique
+        assert (step.arrangement(gen.kernel.SEVERAL) if step.holds(gen.kernel.SEVERAL) else None) == several
+        moved = toward.steps._ordered({**dict(card), piece: cells})
+        assert ((key, toward._pieces(card)) in toward.graded) == (toward.steps.coverings(moved, 2, key) == 1)
+        checked += 1
+    assert checked >= 4
