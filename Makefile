@@ -5,6 +5,10 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 HOST ?= 127.0.0.1
 STAMP := $(VENV)/.installed
+WARM := $(VENV)/.warmed
+# The compiled (numba) sources: numba's cache is kept per version of them (solvers/__init__.py), so a change
+# to any of them (a pull, an edit) compiles afresh, here, before the server starts, not in its first requests.
+COMPILED := $(shell grep -rl --include='*.py' 'from numba' solvers)
 
 .PHONY: serve test test-fast test-whole lint openapi bench bench-load clean
 
@@ -12,25 +16,28 @@ $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]' -c constraints.txt
-	$(BIN)/python -c "from app.work import warm_up_worker; warm_up_worker()"  # every type's numba code cached: no request compiles
 	touch $(STAMP)
 
-serve: $(STAMP)
+$(WARM): $(STAMP) $(COMPILED)
+	$(BIN)/python -c "from app.work import warm_up_worker; warm_up_worker()"  # every type's numba code cached: no request compiles
+	touch $(WARM)
+
+serve: $(WARM)
 	$(BIN)/uvicorn app.main:app --host $(HOST) --port $(PORT) --no-access-log --no-proxy-headers
 
-test: $(STAMP)
+test: $(WARM)
 	$(BIN)/ruff check .
 	bash scripts/ensure-postgres.sh
 	bash scripts/ensure-redis.sh
 	bash scripts/ensure-chromium.sh
 	$(BIN)/python -m pytest -n 2 --dist loadgroup -q --durations=20
 
-test-fast: $(STAMP)
+test-fast: $(WARM)
 	bash scripts/ensure-postgres.sh
 	bash scripts/ensure-redis.sh
 	$(BIN)/python -m pytest -n 2 --dist loadgroup -q -m "not slow"
 
-test-whole: $(STAMP)  # every published puzzle and every large sample, not CI's share
+test-whole: $(WARM)  # every published puzzle and every large sample, not CI's share
 	bash scripts/ensure-postgres.sh
 	bash scripts/ensure-redis.sh
 	bash scripts/ensure-chromium.sh
@@ -42,10 +49,10 @@ lint: $(STAMP)
 openapi: $(STAMP)
 	$(BIN)/python -m app.openapi
 
-bench: $(STAMP)
+bench: $(WARM)
 	for type in dabuhamienai battleship number_sums ubongo othello sudoku nonogram; do $(BIN)/python -m bench.bench_$$type || exit 1; done
 
-bench-load: $(STAMP)
+bench-load: $(WARM)
 	$(BIN)/python -m bench.load
 
 clean:

@@ -119,3 +119,23 @@ def test_numba_caches_per_version_of_the_compiled_sources(tmp_path: Path) -> Non
     assert changed != before
     kernel.rename(tmp_path / "kernels" / "renamed.py")
     assert solvers.compiled_sources_digest(tmp_path) not in (before, changed)
+
+
+def test_make_compiles_before_serving_whenever_a_compiled_source_changed() -> None:
+    """After a pull that changes compiled code, numba's cache starts a new folder: ``make serve`` and ``make
+    test`` must fill it before the server or the tests start, not in a worker while requests wait."""
+    import subprocess
+
+    import solvers
+
+    compiled = sorted(path.relative_to(REPO).as_posix() for path in (REPO / "solvers").rglob("*.py")
+                      if b"from numba" in path.read_bytes())
+    assert "solvers/techniques/kernels/ubongo.py" in compiled
+    for target in ("serve", "test"):
+        for changed in compiled:
+            plan = subprocess.run(["make", "-n", "-W", changed, target], cwd=REPO, capture_output=True, text=True,
+                                  check=True).stdout.splitlines()
+            warm = next(i for i, line in enumerate(plan) if "warm_up_worker()" in line)
+            starts = next(i for i, line in enumerate(plan) if "uvicorn" in line or "pytest" in line)
+            assert warm < starts, (target, changed)
+    assert solvers.compiled_sources_digest() == Path(solvers.compiled_cache_dir()).name

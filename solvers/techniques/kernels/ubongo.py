@@ -20,6 +20,9 @@ grade. Every filter and trial is the Python one, decided the same way:
 The order in which a round's forced placements are applied changes neither the state nor whether
 one conflicts with another, so the grade is the Python one. Every function is non-recursive (the deep
 trial keeps its stack in arrays) and compiled with ``cache=True``.
+
+``walk_step`` is one step of the generator's walk toward a level (``generators.ubongo.TowardLevel``): it
+lives here, beside ``count_and_grade``, because it runs that on every card a move reaches.
 """
 
 from __future__ import annotations
