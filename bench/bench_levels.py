@@ -9,7 +9,7 @@ p95 of CPU time, this process's, the fair figure on a shared machine; wall time'
 work it took (draws, adjustments, solver calls), then grading the generated puzzles and a hint from the
 empty state (medians). Per type it also times the ungraded pipeline (a unique puzzle with no level) at
 the default size, beside the default level: the issue's "within 2×" figure (``--default-level``: only
-those two rows per size band, and the ratio of their medians).
+those two rows per size band, measured seed by seed in turn, and the ratio of their medians).
 
 ``--http``: against a running service (``make serve``), ``POST /generate/{type}`` with a seed for the
 hardest level of every type at the largest size it is offered at (every level with ``--every-level``),
@@ -99,26 +99,33 @@ def ms(values: list[float]) -> str:
 
 
 def measure(kind: PuzzleType, params: BaseModel, seeds: int, make: Callable[..., Any] | None = None) -> dict[str, Any]:
-    make = make or kind.generate
-    cpu, wall, grade, hint = [], [], [], []
-    work: Counter[str] = Counter()
+    return measure_together(kind, [(params, make)], seeds)[0]
+
+
+def measure_together(kind: PuzzleType, runs: list[tuple[BaseModel, Callable[..., Any] | None]], seeds: int
+                     ) -> list[dict[str, Any]]:
+    """Each run (params, and the generator if not the type's own) over seeds 0..N-1, the runs taking turns
+    seed by seed: a ratio between them then holds while the machine's speed drifts during the run."""
+    results: list[dict[str, Any]] = [{"cpu": [], "wall": [], "grade": [], "hint": [], "work": Counter()} for _ in runs]
     for seed in range(seeds):
-        started, cpu_started = time.perf_counter(), time.process_time()
-        made = make(params, seed, Deadline.never())
-        cpu.append(time.process_time() - cpu_started)
-        wall.append(time.perf_counter() - started)
-        for name in ("draws", "adjustments", "solver_calls"):
-            work[name] += getattr(made.stats, name, 0)
-        if kind.difficulty is not None:
-            cpu_started = time.process_time()
-            kind.difficulty.grade(made.puzzle, Deadline.never())
-            grade.append(time.process_time() - cpu_started)
-            state = empty_state(kind, made.solution)
-            cpu_started = time.process_time()
-            kind.difficulty.hint(made.puzzle, state, made.solution, Deadline.never())
-            hint.append(time.process_time() - cpu_started)
-    return {"cpu": cpu, "wall": wall, "grade": grade, "hint": hint,
-            "work": {name: total / seeds for name, total in work.items()}}
+        for (params, make), result in zip(runs, results, strict=True):
+            started, cpu_started = time.perf_counter(), time.process_time()
+            made = (make or kind.generate)(params, seed, Deadline.never())
+            result["cpu"].append(time.process_time() - cpu_started)
+            result["wall"].append(time.perf_counter() - started)
+            for name in ("draws", "adjustments", "solver_calls"):
+                result["work"][name] += getattr(made.stats, name, 0)
+            if kind.difficulty is not None:
+                cpu_started = time.process_time()
+                kind.difficulty.grade(made.puzzle, Deadline.never())
+                result["grade"].append(time.process_time() - cpu_started)
+                state = empty_state(kind, made.solution)
+                cpu_started = time.process_time()
+                kind.difficulty.hint(made.puzzle, state, made.solution, Deadline.never())
+                result["hint"].append(time.process_time() - cpu_started)
+    for result in results:
+        result["work"] = {name: total / seeds for name, total in result["work"].items()}
+    return results
 
 
 def in_process(types: list[str], seeds: int, markdown: bool, default_only: bool = False) -> None:
@@ -134,17 +141,18 @@ def in_process(types: list[str], seeds: int, markdown: bool, default_only: bool 
             label = ", ".join(f"{k}={v}" for k, v in band.fixed.items())
             default_params = params_for(kind, band, band.default, None)
             assert not isinstance(default_params, str)
+            level = kind.difficulty.default
+            if default_only and level is not None:  # Othello: a request without a level gets any level
+                level_params = params_for(kind, band, band.default, level)
+                assert not isinstance(level_params, str)
+                ungraded, graded = measure_together(kind, [(default_params, UNGRADED[name]), (level_params, None)], seeds)
+                print(row(name, "(ungraded)", f"{band.default} {label}", ungraded, markdown), flush=True)
+                print(row(name, level, f"{band.default} {label}", graded, markdown), flush=True)
+                print(f"  ratio of medians {statistics.median(graded['cpu']) / statistics.median(ungraded['cpu']):.2f}")
+                continue
             ungraded = measure(kind, default_params, seeds, UNGRADED[name])
             print(row(name, "(ungraded)", f"{band.default} {label}", ungraded, markdown), flush=True)
             if default_only:
-                level = kind.difficulty.default
-                if level is None:  # Othello: a request without a level gets any level
-                    continue
-                level_params = params_for(kind, band, band.default, level)
-                assert not isinstance(level_params, str)
-                graded = measure(kind, level_params, seeds)
-                print(row(name, level, f"{band.default} {label}", graded, markdown), flush=True)
-                print(f"  ratio of medians {statistics.median(graded['cpu']) / statistics.median(ungraded['cpu']):.2f}")
                 continue
             for level in kind.difficulty.names:
                 sizes = offered(kind, band, level)
