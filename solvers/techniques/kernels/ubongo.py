@@ -595,6 +595,43 @@ def _choose(chosen_key, chosen_move, chosen_r, chosen_c, slot, key, lifted, piec
 
 
 @njit(cache=True)
+def _lifted_moves(rest_r, rest_c, own_piece, swaps, orient_start, orient_rows, orient_cols, piece_orients, box_rows,
+                  box_cols, most_edges_per_cell, key_width, width):
+    """Every placement of the lifted piece (``own_piece``), then of each unused piece (``swaps``), against the
+    rest of the card (``engine.card_placements``): (how many; per move its piece, shared edges, outline key,
+    and cells, ``width`` a move, 0s past the piece's own)."""
+    capacity = 256
+    move_piece = np.empty(capacity, np.int64)
+    move_contacts = np.empty(capacity, np.int64)
+    move_keys = np.empty(capacity, np.uint64)
+    move_r = np.empty(capacity * width, np.int64)
+    move_c = np.empty(capacity * width, np.int64)
+    moves = 0
+    for k in range(1 + swaps.shape[0]):
+        piece = own_piece if k == 0 else swaps[k - 1]
+        starts = orient_start[piece_orients[piece]:piece_orients[piece + 1] + 1]
+        found, contacts, keys, rows, cols = engine.card_placements(rest_r, rest_c, starts, orient_rows, orient_cols,
+                                                                   box_rows, box_cols, most_edges_per_cell, key_width)
+        if moves + found > capacity:
+            capacity = 2 * (moves + found)
+            move_piece = _grown(move_piece, capacity)
+            move_contacts = _grown(move_contacts, capacity)
+            move_keys = _grown(move_keys, capacity)
+            move_r = _grown(move_r, capacity * width)
+            move_c = _grown(move_c, capacity * width)
+        size = rows.shape[1]
+        for i in range(found):
+            move_piece[moves] = piece
+            move_contacts[moves] = contacts[i]
+            move_keys[moves] = keys[i]
+            for j in range(width):
+                move_r[moves * width + j] = rows[i, j] if j < size else 0
+                move_c[moves * width + j] = cols[i, j] if j < size else 0
+            moves += 1
+    return moves, move_piece, move_contacts, move_keys, move_r, move_c
+
+
+@njit(cache=True)
 def walk_step(cell_r, cell_c, cell_owner, lift_order, owner_piece, swaps, orient_start, orient_rows, orient_cols,
               piece_orients, box_rows, box_cols, most_edges_per_cell, key_width, counted, upto, level,
               technique_level, visited, seed, most_tries, resume, chosen_key, chosen_move, chosen_r, chosen_c,
@@ -620,43 +657,15 @@ def walk_step(cell_r, cell_c, cell_owner, lift_order, owner_piece, swaps, orient
         for j in range(cell_r.shape[0]):
             key |= ONE << np.uint64((cell_r[j] - top) * key_width + cell_c[j] - left)
         added += visit(visited, key)
-    pieces_left = lift_order.shape[0]
     techniques = np.zeros(counted[6] + 1, np.int64)
     efforts = np.zeros(counted[6] + 1, np.int64)
-    for li in range(resume[0], pieces_left):
+    width = chosen_r.shape[1]
+    for li in range(resume[0], lift_order.shape[0]):
         lifted = lift_order[li]
         keep = cell_owner != lifted
-        rest_r, rest_c = cell_r[keep], cell_c[keep]
-        options = 1 + swaps.shape[0]
-        capacity = 256
-        move_piece = np.empty(capacity, np.int64)
-        move_contacts = np.empty(capacity, np.int64)
-        move_keys = np.empty(capacity, np.uint64)
-        width = chosen_r.shape[1]  # the largest piece: a move's cells, then 0s
-        move_r = np.empty(capacity * width, np.int64)
-        move_c = np.empty(capacity * width, np.int64)
-        moves = 0
-        for k in range(options):
-            piece = owner_piece[lifted] if k == 0 else swaps[k - 1]
-            starts = orient_start[piece_orients[piece]:piece_orients[piece + 1] + 1]
-            found, contacts, keys, rows, cols = engine.card_placements(rest_r, rest_c, starts, orient_rows, orient_cols,
-                                                                       box_rows, box_cols, most_edges_per_cell, key_width)
-            if moves + found > capacity:
-                capacity = 2 * (moves + found)
-                move_piece = _grown(move_piece, capacity)
-                move_contacts = _grown(move_contacts, capacity)
-                move_keys = _grown(move_keys, capacity)
-                move_r = _grown(move_r, capacity * width)
-                move_c = _grown(move_c, capacity * width)
-            size = rows.shape[1]
-            for i in range(found):
-                move_piece[moves] = piece
-                move_contacts[moves] = contacts[i]
-                move_keys[moves] = keys[i]
-                for j in range(width):
-                    move_r[moves * width + j] = rows[i, j] if j < size else 0
-                    move_c[moves * width + j] = cols[i, j] if j < size else 0
-                moves += 1
+        moves, move_piece, move_contacts, move_keys, move_r, move_c = _lifted_moves(
+            cell_r[keep], cell_c[keep], owner_piece[lifted], swaps, orient_start, orient_rows, orient_cols,
+            piece_orients, box_rows, box_cols, most_edges_per_cell, key_width, width)
         # Most shared edges first, then a random order among equals.
         rank = np.empty(moves, np.uint64)
         salt = seed ^ (np.uint64(li) << np.uint64(48))
