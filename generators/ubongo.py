@@ -109,14 +109,27 @@ def rare_piece_sets(catalogue: str, pieces: int, share: float = RARE_SHARE) -> l
 
 
 @cache
+def _catalogue_orientations(catalogue: str) -> tuple[np.ndarray, ...]:
+    """Every catalogue piece's orientations for ``engine.card_placements`` and the compiled walk step: (start
+    of each orientation's cells, one past the last included; rows; columns; each piece's first orientation,
+    one past the last included)."""
+    start, rows, cols, first = [0], [], [], [0]
+    for piece in rules.CATALOGUES[catalogue]:
+        for orient in rules.piece_orientations(catalogue, piece):
+            rows.extend(r for r, _ in orient)
+            cols.extend(c for _, c in orient)
+            start.append(len(rows))
+        first.append(len(start) - 1)
+    return tuple(np.array(a, np.int64) for a in (start, rows, cols, first))
+
+
+@cache
 def _orientation_arrays(catalogue: str, piece: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The piece's orientations for ``engine.card_placements``: (start of each one's cells, rows, columns)."""
-    start, rows, cols = [0], [], []
-    for orient in rules.piece_orientations(catalogue, piece):
-        rows.extend(r for r, _ in orient)
-        cols.extend(c for _, c in orient)
-        start.append(len(rows))
-    return np.array(start, np.int64), np.array(rows, np.int64), np.array(cols, np.int64)
+    """One piece's orientations as ``engine.card_placements`` takes them: the starts of its orientations'
+    cells in the catalogue's arrays, and those arrays."""
+    start, rows, cols, first = _catalogue_orientations(catalogue)
+    p = list(rules.CATALOGUES[catalogue]).index(piece)
+    return start[first[p]:first[p + 1] + 1], rows, cols
 
 
 class Placements(NamedTuple):
@@ -248,15 +261,15 @@ class UbongoSteps:
     def _with(self, others: dict[str, frozenset[Cell]], piece: str, options: Placements, i: int) -> Arrangement:
         return self._ordered({**others, piece: options.cells(i)})
 
-    def _moves(self, arrangement: Arrangement, names: list[str], rng: random.Random, swap: bool = True
+    def _moves(self, arrangement: Arrangement, names: list[str], rng: random.Random
                ) -> Iterator[tuple[int, Callable[[], Arrangement]]]:
-        """Every arrangement reached by lifting one of ``names`` and putting it (in mode hidden and with
-        ``swap``, or an unused piece) back anywhere allowed, as its ``outline_key`` and a call that builds
+        """Every arrangement reached by lifting one of ``names`` and putting it (in mode hidden, or an unused
+        piece) back anywhere allowed, as its ``outline_key`` and a call that builds
         it (most moves lead to an outline already seen, and are skipped by their key alone): the most
         shared edges first (so a descent that takes the first good move keeps the card compact), in
         random order among equals."""
         used = dict(arrangement)
-        swaps = [n for n in self.names if n not in used] if self.params.mode == "hidden" and swap else []
+        swaps = [n for n in self.names if n not in used] if self.params.mode == "hidden" else []
         moves: list[tuple[int, float, dict[str, frozenset[Cell]], str, Placements, int]] = []
         for name in names:
             rest = [cell for n, cells in arrangement if n != name for cell in cells]
@@ -350,22 +363,9 @@ class OutlineSet:
 
 
 @cache
-def _catalogue_orientations(catalogue: str) -> tuple[np.ndarray, ...]:
-    """Every catalogue piece's orientations for the compiled walk step: (start of each orientation's cells,
-    one past the last included; rows; columns; each piece's first orientation, one past the last included)."""
-    start, rows, cols, first = [0], [], [], [0]
-    for piece in rules.CATALOGUES[catalogue]:
-        for orient in rules.piece_orientations(catalogue, piece):
-            rows.extend(r for r, _ in orient)
-            cols.extend(c for _, c in orient)
-            start.append(len(rows))
-        first.append(len(start) - 1)
-    return tuple(np.array(a, np.int64) for a in (start, rows, cols, first))
-
-
-@cache
 def _widest_piece(catalogue: str) -> int:
-    return max(len(orients[0]) for orients in (rules.piece_orientations(catalogue, p) for p in rules.CATALOGUES[catalogue]))
+    start = _catalogue_orientations(catalogue)[0]
+    return int(np.diff(start).max())
 
 
 @cache
