@@ -170,11 +170,14 @@ def _place(catalogue: str, piece: str, rest: set[Cell], box: tuple[int, int], rn
 
 
 class UbongoSteps:
-    def __init__(self, params: UbongoParams, deadline: Deadline):
+    def __init__(self, params: UbongoParams, deadline: Deadline, unique: Callable[[Arrangement], bool] | None = None):
+        """``unique`` proves a card has exactly one covering (a walk toward a level grades it in the same call);
+        by default the compiled count."""
         self.params = params
         self.deadline = deadline  # for the counts a repair makes between the pipeline's own checks
         self.box = card_box(params.pieces)
         self.names = list(rules.CATALOGUES[params.catalogue])
+        self.unique = unique or self._one_covering
 
     def _ordered(self, placed: dict[str, frozenset[Cell]]) -> Arrangement:
         return tuple((name, placed[name]) for name in self.names if name in placed)
@@ -228,16 +231,28 @@ class UbongoSteps:
 
     def other_solution(self, arrangement: Arrangement, solution: Arrangement, deadline: Deadline
                        ) -> Arrangement | None:
-        """A covering of the current outline other than the current arrangement, in its coordinates."""
-        outcome = rules.solve(self.puzzle(arrangement), 2, deadline)
-        mine = {(p.piece, frozenset(map(tuple, p.cells))) for p in self.answer(arrangement).placements}
-        cells = outline(arrangement)
-        r0, c0 = min(r for r, _ in cells), min(c for _, c in cells)
-        for found in outcome.solutions:
-            theirs = {(p["piece"], frozenset((r, c) for r, c in p["cells"])) for p in found["placements"]}
+        """A covering of the current outline other than the current arrangement, in its coordinates. Whether
+        there is one is asked first of the compiled count (``unique``), which builds no covering: the last
+        call of every draw finds none, and only a card with several needs the other one built."""
+        if self.unique(arrangement):
+            return None
+        pieces = self._allowed(arrangement)
+        # Three counted and two kept, as ``rules.solve`` asks for two solutions: the same second covering.
+        _, coverings, _, _ = rules.compiled_search(outline(arrangement), self.params.catalogue, pieces,
+                                                   self.params.pieces, self.params.mode == "given", 3, deadline, keep=2)
+        mine = set(arrangement)
+        for covering in coverings:
+            theirs = {(pieces[k], frozenset(cells)) for k, cells in covering}
             if theirs != mine:
-                return self._ordered({p: frozenset((r + r0, c + c0) for r, c in cs) for p, cs in theirs})
+                return self._ordered(dict(theirs))
         return None
+
+    def _allowed(self, arrangement: Arrangement) -> tuple[str, ...]:
+        """The pieces a covering of the card may use (``rules.allowed_pieces``)."""
+        return tuple(self.names) if self.params.mode == "hidden" else tuple(name for name, _ in arrangement)
+
+    def _one_covering(self, arrangement: Arrangement) -> bool:
+        return self.coverings(arrangement, 2) == 1
 
     def coverings(self, arrangement: Arrangement, cap: int = COUNT_CAP, key: int | None = None) -> int:
         """How many coverings the arrangement's outline (``key``, if known) has, counted only up to
@@ -249,7 +264,7 @@ class UbongoSteps:
             return min(known, cap)
         if self.at_least.get(key, 0) >= cap:
             return cap
-        pieces = tuple(self.names) if self.params.mode == "hidden" else tuple(name for name, _ in arrangement)
+        pieces = self._allowed(arrangement)
         count = rules.count_outline(key, KEY_WIDTH, self.params.catalogue, pieces, self.params.pieces,
                                     self.params.mode == "given", cap, self.deadline)
         if count < cap:
@@ -313,10 +328,11 @@ class UbongoSteps:
         return sideways
 
 
-def generate_arrangement(params: UbongoParams, seed: int, deadline: Deadline) -> Generated:
+def generate_arrangement(params: UbongoParams, seed: int, deadline: Deadline, steps: UbongoSteps | None = None
+                         ) -> Generated:
     """A card with exactly one covering, of any difficulty, as its arrangement (puzzle and solution
     both): what a walk toward a level starts from, with no models built for cards it moves on from."""
-    result = generate(UbongoSteps(params, deadline), seed, deadline, max_rounds=60, max_restarts=30)
+    result = generate(steps or UbongoSteps(params, deadline), seed, deadline, max_rounds=60, max_restarts=30)
     result.solution = result.puzzle
     return result
 
@@ -337,7 +353,7 @@ def generate_unique(params: UbongoParams, seed: int, deadline: Deadline) -> Gene
 def generate_puzzle(params: UbongoParams, seed: int, deadline: Deadline) -> Generated:
     """A card of the asked level: unique cards drawn, each walked toward the level (``TowardLevel``)."""
     toward = TowardLevel(params, deadline)
-    made = generate_at_level(lambda draw, limit: generate_arrangement(params, draw, limit), toward.grade,
+    made = generate_at_level(lambda draw, limit: generate_arrangement(params, draw, limit, toward.steps), toward.grade,
                              params.difficulty, seed, deadline, adjust=toward)
     return modelled(toward.steps, made)
 
@@ -460,7 +476,7 @@ class TowardLevel:
     def __init__(self, params: UbongoParams, deadline: Deadline):
         self.params, self.level = params, params.difficulty
         self.level_index = human.SOLVER.level_names.index(self.level)
-        self.steps = UbongoSteps(params, deadline)
+        self.steps = UbongoSteps(params, deadline, self._graded_unique)
         self.graded: dict[tuple[int, tuple[str, ...]], Grade] = {}
         self.visited = OutlineSet()
         self.allowed = tuple(self.steps.names)  # mode hidden: every catalogue piece
@@ -469,6 +485,11 @@ class TowardLevel:
         """The card's grade, or ``ABOVE`` for a card beyond the asked level (not graded further)."""
         return self.unique_grade(outline_key(arrangement), self._pieces(arrangement), lambda: arrangement,
                                  deadline) or ABOVE  # a draw is unique
+
+    def _graded_unique(self, arrangement: Arrangement) -> bool:
+        """A draw's proof of uniqueness that grades it in the same compiled call, for ``grade`` to find."""
+        return self.unique_grade(outline_key(arrangement), self._pieces(arrangement), lambda: arrangement,
+                                 self.steps.deadline) is not None
 
     def _pieces(self, arrangement: Arrangement) -> tuple[str, ...]:
         """What besides the outline tells cards apart: the pieces in mode given, nothing in mode hidden."""

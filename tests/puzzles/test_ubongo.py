@@ -492,6 +492,43 @@ def test_generated_cards_are_the_recorded_ones(pieces: int, mode: str, level: st
     digest = generation_digest(lambda seed: make(params, seed, Deadline.never()), 3 if pieces == 5 else 12)
     assert digest == CARD_DIGESTS[(pieces, mode, level)]
 
+@pytest.mark.parametrize(("pieces", "mode"), [(3, "given"), (4, "given"), (3, "hidden"), (4, "hidden")])
+def test_the_pipelines_other_covering_is_the_solvers_second_solution(pieces: int, mode: str) -> None:
+    """``other_solution`` counts first and searches the outline itself, without the puzzle models: on random
+    arrangements (most have several coverings) it must answer what ``rules.solve`` on the card answers."""
+    params = gen.UbongoParams(pieces=pieces, mode=mode)
+    steps, rng, several = gen.UbongoSteps(params, Deadline.never()), random.Random(5), 0
+    for _ in range(60):
+        arrangement = steps.random_solution(rng)
+        puzzle, answer = steps.puzzle(arrangement), steps.answer(arrangement)
+        mine = as_sets([answer.model_dump()])
+        others = [found for found in rules.solve(puzzle, 2, Deadline.never()).solutions if as_sets([found]) != mine]
+        other = steps.other_solution(arrangement, arrangement, Deadline.never())
+        if not others:
+            assert other is None
+            continue
+        several += 1
+        assert other is not None and set(other) != set(arrangement)
+        assert as_sets([steps.answer(other).model_dump()]) == as_sets(others[:1])  # in the outline's coordinates
+    assert several >= 10
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_a_draw_toward_a_level_is_graded_by_its_proof_of_uniqueness(level: str) -> None:
+    """The walk's draws prove uniqueness with the call that also grades, so the grade the pipeline asks for
+    next is already known; it must be the grader's own grade of the card."""
+    params = gen.UbongoParams(pieces=3, difficulty=level)
+    for seed in range(8):
+        toward = gen.TowardLevel(params, Deadline.never())
+        arrangement = gen.generate_arrangement(params, seed, Deadline.never(), toward.steps).puzzle
+        known = toward.graded[(gen.outline_key(arrangement), toward._pieces(arrangement))]
+        assert toward.grade(arrangement, Deadline.never()) is known
+        assert gen.generate_arrangement(params, seed, Deadline.never()).puzzle == arrangement
+        graded = gen.human.grade(toward.steps.puzzle(arrangement), Deadline.never())
+        levels = gen.human.SOLVER.level_names
+        assert known.level == (graded.level if levels.index(graded.level) <= levels.index(level) else None)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(("mode", "catalogue"), [("given", "standard"), ("given", "article"), ("hidden", "article")])
 def test_generated_five_piece_cards_are_unique(mode: str, catalogue: str) -> None:
