@@ -22,19 +22,27 @@ the level distribution.
 ungraded pipeline. CPU medians of: ungraded cards; cards drawn by that pipeline, split by the level
 they grade at (a draw that already is of the level is the cheapest a level request can be); and
 level requests, split by how many walk steps (``TowardLevel``) they took.
+
+``--piece-set-levels``: counts, for every piece set of 3 to 5 pieces of both catalogues, how many of its
+draws grade at each level (``generators.ubongo.count_piece_set_levels``) and writes the table a level
+request in mode given weights its piece sets by (``generators/ubongo_piece_sets.json``). Run it again
+whenever the generator or the grader changes; ``--jobs`` processes share the work (half a minute on 2).
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from statistics import mean, median
 
 from pydantic import ValidationError
+from tqdm import tqdm
 
 from bench.stats import percentile, summary
 from generators import ubongo as generator
@@ -184,6 +192,24 @@ def bench_default_floor(seeds: int) -> None:
         print(line(f"  {steps}{'+' if steps == 3 else ''} walk steps", seconds))
 
 
+def _count_levels(job: tuple[str, tuple[str, ...]]) -> list[int]:
+    return generator.count_piece_set_levels(*job)
+
+
+def write_piece_set_levels(jobs: int) -> None:
+    """``generators/ubongo_piece_sets.json``: {catalogue: {pieces: {"names": [count per level, beyond]}}}."""
+    work = [(catalogue, piece_set) for catalogue in rules.CATALOGUES for pieces in (3, 4, 5)
+            for piece_set in itertools.combinations(rules.CATALOGUES[catalogue], pieces)]
+    with ProcessPoolExecutor(jobs, initializer=generator.warm_up) as pool:
+        counts = list(tqdm(pool.map(_count_levels, work, chunksize=4), total=len(work), unit="piece set"))
+    table: dict[str, dict[str, dict[str, list[int]]]] = defaultdict(lambda: defaultdict(dict))
+    for (catalogue, piece_set), row in zip(work, counts, strict=True):
+        table[catalogue][str(len(piece_set))][" ".join(piece_set)] = row
+    text = json.dumps(table, separators=(",", ":")).replace('],"', '],\n"')
+    generator.PIECE_SET_LEVELS.write_text(text + "\n")
+    print(f"{len(work)} piece sets, {generator.PIECE_SET_DRAWS} draws each, written to {generator.PIECE_SET_LEVELS}")
+
+
 def bench_published() -> None:
     """Level distribution of the published boards that have exactly one covering."""
     levels: Counter[str | None] = Counter()
@@ -213,7 +239,12 @@ def main() -> None:
     parser.add_argument("--levels", nargs="*", help="generation at each level only (optionally e.g. given-4 hidden-3)")
     parser.add_argument("--published", action="store_true", help="grade the published boards only")
     parser.add_argument("--default-floor", action="store_true", help="where the default level's cost goes")
+    parser.add_argument("--piece-set-levels", action="store_true", help="write the piece sets' level table")
+    parser.add_argument("--jobs", type=int, default=2, help="processes for --piece-set-levels")
     args = parser.parse_args()
+    if args.piece_set_levels:
+        write_piece_set_levels(args.jobs)
+        return
     warm_up()  # the compiled covering search, loaded before anything is timed
     if args.published:
         bench_published()

@@ -19,17 +19,19 @@ until the outline has exactly one covering.
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator
 from functools import cache, partial
+from pathlib import Path
 from typing import Literal, NamedTuple
 
 import numpy as np
 from pydantic import BaseModel, Field, model_validator
 
-from generators.pipeline import Generated, generate, generate_at_level
+from generators.pipeline import Generated, GenerationFailed, generate, generate_at_level
 from generators.spec import PuzzleType
 from pictures import ubongo as picture
 from solvers import ubongo as rules
@@ -47,6 +49,8 @@ WALK_TRIES = 100  # moves weighed per step of the walk toward a level
 COUNT_CAP = 64  # coverings counted per candidate; more than this is "many"
 KEY_WIDTH = 8  # bits per row of an outline key: wider than any card box
 KICK_ROUNDS = 12  # repair rounds that may bring a walk's non-unique neighbour back to one covering
+PIECE_SET_LEVELS = Path(__file__).with_name("ubongo_piece_sets.json")  # written by ``count_piece_set_levels``
+PIECE_SET_DRAWS = 40  # draws per piece set behind each row of that table
 
 
 class UbongoParams(BaseModel):
@@ -106,6 +110,48 @@ def rare_piece_sets(catalogue: str, pieces: int, share: float = RARE_SHARE) -> l
         if total >= share * len(subsets):
             break
     return [subset for subset in subsets if sum(sizes[p] for p in subset) in kept]
+
+
+PieceSets = tuple[list[tuple[str, ...]], list[float]]  # piece sets and their cumulative weights, as rng.choices takes them
+
+
+def count_piece_set_levels(catalogue: str, piece_set: tuple[str, ...], draws: int = PIECE_SET_DRAWS) -> list[int]:
+    """How many of ``draws`` cards drawn with exactly these pieces (seeds 0..draws-1) grade at each level, then
+    how many beyond the last and how many draws made no unique card: the row ``piece_set_weights`` reads, the
+    same on every machine."""
+    params = UbongoParams(pieces=len(piece_set), catalogue=catalogue)
+    levels = human.SOLVER.level_names
+    counts = [0] * (len(levels) + 2)
+    for seed in range(draws):
+        steps = UbongoSteps(params, Deadline.never(), piece_sets=([piece_set], [1.0]))
+        try:
+            arrangement = generate_arrangement(params, seed, Deadline.never(), steps).puzzle
+        except GenerationFailed:
+            counts[-1] += 1
+            continue
+        graded = human.grade_within(steps.puzzle(arrangement), levels[-1], Deadline.never())
+        counts[levels.index(graded.level) if graded is not None else len(levels)] += 1
+    return counts
+
+
+@cache
+def piece_set_weights(catalogue: str, pieces: int, level: str) -> PieceSets:
+    """Mode given, a card of ``level``: every piece set, weighted by the share of its draws that grade at the
+    level (``PIECE_SET_LEVELS``; one added to that count and two to the draws, so that no set that makes cards
+    at all is ruled out).
+
+    Some sets never make a card of some level (the 40 draws of I2 L3 O4, of I2 L3 S4 and of I2 L3 T4 are all
+    easy), and a walk keeps its pieces, so a draw from such a set only ends in a new draw. Weighting by the share keeps each
+    set's part among the cards of the level close to its part among drawn cards of that level."""
+    table = json.loads(PIECE_SET_LEVELS.read_text())[catalogue][str(pieces)]
+    column = human.SOLVER.level_names.index(level)
+    sets, cumulative, total = [], [], 0.0
+    for names, counts in table.items():
+        if sum(counts[:-1]):  # some draw made a card
+            total += (counts[column] + 1) / (sum(counts) + 2)
+        sets.append(tuple(names.split()))
+        cumulative.append(total)
+    return sets, cumulative
 
 
 @cache
@@ -170,10 +216,13 @@ def _place(catalogue: str, piece: str, rest: set[Cell], box: tuple[int, int], rn
 
 
 class UbongoSteps:
-    def __init__(self, params: UbongoParams, deadline: Deadline, unique: Callable[[Arrangement], bool] | None = None):
+    def __init__(self, params: UbongoParams, deadline: Deadline, unique: Callable[[Arrangement], bool] | None = None,
+                 piece_sets: PieceSets | None = None):
         """``unique`` proves a card has exactly one covering (a walk toward a level grades it in the same call);
-        by default the compiled count."""
+        by default the compiled count. ``piece_sets``: mode given, the sets a card draws its pieces from and
+        their weights (``piece_set_weights``); by default any pieces, all alike."""
         self.params = params
+        self.piece_sets = piece_sets
         self.deadline = deadline  # for the counts a repair makes between the pipeline's own checks
         self.box = card_box(params.pieces)
         self.names = list(rules.CATALOGUES[params.catalogue])
@@ -193,6 +242,9 @@ class UbongoSteps:
         for _ in range(100):
             if self.params.mode == "hidden":
                 pieces = list(rng.choice(rare_piece_sets(self.params.catalogue, self.params.pieces)))
+            elif self.piece_sets is not None:
+                sets, cumulative = self.piece_sets
+                pieces = list(rng.choices(sets, cum_weights=cumulative)[0])
             else:
                 pieces = rng.sample(self.names, self.params.pieces)
             placed: dict[str, frozenset[Cell]] = {}
@@ -203,7 +255,7 @@ class UbongoSteps:
                 placed[piece] = cells
             else:
                 return self._ordered(placed)
-        raise RuntimeError("no card-sized arrangement found")  # unreachable for the shipped catalogues
+        raise GenerationFailed("no card-sized arrangement found")  # only ever with one piece set forced
 
     def clues(self, solution: Arrangement, rng: random.Random) -> Arrangement:
         return solution
@@ -476,7 +528,9 @@ class TowardLevel:
     def __init__(self, params: UbongoParams, deadline: Deadline):
         self.params, self.level = params, params.difficulty
         self.level_index = human.SOLVER.level_names.index(self.level)
-        self.steps = UbongoSteps(params, deadline, self._graded_unique)
+        given = params.mode == "given"
+        self.steps = UbongoSteps(params, deadline, self._graded_unique,
+                                 piece_set_weights(params.catalogue, params.pieces, self.level) if given else None)
         self.graded: dict[tuple[int, tuple[str, ...]], Grade] = {}
         self.visited = OutlineSet()
         self.allowed = tuple(self.steps.names)  # mode hidden: every catalogue piece

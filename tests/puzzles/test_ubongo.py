@@ -4,6 +4,7 @@ and the SAT encoding, and the generator's uniqueness and determinism."""
 from __future__ import annotations
 
 import itertools
+import json
 import random
 from collections import Counter
 from collections.abc import Collection
@@ -455,28 +456,30 @@ def test_same_seed_same_card_and_sat_confirms_uniqueness() -> None:
 # Digests of the cards (puzzle, answer and grade) the generator made for seeds 0..n-1 when this test was
 # written: a faster generator must make the very same cards for the same params and seed. The level rows
 # were recorded again when the walk's step was compiled: its tie-breaks among equally compact moves come
-# from a hash of one seed per step instead of a random number per move, so its walks take other paths.
+# from a hash of one seed per step instead of a random number per move, so its walks take other paths; and
+# the mode-given level rows again when a level request began drawing its piece sets by their share of cards of
+# the level (``piece_set_weights``).
 CARD_DIGESTS = {
     (3, "given", None): "1fb1cebb46761ec9",
-    (3, "given", "easy"): "2dcc557a9245f40b",
-    (3, "given", "medium"): "c8ddb877c4391069",
-    (3, "given", "hard"): "00597e3473f61a8a",
+    (3, "given", "easy"): "3b7bcea9f6ef4a4d",
+    (3, "given", "medium"): "ff92434a0609beea",
+    (3, "given", "hard"): "bd710c5bc23d919d",
     (3, "hidden", None): "1f859d214fa3f4e6",
     (3, "hidden", "easy"): "08a6107b862bc97b",
     (3, "hidden", "medium"): "51d6ee0ec976795a",
     (3, "hidden", "hard"): "6fd67e7034d01ded",
     (4, "given", None): "1a1f1b5d83378e34",
-    (4, "given", "easy"): "7861d57fd5882f5b",
-    (4, "given", "medium"): "f44851984d9df4cd",
-    (4, "given", "hard"): "a57602a719b46ccf",
+    (4, "given", "easy"): "821f3498c2853ccb",
+    (4, "given", "medium"): "6b04705dd7c7fdef",
+    (4, "given", "hard"): "784a3d6e727bbc50",
     (4, "hidden", None): "1fdb3b529a64ee1b",
     (4, "hidden", "easy"): "e3a23a0067011aa8",
     (4, "hidden", "medium"): "f755ad2fffb50dad",
     (4, "hidden", "hard"): "f2a4a4b934af4116",
     (5, "given", None): "3b1f394a0f1a0841",
-    (5, "given", "easy"): "d1ceac90d120f818",
-    (5, "given", "medium"): "d5e2155ee49ed72d",
-    (5, "given", "hard"): "21fae5b6bb234354",
+    (5, "given", "easy"): "4439bd2944932bfa",
+    (5, "given", "medium"): "e66023e04afa1717",
+    (5, "given", "hard"): "c02fda064510a03a",
     (5, "hidden", None): "9d348787169b351d",
     (5, "hidden", "easy"): "fd61e8bc0c0d497d",
     (5, "hidden", "medium"): "72cb3b6cc46f1bbd",
@@ -523,10 +526,46 @@ def test_a_draw_toward_a_level_is_graded_by_its_proof_of_uniqueness(level: str) 
         arrangement = gen.generate_arrangement(params, seed, Deadline.never(), toward.steps).puzzle
         known = toward.graded[(gen.outline_key(arrangement), toward._pieces(arrangement))]
         assert toward.grade(arrangement, Deadline.never()) is known
-        assert gen.generate_arrangement(params, seed, Deadline.never()).puzzle == arrangement
+        proved_by_count = gen.UbongoSteps(params, Deadline.never(), piece_sets=toward.steps.piece_sets)
+        assert gen.generate_arrangement(params, seed, Deadline.never(), proved_by_count).puzzle == arrangement
         graded = gen.human.grade(toward.steps.puzzle(arrangement), Deadline.never())
         levels = gen.human.SOLVER.level_names
         assert known.level == (graded.level if levels.index(graded.level) <= levels.index(level) else None)
+
+
+@pytest.mark.parametrize(("catalogue", "pieces"), [("standard", 3), ("standard", 4), ("article", 5)])
+def test_the_piece_set_table_is_what_the_generator_and_grader_make_now(catalogue: str, pieces: int) -> None:
+    """Rows of ``generators/ubongo_piece_sets.json`` counted again (they are deterministic): a change to the
+    generator or the grader fails here until ``python -m bench.bench_ubongo --piece-set-levels`` is run."""
+    table = json.loads(gen.PIECE_SET_LEVELS.read_text())
+    every = list(itertools.combinations(rules.CATALOGUES[catalogue], pieces))
+    assert sorted(table[catalogue][str(pieces)]) == sorted(" ".join(names) for names in every)
+    for names in random.Random(pieces).sample(every, 2):
+        assert gen.count_piece_set_levels(catalogue, names) == table[catalogue][str(pieces)][" ".join(names)], names
+
+
+def test_a_level_request_draws_its_pieces_by_their_share_of_cards_of_the_level() -> None:
+    """Mode given: a set none of whose recorded draws was medium is drawn for a medium card far more rarely
+    than a set whose draws mostly were (one in forty-two against thirty in forty-two, smoothed); and the
+    first draws of medium requests grade medium more often than uniformly drawn pieces do."""
+    params = gen.UbongoParams(pieces=3, difficulty="medium")
+    table = json.loads(gen.PIECE_SET_LEVELS.read_text())["standard"]["3"]
+    never = [names for names, counts in table.items() if counts[1] == 0 and counts[-1] == 0]
+    mostly = [names for names, counts in table.items() if counts[1] >= 30]
+    assert never and mostly
+    weighted = gen.UbongoSteps(params, Deadline.never(), piece_sets=gen.piece_set_weights("standard", 3, "medium"))
+    rng, drawn = random.Random(3), Counter()
+    for _ in range(2000):
+        drawn[" ".join(name for name, _ in weighted.random_solution(rng))] += 1
+    per_set = {group: sum(drawn[names] for names in sets) / len(sets) for group, sets in (("never", never), ("mostly", mostly))}
+    assert per_set["mostly"] > 10 * per_set["never"], per_set
+
+    def medium_share(steps: gen.UbongoSteps) -> float:
+        toward = gen.TowardLevel(params, Deadline.never())
+        cards = [gen.generate_arrangement(params, seed, Deadline.never(), steps).puzzle for seed in range(400)]
+        return sum(toward.grade(card, Deadline.never()).level == "medium" for card in cards) / len(cards)
+
+    assert medium_share(weighted) > medium_share(gen.UbongoSteps(params, Deadline.never())) + 0.06
 
 
 @pytest.mark.slow
