@@ -23,7 +23,7 @@ import json
 import math
 import random
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from functools import cache, partial
 from pathlib import Path
 from typing import Literal, NamedTuple
@@ -215,6 +215,138 @@ def _place(catalogue: str, piece: str, rest: set[Cell], box: tuple[int, int], rn
     return options.cells(rng.choices(range(len(options.contacts)), weights=[4 ** c for c in options.contacts])[0])
 
 
+class OutlineSet:
+    """Outline keys a walk has visited or a repair has moved to, in the open-addressing table the compiled walk
+    step and repair round read and add to."""
+
+    def __init__(self, room: int = 256):
+        self.table = np.zeros(room, np.uint64)
+        self.size = 0
+
+    def add(self, key: int) -> None:
+        self.make_room(1)
+        self.size += kernel.visit(self.table, np.uint64(key))
+
+    def make_room(self, more: int) -> None:
+        """At most half full after ``more`` new keys, so probes stay short."""
+        if 2 * (self.size + more) > len(self.table):
+            old = self.table[self.table != 0]
+            self.table = np.zeros(1 << (4 * (self.size + more)).bit_length(), np.uint64)  # a power of two
+            for key in old:
+                kernel.visit(self.table, key)
+
+
+@cache
+def _widest_piece(catalogue: str) -> int:
+    start = _catalogue_orientations(catalogue)[0]
+    return int(np.diff(start).max())
+
+
+class CountTable(OutlineSet):
+    """Covering counts of the outlines an attempt has weighed (``kernels.ubongo.remember``: exact, or a lower
+    bound where a count stopped at its cap), read and added to by the compiled repair round as well."""
+
+    def __init__(self, room: int = 256):
+        super().__init__(room)
+        self.values = np.zeros(room, np.int64)
+
+    def get(self, key: int, cap: int) -> int:
+        """The count up to ``cap`` if it is known, else -1."""
+        return int(kernel.remembered(self.table, self.values, np.uint64(key), cap))
+
+    def put(self, key: int, count: int, cap: int) -> None:
+        self.make_room(1)
+        self.size += kernel.remember(self.table, self.values, np.uint64(key), count, cap)
+
+    def make_room(self, more: int) -> None:
+        if 2 * (self.size + more) > len(self.table):
+            full = self.table != 0
+            old_keys, old_values = self.table[full], self.values[full]
+            self.table = np.zeros(1 << (4 * (self.size + more)).bit_length(), np.uint64)
+            self.values = np.zeros(len(self.table), np.int64)
+            kernel.refile(self.table, self.values, old_keys, old_values)
+
+
+class MoveArrays:
+    """A card as the compiled walk step and repair round take it (cells, the piece owning each, which pieces to
+    lift in which order, the pieces not on it), and the moves they chose, by slot: (outline key; lifted piece
+    and piece put down, -1 when the slot is empty; the put-down piece's rows and columns)."""
+
+    def __init__(self, steps: UbongoSteps, arrangement: Arrangement, lift_order: list[str], seed: int):
+        names = steps.names
+        self.steps, self.cards, self.seed = steps, arrangement, np.uint64(seed)
+        used = [name for name, _ in arrangement]
+        self.cells = (np.array([r for _, cells in arrangement for r, _ in cells], np.int64),
+                      np.array([c for _, cells in arrangement for _, c in cells], np.int64),
+                      np.array([i for i, (_, cells) in enumerate(arrangement) for _ in cells], np.int64))
+        self.lift_order = np.array([used.index(name) for name in lift_order], np.int64)
+        self.owner_piece = np.array([names.index(name) for name in used], np.int64)
+        self.swaps = np.array([names.index(n) for n in names if n not in used] if steps.params.mode == "hidden"
+                              else [], np.int64)
+        widest = _widest_piece(steps.params.catalogue)
+        self.chosen_key = np.zeros(3, np.uint64)
+        self.chosen_move = np.full((3, 2), -1, np.int64)
+        self.chosen_r = np.zeros((3, widest), np.int64)
+        self.chosen_c = np.zeros((3, widest), np.int64)
+        self.chosen = (self.chosen_key, self.chosen_move, self.chosen_r, self.chosen_c)
+        self.resume = np.zeros(2, np.int64)
+
+    def card_arrays(self) -> tuple:
+        """The card and its moves' rules, as both kernels take them first."""
+        params = self.steps.params
+        box = card_box(params.pieces)
+        return (*self.cells, self.lift_order, self.owner_piece, self.swaps, *_catalogue_orientations(params.catalogue),
+                box[0], box[1], MAX_PERIMETER, KEY_WIDTH)
+
+    def holds(self, slot: int) -> bool:
+        return self.chosen_move[slot, 1] >= 0
+
+    def arrangement(self, slot: int) -> Arrangement:
+        lifted, piece = self.chosen_move[slot].tolist()
+        name = self.steps.names[piece]
+        size = len(rules.piece_orientations(self.steps.params.catalogue, name)[0])
+        cells = frozenset(zip(self.chosen_r[slot, :size].tolist(), self.chosen_c[slot, :size].tolist(), strict=True))
+        others = {other: c for i, (other, c) in enumerate(self.cards) if i != lifted}
+        return self.steps._ordered({**others, name: cells})
+
+
+class RepairRound(MoveArrays):
+    """One round of ``UbongoSteps.repair`` as the compiled ``repair_round`` takes it: the pieces the second
+    covering places differently lifted first, then the others."""
+
+    def __init__(self, steps: UbongoSteps, arrangement: Arrangement, differ: list[str], same: list[str], current: int,
+                 seed: int):
+        super().__init__(steps, arrangement, differ + same, seed)
+        self.first_same, self.current = len(differ), current
+
+    def run(self) -> Arrangement | None:
+        """The first move leaving fewer coverings, else the first leaving as many to an outline not seen yet,
+        else None; a count the kernel hands back (slices of search, or a full table) made here, between its
+        calls."""
+        steps, params = self.steps, self.steps.params
+        pieces = steps._allowed(self.cards)
+        searched = (*rules.orientation_arrays(params.catalogue, pieces),
+                    *rules.search_inputs(params.catalogue, pieces, params.pieces, params.mode == "given")[1:])
+        while True:
+            steps.deadline.check()
+            steps.seen.make_room(1)
+            card = self.card_arrays()
+            outcome, added_seen, added_counts = kernel.repair_round(
+                *card[:4], self.first_same, *card[4:], *searched[:6], params.pieces, params.mode == "given",
+                searched[6], self.current, steps.seen.table,
+                steps.counted.table, steps.counted.values, steps.counted.size, self.seed, self.resume, *self.chosen)
+            steps.seen.size += added_seen
+            steps.counted.size += added_counts
+            if outcome != kernel.COUNT_NEEDED:
+                break
+            steps._count(int(self.chosen_key[kernel.LONG]), pieces, self.current + 1)  # in slices; grows the table
+            self.chosen_move[kernel.LONG] = -1
+        for slot in (kernel.IMPROVED, kernel.SIDEWAYS):
+            if self.holds(slot):
+                return self.arrangement(slot)
+        return None
+
+
 class UbongoSteps:
     def __init__(self, params: UbongoParams, deadline: Deadline, unique: Callable[[Arrangement], bool] | None = None,
                  piece_sets: PieceSets | None = None):
@@ -233,9 +365,8 @@ class UbongoSteps:
 
     def forget(self) -> None:
         """A new attempt: what the last one weighed is no longer needed."""
-        self.seen: set[int] = set()  # outlines already weighed in this attempt
-        self.counts: dict[int, int] = {}  # exact covering counts of outlines weighed in this attempt
-        self.at_least: dict[int, int] = {}  # lower bounds where a count stopped at its cap
+        self.seen = OutlineSet()  # outlines a repair moved to or from in this attempt
+        self.counted = CountTable()  # covering counts of the outlines weighed in this attempt
 
     def random_solution(self, rng: random.Random) -> Arrangement:
         self.forget()
@@ -310,52 +441,26 @@ class UbongoSteps:
         """How many coverings the arrangement's outline (``key``, if known) has, counted only up to
         ``cap``: a repair asks "fewer than the best so far?", and most candidates answer no after a
         covering or two."""
-        key = outline_key(arrangement) if key is None else key
-        known = self.counts.get(key)
-        if known is not None:
-            return min(known, cap)
-        if self.at_least.get(key, 0) >= cap:
-            return cap
-        pieces = self._allowed(arrangement)
+        return self._count(outline_key(arrangement) if key is None else key, self._allowed(arrangement), cap)
+
+    def _count(self, key: int, pieces: tuple[str, ...], cap: int) -> int:
+        """``coverings`` of the outline ``key`` with these allowed pieces, remembered for this attempt."""
+        known = self.counted.get(key, cap)
+        if known >= 0:
+            return known
         count = rules.count_outline(key, KEY_WIDTH, self.params.catalogue, pieces, self.params.pieces,
                                     self.params.mode == "given", cap, self.deadline)
-        if count < cap:
-            self.counts[key] = count  # exact, so reusable under any cap
-        else:
-            self.at_least[key] = max(count, self.at_least.get(key, 0))
+        self.counted.put(key, count, cap)
         return count
-
-    def _with(self, others: dict[str, frozenset[Cell]], piece: str, options: Placements, i: int) -> Arrangement:
-        return self._ordered({**others, piece: options.cells(i)})
-
-    def _moves(self, arrangement: Arrangement, names: list[str], rng: random.Random
-               ) -> Iterator[tuple[int, Callable[[], Arrangement]]]:
-        """Every arrangement reached by lifting one of ``names`` and putting it (in mode hidden, or an unused
-        piece) back anywhere allowed, as its ``outline_key`` and a call that builds
-        it (most moves lead to an outline already seen, and are skipped by their key alone): the most
-        shared edges first (so a descent that takes the first good move keeps the card compact), in
-        random order among equals."""
-        used = dict(arrangement)
-        swaps = [n for n in self.names if n not in used] if self.params.mode == "hidden" else []
-        moves: list[tuple[int, float, dict[str, frozenset[Cell]], str, Placements, int]] = []
-        for name in names:
-            rest = [cell for n, cells in arrangement if n != name for cell in cells]
-            others = {n: c for n, c in arrangement if n != name}
-            for piece in [name, *swaps]:
-                # uniqueness comes easily to a comb of slots; keep the card a blob
-                options = _placed(self.params.catalogue, piece, rest, self.box, MAX_PERIMETER)
-                moves.extend((-contacts, rng.random(), others, piece, options, i)
-                             for i, contacts in enumerate(options.contacts))
-        moves.sort(key=lambda m: m[:2])
-        # Built as they are asked for: a descent usually takes one of the first few.
-        yield from ((options.keys[i], partial(self._with, others, piece, options, i))
-                    for _, _, others, piece, options, i in moves)
 
     def repair(self, arrangement: Arrangement, solution: Arrangement, other: Arrangement, rng: random.Random
                ) -> Arrangement | None:
-        """First improvement over every one-piece move: the first move (pieces that ``other`` places
-        differently first) leaving fewer coverings; failing that, a move leaving as many to an outline
-        not seen yet (a plateau walk); failing that, None, and the pipeline restarts.
+        """First improvement over every one-piece move: lift one piece and put it (in mode hidden, or an unused
+        piece) back anywhere the card box allows, never making the outline ragged (``MAX_PERIMETER``: uniqueness
+        comes easily to a comb of slots; keep the card a blob). The first move leaving fewer coverings is taken,
+        the pieces that ``other`` places differently tried first, the most shared edges first among them (so
+        the card stays compact); failing that, a move leaving as many to an outline not seen yet (a plateau
+        walk); failing that, None, and the pipeline restarts. One compiled call (``RepairRound``).
 
         Counting stops at the current count, so a move that is no better costs a covering or two;
         weighing every move rather than a few random ones is what gets the last step from 2 to 1."""
@@ -365,19 +470,7 @@ class UbongoSteps:
         rng.shuffle(same)
         current = self.coverings(arrangement)
         self.seen.add(outline_key(arrangement))
-        sideways: Arrangement | None = None
-        # Lazily: the moves of pieces both coverings share are built only if no move of the others will do.
-        for key, build in itertools.chain(self._moves(arrangement, differ, rng), self._moves(arrangement, same, rng)):
-            if key in self.seen:
-                continue  # tabu: the descent would otherwise circle on a plateau
-            moved = build()
-            count = self.coverings(moved, current + 1, key)
-            if count < current:
-                return moved
-            if count == current and sideways is None:
-                sideways = moved
-                self.seen.add(key)
-        return sideways
+        return RepairRound(self, arrangement, differ, same, current, rng.getrandbits(64)).run()
 
 
 def generate_arrangement(params: UbongoParams, seed: int, deadline: Deadline, steps: UbongoSteps | None = None
@@ -410,80 +503,36 @@ def generate_puzzle(params: UbongoParams, seed: int, deadline: Deadline) -> Gene
     return modelled(toward.steps, made)
 
 
-class OutlineSet:
-    """Outline keys a walk has visited, in the open-addressing table the compiled walk step reads and adds to."""
-
-    def __init__(self, room: int = 256):
-        self.table = np.zeros(room, np.uint64)
-        self.size = 0
-
-    def add(self, key: int) -> None:
-        self.make_room(1)
-        self.size += kernel.visit(self.table, np.uint64(key))
-
-    def make_room(self, more: int) -> None:
-        """At most half full after ``more`` new keys, so probes stay short."""
-        if 2 * (self.size + more) > len(self.table):
-            old = self.table[self.table != 0]
-            self.table = np.zeros(1 << (4 * (self.size + more)).bit_length(), np.uint64)  # a power of two
-            for key in old:
-                kernel.visit(self.table, key)
-
-
-@cache
-def _widest_piece(catalogue: str) -> int:
-    start = _catalogue_orientations(catalogue)[0]
-    return int(np.diff(start).max())
-
-
 @cache
 def _technique_levels() -> np.ndarray:
     return np.array([level for level, _ in human.SOLVER.techniques()], np.int64)
 
 
-class WalkStep:
+class WalkStep(MoveArrays):
     """One step of ``TowardLevel``'s walk as the compiled ``walk_step`` takes it, and the moves it chose, by
     the kernel's slots: ``UNIQUE`` the unique card it moves to (of the level if one was found), ``SEVERAL``
     the first card with several coverings (repaired when no unique card is a move away), ``LONG`` a card
     whose count the caller makes in slices."""
 
     def __init__(self, toward: TowardLevel, arrangement: Arrangement, lift_order: list[str], seed: int):
-        params, names = toward.params, toward.steps.names
-        self.toward, self.seed = toward, np.uint64(seed)
-        self.cards = arrangement
+        super().__init__(toward.steps, arrangement, lift_order, seed)
+        params = toward.params
+        self.toward = toward
         self.pieces = toward._pieces(arrangement)
         given = params.mode == "given"
-        used = [name for name, _ in arrangement]
-        self.cells = (np.array([r for _, cells in arrangement for r, _ in cells], np.int64),
-                      np.array([c for _, cells in arrangement for _, c in cells], np.int64),
-                      np.array([i for i, (_, cells) in enumerate(arrangement) for _ in cells], np.int64))
-        self.lift_order = np.array([used.index(name) for name in lift_order], np.int64)
-        self.owner_piece = np.array([names.index(name) for name in used], np.int64)
-        self.swaps = np.array([names.index(n) for n in names if n not in used] if not given else [], np.int64)
         self.counted = human.count_and_grade_arguments(params.catalogue, self.pieces if given else toward.allowed,
                                                     params.pieces, given)
-        self.level = toward.level_index
-        widest = _widest_piece(params.catalogue)
-        self.chosen_key = np.zeros(3, np.uint64)
-        self.chosen_move = np.empty((3, 2), np.int64)
-        self.chosen_move.fill(-1)  # no move chosen
-        self.chosen_r = np.zeros((3, widest), np.int64)
-        self.chosen_c = np.zeros((3, widest), np.int64)
         self.chosen_path = np.zeros((3, params.pieces + 2), np.int64)
-        self.resume = np.zeros(2, np.int64)
         self.tried = 0
 
     def run(self, deadline: Deadline) -> int:
         """Weighs moves from where the last call stopped; its outcome (``walk_step``)."""
         deadline.check()
-        toward, params = self.toward, self.toward.params
+        toward, level = self.toward, self.toward.level_index
         toward.visited.make_room(WALK_TRIES + 1)
-        box = card_box(params.pieces)
         outcome, tried, added = kernel.walk_step(
-            *self.cells, self.lift_order, self.owner_piece, self.swaps, *_catalogue_orientations(params.catalogue),
-            box[0], box[1], MAX_PERIMETER, KEY_WIDTH, self.counted, self.level, self.level, _technique_levels(),
-            toward.visited.table, self.seed, WALK_TRIES - self.tried, self.resume, self.chosen_key, self.chosen_move,
-            self.chosen_r, self.chosen_c, self.chosen_path)
+            *self.card_arrays(), self.counted, level, level, _technique_levels(), toward.visited.table, self.seed,
+            WALK_TRIES - self.tried, self.resume, *self.chosen, self.chosen_path)
         self.tried += tried
         toward.visited.size += added
         return outcome
@@ -494,26 +543,15 @@ class WalkStep:
         steps, solved, broken = path[:, 0].tolist()
         return human.grade_of((steps, bool(solved), bool(broken)), path[0, 1:], path[1, 1:]) or ABOVE
 
-    def holds(self, slot: int) -> bool:
-        return self.chosen_move[slot, 1] >= 0
-
     def take_long(self, of_level: bool, unique: bool) -> bool:
         """The caller's verdict on the card in slot ``LONG``, which fills the slot it belongs to; whether
         the step has found its card."""
         slot = kernel.UNIQUE if unique else kernel.SEVERAL
         if of_level or not self.holds(slot):
-            for array in (self.chosen_key, self.chosen_move, self.chosen_r, self.chosen_c):
+            for array in self.chosen:
                 array[slot] = array[kernel.LONG]
         self.chosen_move[kernel.LONG] = -1
         return of_level
-
-    def arrangement(self, slot: int) -> Arrangement:
-        lifted, piece = self.chosen_move[slot].tolist()
-        name = self.toward.steps.names[piece]
-        size = len(rules.piece_orientations(self.toward.params.catalogue, name)[0])
-        cells = frozenset(zip(self.chosen_r[slot, :size].tolist(), self.chosen_c[slot, :size].tolist(), strict=True))
-        others = {other: c for i, (other, c) in enumerate(self.cards) if i != lifted}
-        return self.toward.steps._ordered({**others, name: cells})
 
 
 class TowardLevel:

@@ -595,40 +595,57 @@ def _choose(chosen_key, chosen_move, chosen_r, chosen_c, slot, key, lifted, piec
 
 
 @njit(cache=True)
-def _lifted_moves(rest_r, rest_c, own_piece, swaps, orient_start, orient_rows, orient_cols, piece_orients, box_rows,
-                  box_cols, most_edges_per_cell, key_width, width):
-    """Every placement of the lifted piece (``own_piece``), then of each unused piece (``swaps``), against the
-    rest of the card (``engine.card_placements``): (how many; per move its piece, shared edges, outline key,
-    and cells, ``width`` a move, 0s past the piece's own)."""
+def _lifted_moves(cell_r, cell_c, cell_owner, lifts, owner_piece, swaps, orient_start, orient_rows, orient_cols,
+                  piece_orients, box_rows, box_cols, most_edges_per_cell, key_width, width):
+    """Every placement of each lifted piece (``lifts``: indices into the card's pieces, ``cell_owner`` per cell),
+    then of each unused piece (``swaps``) in its place, against the rest of the card (``engine.card_placements``):
+    (how many; per move the lifted piece, the piece put down, shared edges, outline key, and cells, ``width`` a
+    move, 0s past the piece's own)."""
     capacity = 256
+    move_lifted = np.empty(capacity, np.int64)
     move_piece = np.empty(capacity, np.int64)
     move_contacts = np.empty(capacity, np.int64)
     move_keys = np.empty(capacity, np.uint64)
     move_r = np.empty(capacity * width, np.int64)
     move_c = np.empty(capacity * width, np.int64)
     moves = 0
-    for k in range(1 + swaps.shape[0]):
-        piece = own_piece if k == 0 else swaps[k - 1]
-        starts = orient_start[piece_orients[piece]:piece_orients[piece + 1] + 1]
-        found, contacts, keys, rows, cols = engine.card_placements(rest_r, rest_c, starts, orient_rows, orient_cols,
-                                                                   box_rows, box_cols, most_edges_per_cell, key_width)
-        if moves + found > capacity:
-            capacity = 2 * (moves + found)
-            move_piece = _grown(move_piece, capacity)
-            move_contacts = _grown(move_contacts, capacity)
-            move_keys = _grown(move_keys, capacity)
-            move_r = _grown(move_r, capacity * width)
-            move_c = _grown(move_c, capacity * width)
-        size = rows.shape[1]
-        for i in range(found):
-            move_piece[moves] = piece
-            move_contacts[moves] = contacts[i]
-            move_keys[moves] = keys[i]
-            for j in range(width):
-                move_r[moves * width + j] = rows[i, j] if j < size else 0
-                move_c[moves * width + j] = cols[i, j] if j < size else 0
-            moves += 1
-    return moves, move_piece, move_contacts, move_keys, move_r, move_c
+    for lifted in lifts:
+        keep = cell_owner != lifted
+        rest_r, rest_c = cell_r[keep], cell_c[keep]
+        for k in range(1 + swaps.shape[0]):
+            piece = owner_piece[lifted] if k == 0 else swaps[k - 1]
+            starts = orient_start[piece_orients[piece]:piece_orients[piece + 1] + 1]
+            found, contacts, keys, rows, cols = engine.card_placements(rest_r, rest_c, starts, orient_rows,
+                                                                       orient_cols, box_rows, box_cols,
+                                                                       most_edges_per_cell, key_width)
+            if moves + found > capacity:
+                capacity = 2 * (moves + found)
+                move_lifted = _grown(move_lifted, capacity)
+                move_piece = _grown(move_piece, capacity)
+                move_contacts = _grown(move_contacts, capacity)
+                move_keys = _grown(move_keys, capacity)
+                move_r = _grown(move_r, capacity * width)
+                move_c = _grown(move_c, capacity * width)
+            size = rows.shape[1]
+            for i in range(found):
+                move_lifted[moves] = lifted
+                move_piece[moves] = piece
+                move_contacts[moves] = contacts[i]
+                move_keys[moves] = keys[i]
+                for j in range(width):
+                    move_r[moves * width + j] = rows[i, j] if j < size else 0
+                    move_c[moves * width + j] = cols[i, j] if j < size else 0
+                moves += 1
+    return moves, move_lifted, move_piece, move_contacts, move_keys, move_r, move_c
+
+
+@njit(cache=True)
+def _ranked(move_contacts, moves, salt):
+    """The moves' order: most shared edges first, then a random order among equals hashed from ``salt``."""
+    rank = np.empty(moves, np.uint64)
+    for m in range(moves):
+        rank[m] = (np.uint64(64 - move_contacts[m]) << np.uint64(56)) | (mix(salt + np.uint64(m)) >> np.uint64(8))
+    return np.argsort(rank, kind="mergesort")
 
 
 @njit(cache=True)
@@ -662,16 +679,10 @@ def walk_step(cell_r, cell_c, cell_owner, lift_order, owner_piece, swaps, orient
     width = chosen_r.shape[1]
     for li in range(resume[0], lift_order.shape[0]):
         lifted = lift_order[li]
-        keep = cell_owner != lifted
-        moves, move_piece, move_contacts, move_keys, move_r, move_c = _lifted_moves(
-            cell_r[keep], cell_c[keep], owner_piece[lifted], swaps, orient_start, orient_rows, orient_cols,
-            piece_orients, box_rows, box_cols, most_edges_per_cell, key_width, width)
-        # Most shared edges first, then a random order among equals.
-        rank = np.empty(moves, np.uint64)
-        salt = seed ^ (np.uint64(li) << np.uint64(48))
-        for m in range(moves):
-            rank[m] = (np.uint64(64 - move_contacts[m]) << np.uint64(56)) | (mix(salt + np.uint64(m)) >> np.uint64(8))
-        order = np.argsort(rank, kind="mergesort")
+        moves, _, move_piece, move_contacts, move_keys, move_r, move_c = _lifted_moves(
+            cell_r, cell_c, cell_owner, lift_order[li:li + 1], owner_piece, swaps, orient_start, orient_rows,
+            orient_cols, piece_orients, box_rows, box_cols, most_edges_per_cell, key_width, width)
+        order = _ranked(move_contacts, moves, seed ^ (np.uint64(li) << np.uint64(48)))
         first = resume[1] if li == resume[0] else 0
         for position in range(first, moves):
             m = order[position]
@@ -700,3 +711,104 @@ def walk_step(cell_r, cell_c, cell_owner, lift_order, owner_piece, swaps, orient
             if tried >= most_tries:
                 return DONE, tried, added + tried
     return DONE, tried, added + tried
+
+
+IMPROVED, SIDEWAYS = 0, 1  # a repair round's slots: the first move leaving fewer coverings, the first leaving as many
+# (slot LONG as in a walk step)
+
+
+@njit(cache=True)
+def _at(table, key):
+    """Where ``key`` is in the open-addressing ``table`` (see ``visit``), or the empty slot it would take."""
+    mask = np.uint64(table.shape[0] - 1)
+    i = mix(key) & mask
+    while table[i] != ZERO and table[i] != key:
+        i = (i + ONE) & mask
+    return i
+
+
+@njit(cache=True)
+def remembered(keys, counts, key, cap):
+    """A count of outline ``key`` up to ``cap`` from the table (``counts``: an exact count, or minus a lower
+    bound where a count stopped at its cap), or -1 if it must be counted."""
+    i = _at(keys, key)
+    if keys[i] == ZERO:
+        return -1
+    known = counts[i]
+    if known >= 0:
+        return min(known, cap)
+    return cap if -known >= cap else -1
+
+
+@njit(cache=True)
+def remember(keys, counts, key, count, cap):
+    """Files a count made up to ``cap``; whether the key is new to the table."""
+    i = _at(keys, key)
+    new = keys[i] == ZERO
+    keys[i] = key
+    if count < cap:
+        counts[i] = count  # exact, so good under any cap
+    elif new or (counts[i] < 0 and -counts[i] < count):
+        counts[i] = -count
+    return new
+
+
+@njit(cache=True)
+def repair_round(cell_r, cell_c, cell_owner, lift_order, first_same, owner_piece, swaps, orient_start, orient_rows,
+                 orient_cols, piece_orients, box_rows, box_cols, most_edges_per_cell, key_width, search_start,
+                 search_piece, search_dr, search_dc, areas, sums, count, use_all, isolate, current, seen, count_keys,
+                 count_values, filled, seed, resume, chosen_key, chosen_move, chosen_r, chosen_c):
+    """One round of ``generators.ubongo.UbongoSteps.repair``, over the moves a walk step weighs
+    (``_lifted_moves``): the pieces ``lift_order[:first_same]`` (placed differently by the second covering)
+    lifted first, all their moves ranked together (most shared edges first, ``mix(seed ...)`` among equals),
+    then the others'. Each move to an outline not in ``seen`` is counted up to ``current`` + 1
+    (``engine.count_outline`` with the allowed pieces' ``search_*`` arrays), counts kept in ``count_keys`` and
+    ``count_values`` (``remember``) so that no outline is counted twice in an attempt: the first leaving fewer
+    coverings goes to slot ``IMPROVED`` and ends the round (``FOUND``); the first leaving as many to slot
+    ``SIDEWAYS``, its outline added to ``seen``. A count the caller must make goes to slot ``LONG`` and ends
+    the call (``COUNT_NEEDED``), ``resume`` set to that move, where the caller's next call goes on and finds it
+    counted: one needing more than one slice of search, or one the table (``filled`` entries before the call)
+    has no room for without being more than half full. Returns (outcome, keys added to ``seen``, keys added
+    to the counts)."""
+    added_seen = added_counts = 0
+    width = chosen_r.shape[1]
+    for group in range(resume[0], 2):
+        lifts = lift_order[:first_same] if group == 0 else lift_order[first_same:]
+        moves, move_lifted, move_piece, move_contacts, move_keys, move_r, move_c = _lifted_moves(
+            cell_r, cell_c, cell_owner, lifts, owner_piece, swaps, orient_start, orient_rows, orient_cols,
+            piece_orients, box_rows, box_cols, most_edges_per_cell, key_width, width)
+        order = _ranked(move_contacts, moves, seed ^ (np.uint64(group) << np.uint64(48)))
+        for position in range(resume[1] if group == resume[0] else 0, moves):
+            m = order[position]
+            key = move_keys[m]
+            if seen[_at(seen, key)] == key:
+                continue  # tabu: the descent would otherwise circle on a plateau
+            counted = remembered(count_keys, count_values, key, current + 1)
+            if counted < 0:
+                if 2 * (filled + added_counts + 1) <= count_keys.shape[0]:
+                    counted = engine.count_outline(key, key_width, search_start, search_piece, search_dr, search_dc,
+                                                   areas, sums, count, use_all, isolate, current + 1)
+                if counted < 0:
+                    resume[0], resume[1] = group, position
+                    _choose(chosen_key, chosen_move, chosen_r, chosen_c, LONG, key, move_lifted[m], move_piece[m],
+                            move_r[m * width:(m + 1) * width], move_c[m * width:(m + 1) * width], True)
+                    return COUNT_NEEDED, added_seen, added_counts
+                added_counts += remember(count_keys, count_values, key, counted, current + 1)
+            if counted < current:
+                _choose(chosen_key, chosen_move, chosen_r, chosen_c, IMPROVED, key, move_lifted[m], move_piece[m],
+                        move_r[m * width:(m + 1) * width], move_c[m * width:(m + 1) * width], True)
+                return FOUND, added_seen, added_counts
+            if counted == current and _choose(chosen_key, chosen_move, chosen_r, chosen_c, SIDEWAYS, key,
+                                              move_lifted[m], move_piece[m], move_r[m * width:(m + 1) * width],
+                                              move_c[m * width:(m + 1) * width], False):
+                added_seen += visit(seen, key)
+    return DONE, added_seen, added_counts
+
+
+@njit(cache=True)
+def refile(keys, counts, old_keys, old_counts):
+    """The entries of an outgrown table of counts, filed again in a larger one."""
+    for j in range(old_keys.shape[0]):
+        i = _at(keys, old_keys[j])
+        keys[i] = old_keys[j]
+        counts[i] = old_counts[j]
