@@ -1,5 +1,6 @@
 """Ubongo: solve, generation and difficulty (`python -m bench.bench_ubongo [--seeds N] [--sat]
-[--only CATALOGUE-MODE-PIECES] [--levels [MODE-PIECES ...]] [--published]`).
+[--only CATALOGUE-MODE-PIECES] [--levels [MODE-PIECES ...]] [--published] [--default-floor]
+[--piece-set-levels [--jobs N]]`).
 
 Solve: the outlines of generated 3-, 4- and 5-piece cards (standard catalogue), every covering
 enumerated in mode `given` (the card's pieces) and in mode `hidden` (any N of the 12 pieces), by
