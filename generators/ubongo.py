@@ -140,9 +140,9 @@ def piece_set_weights(catalogue: str, pieces: int, level: str) -> PieceSets:
     level (``PIECE_SET_LEVELS``; one added to that count and two to the draws, so that no set that makes cards
     at all is ruled out).
 
-    Some sets never make a card of some level (the 40 draws of I2 L3 O4, of I2 L3 S4 and of I2 L3 T4 are all
-    easy), and a walk keeps its pieces, so a draw from such a set only ends in a new draw. Weighting by the share keeps each
-    set's part among the cards of the level close to its part among drawn cards of that level."""
+    Some sets never make a card of some level (the 40 recorded draws of I2 L3 O4 are all easy), and a walk keeps
+    its pieces, so a draw from such a set only ends in a new draw. Weighting by the share keeps each set's part
+    among the cards of the level close to its part among drawn cards of that level."""
     table = json.loads(PIECE_SET_LEVELS.read_text())[catalogue][str(pieces)]
     column = human.SOLVER.level_names.index(level)
     sets, cumulative, total = [], [], 0.0
@@ -215,6 +215,12 @@ def _place(catalogue: str, piece: str, rest: set[Cell], box: tuple[int, int], rn
     return options.cells(rng.choices(range(len(options.contacts)), weights=[4 ** c for c in options.contacts])[0])
 
 
+def _grown_length(size: int, more: int, length: int) -> int:
+    """The length an open-addressing table of ``size`` keys needs for ``more`` new ones, staying at most half full
+    so that probes stay short (a power of two), or 0 if its ``length`` will do."""
+    return 0 if 2 * (size + more) <= length else 1 << (4 * (size + more)).bit_length()
+
+
 class OutlineSet:
     """Outline keys a walk has visited or a repair has moved to, in the open-addressing table the compiled walk
     step and repair round read and add to."""
@@ -228,10 +234,9 @@ class OutlineSet:
         self.size += kernel.visit(self.table, np.uint64(key))
 
     def make_room(self, more: int) -> None:
-        """At most half full after ``more`` new keys, so probes stay short."""
-        if 2 * (self.size + more) > len(self.table):
+        if length := _grown_length(self.size, more, len(self.table)):
             old = self.table[self.table != 0]
-            self.table = np.zeros(1 << (4 * (self.size + more)).bit_length(), np.uint64)  # a power of two
+            self.table = np.zeros(length, np.uint64)
             for key in old:
                 kernel.visit(self.table, key)
 
@@ -242,13 +247,15 @@ def _widest_piece(catalogue: str) -> int:
     return int(np.diff(start).max())
 
 
-class CountTable(OutlineSet):
+class CountTable:
     """Covering counts of the outlines an attempt has weighed (``kernels.ubongo.remember``: exact, or a lower
-    bound where a count stopped at its cap), read and added to by the compiled repair round as well."""
+    bound where a count stopped at its cap), in open-addressing tables the compiled repair round reads and adds
+    to as well."""
 
     def __init__(self, room: int = 256):
-        super().__init__(room)
+        self.table = np.zeros(room, np.uint64)
         self.values = np.zeros(room, np.int64)
+        self.size = 0
 
     def get(self, key: int, cap: int) -> int:
         """The count up to ``cap`` if it is known, else -1."""
@@ -259,11 +266,10 @@ class CountTable(OutlineSet):
         self.size += kernel.remember(self.table, self.values, np.uint64(key), count, cap)
 
     def make_room(self, more: int) -> None:
-        if 2 * (self.size + more) > len(self.table):
+        if length := _grown_length(self.size, more, len(self.table)):
             full = self.table != 0
             old_keys, old_values = self.table[full], self.values[full]
-            self.table = np.zeros(1 << (4 * (self.size + more)).bit_length(), np.uint64)
-            self.values = np.zeros(len(self.table), np.int64)
+            self.table, self.values = np.zeros(length, np.uint64), np.zeros(length, np.int64)
             kernel.refile(self.table, self.values, old_keys, old_values)
 
 
@@ -327,10 +333,10 @@ class RepairRound(MoveArrays):
         pieces = steps._allowed(self.cards)
         searched = (*rules.orientation_arrays(params.catalogue, pieces),
                     *rules.search_inputs(params.catalogue, pieces, params.pieces, params.mode == "given")[1:])
+        card = self.card_arrays()
         while True:
             steps.deadline.check()
             steps.seen.make_room(1)
-            card = self.card_arrays()
             outcome, added_seen, added_counts = kernel.repair_round(
                 *card[:4], self.first_same, *card[4:], *searched[:6], params.pieces, params.mode == "given",
                 searched[6], self.current, steps.seen.table,
