@@ -24,7 +24,7 @@ import math
 import random
 from collections import Counter
 from collections.abc import Callable
-from functools import cache, partial
+from functools import cache, lru_cache, partial
 from pathlib import Path
 from typing import Literal, NamedTuple
 
@@ -82,9 +82,11 @@ def outline(arrangement: Arrangement) -> set[Cell]:
     return {cell for _, cells in arrangement for cell in cells}
 
 
+@lru_cache(maxsize=256)
 def outline_key(arrangement: Arrangement) -> int:
     """The outline up to translation as one integer, rows ``KEY_WIDTH`` bits apart: how the walks remember
-    the cards they met, and what the covering count and the grade read."""
+    the cards they met, and what the covering count and the grade read. Kept for the last cards: a repair
+    round, the proof before it and the grade after ask for the same card's key."""
     cells = [cell for _, cells in arrangement for cell in cells]
     rows, cols = zip(*cells, strict=True)
     shift = min(rows) * KEY_WIDTH + min(cols)
@@ -282,9 +284,13 @@ class MoveArrays:
         names = steps.names
         self.steps, self.cards, self.seed = steps, arrangement, np.uint64(seed)
         used = [name for name, _ in arrangement]
-        self.cells = (np.array([r for _, cells in arrangement for r, _ in cells], np.int64),
-                      np.array([c for _, cells in arrangement for _, c in cells], np.int64),
-                      np.array([i for i, (_, cells) in enumerate(arrangement) for _ in cells], np.int64))
+        rows, cols, owners = [], [], []
+        for i, (_, cells) in enumerate(arrangement):
+            for r, c in cells:
+                rows.append(r)
+                cols.append(c)
+                owners.append(i)
+        self.cells = (np.array(rows, np.int64), np.array(cols, np.int64), np.array(owners, np.int64))
         self.lift_order = np.array([used.index(name) for name in lift_order], np.int64)
         self.owner_piece = np.array([names.index(name) for name in used], np.int64)
         self.swaps = np.array([names.index(n) for n in names if n not in used] if steps.params.mode == "hidden"
