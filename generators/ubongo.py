@@ -137,6 +137,11 @@ def count_piece_set_levels(catalogue: str, piece_set: tuple[str, ...], draws: in
 
 
 @cache
+def _piece_set_table() -> dict[str, dict[str, dict[str, list[int]]]]:
+    return json.loads(PIECE_SET_LEVELS.read_text())
+
+
+@cache
 def piece_set_weights(catalogue: str, pieces: int, level: str) -> PieceSets:
     """Mode given, a card of ``level``: every piece set, weighted by the share of its draws that grade at the
     level (``PIECE_SET_LEVELS``; one added to that count and two to the draws, so that no set that makes cards
@@ -145,7 +150,7 @@ def piece_set_weights(catalogue: str, pieces: int, level: str) -> PieceSets:
     Some sets never make a card of some level (the 40 recorded draws of I2 L3 O4 are all easy), and a walk keeps
     its pieces, so a draw from such a set only ends in a new draw. Weighting by the share keeps each set's part
     among the cards of the level close to its part among drawn cards of that level."""
-    table = json.loads(PIECE_SET_LEVELS.read_text())[catalogue][str(pieces)]
+    table = _piece_set_table()[catalogue][str(pieces)]
     column = human.SOLVER.level_names.index(level)
     sets, cumulative, total = [], [], 0.0
     for names, counts in table.items():
@@ -671,9 +676,10 @@ class TowardLevel:
 
 
 def warm_up() -> None:
-    """Load the compiled covering search and grader, so no request compiles them."""
+    """Load the compiled covering search and grader, so no request compiles them, and the piece sets' table."""
     engine.warm_up()
     human.warm_up()
+    _piece_set_table()
 
 
 PUZZLE_TYPE = PuzzleType(
