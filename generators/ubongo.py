@@ -342,15 +342,14 @@ class RepairRound(MoveArrays):
         calls."""
         steps, params = self.steps, self.steps.params
         pieces = steps._allowed(self.cards)
-        searched = (*rules.orientation_arrays(params.catalogue, pieces),
-                    *rules.search_inputs(params.catalogue, pieces, params.pieces, params.mode == "given")[1:])
+        # The piece set as the count takes it: the first nine of what the walk's count-and-grade takes.
+        counted = human.count_and_grade_arguments(params.catalogue, pieces, params.pieces, params.mode == "given")[:9]
         card = self.card_arrays()
         while True:
             steps.deadline.check()
             steps.seen.make_room(1)
             outcome, added_seen, added_counts = kernel.repair_round(
-                *card[:4], self.first_same, *card[4:], *searched[:6], params.pieces, params.mode == "given",
-                searched[6], self.current, steps.seen.table,
+                *card[:4], self.first_same, *card[4:], *counted, self.current, steps.seen.table,
                 steps.counted.table, steps.counted.values, steps.counted.size, self.seed, self.resume, *self.chosen)
             steps.seen.size += added_seen
             steps.counted.size += added_counts
