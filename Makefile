@@ -12,7 +12,7 @@ COMPILED := $(shell grep -rl --include='*.py' 'from numba' solvers)
 
 .PHONY: serve test test-fast test-whole lint openapi bench bench-load clean
 
-$(STAMP): pyproject.toml constraints.txt
+$(STAMP): pyproject.toml constraints.txt README.md  # README.md: the installed description the front page quotes
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]' -c constraints.txt

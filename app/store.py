@@ -18,6 +18,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -230,7 +231,7 @@ def make_engine(url: str, timeout_seconds: float = 30.0) -> Engine:
 WAL_SIZE_LIMIT = 64 * 1024 * 1024
 
 
-MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+MIGRATIONS = Path(str(resources.files("app") / "migrations"))  # shipped in the package as data
 MIGRATION_LOCK = 727_274  # PostgreSQL advisory lock id: replicas starting together migrate one at a time
 
 

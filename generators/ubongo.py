@@ -25,6 +25,7 @@ import random
 from collections import Counter
 from collections.abc import Callable
 from functools import cache, lru_cache, partial
+from importlib import resources
 from pathlib import Path
 from typing import Literal, NamedTuple
 
@@ -49,7 +50,7 @@ WALK_TRIES = 100  # moves weighed per step of the walk toward a level
 COUNT_CAP = 64  # coverings counted per candidate; more than this is "many"
 KEY_WIDTH = 8  # bits per row of an outline key: wider than any card box
 KICK_ROUNDS = 12  # repair rounds that may bring a walk's non-unique neighbour back to one covering
-PIECE_SET_LEVELS = Path(__file__).with_name("ubongo_piece_sets.json")  # written by ``count_piece_set_levels``
+PIECE_SET_LEVELS = Path(str(resources.files("generators") / "ubongo_piece_sets.json"))  # written by ``count_piece_set_levels``
 PIECE_SET_DRAWS = 40  # draws per piece set behind each row of that table
 
 

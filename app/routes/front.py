@@ -15,7 +15,7 @@ import datetime as dt
 import html
 import re
 from dataclasses import dataclass
-from pathlib import Path
+from importlib import metadata
 from string import Template
 from typing import Annotated
 from urllib.parse import urlencode
@@ -31,7 +31,6 @@ from generators.registry import TYPES
 from generators.spec import PuzzleType
 
 PAGE = Template((STATIC / "front.html").read_text())
-README = Path(__file__).resolve().parents[2] / "README.md"
 README_HOST = "localhost:8000"  # the address the README's examples use
 
 router = APIRouter(tags=["pictures and play"])
@@ -39,10 +38,11 @@ router = APIRouter(tags=["pictures and play"])
 
 def readme_curl_examples() -> str | None:
     """The code block of the README's "Using it with curl" section, so the page shows the very examples
-    the README keeps current (None where the README is not installed with the service)."""
+    the README keeps current. The README ships as the installed package's description, so a wheel, an
+    image and a checkout all have it (None only if the package is not installed at all)."""
     try:
-        text = README.read_text()
-    except OSError:
+        text = metadata.metadata("puzzlegen").get_payload()
+    except metadata.PackageNotFoundError:
         return None
     found = re.search(r"^## Using it with curl\n+```sh\n(.*?)^```", text, re.MULTILINE | re.DOTALL)
     return found.group(1) if found else None

@@ -13,6 +13,7 @@ import json
 import math
 from collections.abc import Callable
 from datetime import date
+from importlib import resources
 from pathlib import Path
 from string import Template
 from typing import Annotated, Any
@@ -39,7 +40,7 @@ from app.store import PuzzleRow
 from generators.registry import TYPES
 from generators.spec import PuzzleType
 
-STATIC = Path(__file__).resolve().parent.parent / "static"
+STATIC = Path(str(resources.files("app") / "static"))  # shipped in the package: a wheel serves it too
 # The pages' files: play.js, play.css, front.js, front.css and each play mode's own module (play-<mode>.js).
 ASSETS = {path.name: {".js": "text/javascript", ".css": "text/css"}[path.suffix]
           for path in sorted(STATIC.iterdir()) if path.suffix in (".js", ".css")}
@@ -51,7 +52,8 @@ PAGE = Template((STATIC / "play.html").read_text())
 def _version() -> str:
     """Changes whenever a picture or the page changes, so cached SVGs and pages are never stale."""
     digest = hashlib.sha256()
-    sources = sorted((Path(__file__).resolve().parents[2] / "pictures").glob("*.py")) + sorted(STATIC.iterdir())
+    pictures = Path(str(resources.files("pictures")))
+    sources = sorted(pictures.glob("*.py")) + sorted(STATIC.iterdir())
     for path in sources:
         digest.update(path.read_bytes())
     return digest.hexdigest()[:10]
