@@ -24,10 +24,10 @@ from pathlib import Path
 
 from bench.stats import summary
 from generators.nonogram import NonogramParams, generate_puzzle
-from solvers import nonogram as rules
 from solvers.common import Deadline
+from solvers.nonogram import rules
+from solvers.nonogram import techniques as human
 from solvers.sat import CadicalBackend, block
-from solvers.techniques import nonogram as human
 from tests.conftest import REFERENCE, read_jsonl
 
 PATTERN = "/usr/games/sgt-pattern"

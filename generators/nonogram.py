@@ -28,11 +28,9 @@ from pydantic import BaseModel, Field, model_validator
 from generators.params import normalise_shape
 from generators.pipeline import Generated, generate, generate_at_level
 from generators.spec import PuzzleType
-from pictures import nonogram as picture
-from solvers import nonogram as rules
 from solvers.common import Deadline
-from solvers.formats.puzzlink import nonogram as puzzlink
-from solvers.techniques import nonogram as human
+from solvers.nonogram import picture, puzzlink, rules
+from solvers.nonogram import techniques as human
 from solvers.techniques.human import Grade
 
 Grid = list[list[int]]

@@ -11,6 +11,7 @@ import hashlib
 import html
 import json
 import math
+import sys
 from collections.abc import Callable
 from datetime import date
 from importlib import resources
@@ -50,10 +51,11 @@ PAGE = Template((STATIC / "play.html").read_text())
 
 
 def _version() -> str:
-    """Changes whenever a picture or the page changes, so cached SVGs and pages are never stale."""
+    """Changes whenever a picture or the page changes, so cached SVGs and pages are never stale: the shared
+    picture layer, every type's own drawing module (wherever its genre keeps it) and the page's files."""
     digest = hashlib.sha256()
-    pictures = Path(str(resources.files("pictures")))
-    sources = sorted(pictures.glob("*.py")) + sorted(STATIC.iterdir())
+    drawings = {Path(str(sys.modules[t.render.__module__].__file__)) for t in TYPES.values() if t.render is not None}
+    sources = sorted(Path(str(resources.files("pictures"))).glob("*.py")) + sorted(drawings) + sorted(STATIC.iterdir())
     for path in sources:
         digest.update(path.read_bytes())
     return digest.hexdigest()[:10]

@@ -8,7 +8,7 @@ import pytest
 
 from generators.nonogram import NonogramParams, generate_puzzle
 from solvers.common import Deadline, InvalidInput
-from solvers.formats.puzzlink.nonogram import nonogram_url, parse_nonogram_url
+from solvers.nonogram.puzzlink import nonogram_url, parse_nonogram_url
 from tests.service.test_api import generate
 
 # pzprjs test/script/nonogram.js, and webpbn #1 as pzprjs writes it.

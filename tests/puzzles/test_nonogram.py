@@ -11,8 +11,8 @@ import pytest
 from pydantic import ValidationError
 
 from generators.nonogram import NonogramParams, generate_unique, puzzle_of, random_picture
-from solvers import nonogram as rules
 from solvers.common import BudgetExceeded, Deadline, InvalidInput
+from solvers.nonogram import rules
 from tests.conftest import REFERENCE, WHOLE_SETS, read_jsonl, share
 
 PUBLISHED = [record for name in ("webpbn", "mikix-db", "cp-literature")

@@ -10,9 +10,9 @@ import random
 import pytest
 
 from generators.nonogram import NonogramParams, generate_puzzle, puzzle_of, random_picture
-from solvers import nonogram as rules
 from solvers.common import Deadline
-from solvers.techniques import nonogram as nt
+from solvers.nonogram import rules
+from solvers.nonogram import techniques as nt
 from solvers.techniques.human import Contradiction
 from tests.conftest import REFERENCE, read_jsonl
 

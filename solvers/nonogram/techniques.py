@@ -11,7 +11,7 @@
 - ``hard``: deeper: the same assumption followed as far as it goes, and both values of a cell followed,
   keeping what both lead to.
 
-Each technique asks the compiled line solver and prober of ``solvers/nonogram.py`` where to look, and
+Each technique asks the compiled line solver and prober of ``solvers/nonogram/rules.py`` where to look, and
 the shared ``Trials`` follow the assumption the same way a person would (line by line), so the sentences
 name the line that breaks. The levels are closures of sound, monotone rules, so a level's stuck state
 does not depend on the order of steps: the generator's fast check (``level_index``) and the path agree.
@@ -27,8 +27,8 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, Field
 
-from solvers import nonogram as rules
 from solvers.common import Cell, Deadline, compile_lock
+from solvers.nonogram import kernel, rules
 from solvers.techniques.human import (
     Contradiction,
     Grade,
@@ -42,7 +42,6 @@ from solvers.techniques.human import (
     cell_name,
     grid_difficulty,
 )
-from solvers.techniques.kernels import nonogram as kernel
 
 FILLED, EMPTY = 1, 0
 VALUE_NAMES = {FILLED: "filled", EMPTY: "empty"}

@@ -1,9 +1,9 @@
 """Nonogram's solution path compiled with numba: the steps ``SOLVER.run`` takes, without their sentences.
 
-``solvers/techniques/nonogram.py`` writes a sentence for every step in Python, which a hint needs once but
+``solvers/nonogram/techniques.py`` writes a sentence for every step in Python, which a hint needs once but
 grading (and the generator, which grades every draw of the asked level) would pay for on every line of
 every look. Grading needs only which technique each step used, how far it looked and what it decided, so
-this kernel walks the same path on the engine's arrays (``solvers/nonogram.py``): the same looks in the
+this kernel walks the same path on the engine's arrays (``solvers/nonogram/rules.py``): the same looks in the
 same order, with the compiled line solver and prober the techniques themselves ask.
 
 - The three easy techniques are one pass each over every line, as ``line_steps`` makes it: each line is
@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.nonogram import LIMIT, LINES, TRAIL, _undo, first_probe, follow, line_solve
+from solvers.nonogram.rules import LIMIT, LINES, TRAIL, _undo, first_probe, follow, line_solve
 
 OVERLAP, COMPLETED_RUNS, LINE, SHORT_CHAIN, LONG_CHAIN, EITHER_WAY = range(6)  # the order of SOLVER.techniques()
 EASY_KINDS = (OVERLAP, COMPLETED_RUNS, LINE)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from solvers.common import InvalidInput
 from solvers.formats.puzzlink.codec import BASE_URL, QUESTION, UNKNOWN, read_outside_numbers, split_url, write_numbers
-from solvers.nonogram import Clue, NonogramPuzzle
+from solvers.nonogram.rules import Clue, NonogramPuzzle
 
 GENRE = "nonogram"
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import drawsvg as draw
 
 from pictures.grid import CELL, GRID_LINE, INK, SHADE, Grid, canvas, cell_background, cell_group, finish, text
-from solvers.nonogram import NonogramAnswer, NonogramPuzzle
+from solvers.nonogram.rules import NonogramAnswer, NonogramPuzzle
 
 MARGIN = 6
 SLOT = CELL * 0.62  # room for one clue number down (column clues), or across when it has one digit
