@@ -31,10 +31,9 @@ import numpy as np
 
 from bench.stats import percentile, spearman, summary
 from generators import sudoku as gen
-from solvers import sudoku as rules
 from solvers.common import Deadline
-from solvers.engines import sudoku as engine
-from solvers.techniques import sudoku as human
+from solvers.sudoku import engine, rules
+from solvers.sudoku import techniques as human
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "sudoku"
 NINE_SETS = ("sudoku-exchange", "hardest", "top95", "17-clue")

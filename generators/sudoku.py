@@ -29,14 +29,10 @@ from pydantic import BaseModel, Field, model_validator
 
 from generators.pipeline import Generated, generate, generate_at_level
 from generators.spec import PuzzleType
-from pictures import sudoku as picture
-from solvers import sudoku as rules
 from solvers.common import Deadline
-from solvers.engines import sudoku as engine
-from solvers.formats.puzzlink import sudoku as puzzlink
-from solvers.techniques import sudoku as human
+from solvers.sudoku import engine, kernel, picture, puzzlink, rules
+from solvers.sudoku import techniques as human
 from solvers.techniques.human import Grade
-from solvers.techniques.kernels import sudoku as kernel
 
 Flat = list[int]  # a grid row by row
 Symmetry = Literal["none", "rotational"]

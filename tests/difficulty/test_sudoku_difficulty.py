@@ -13,10 +13,9 @@ import pytest
 from bench.stats import spearman
 from generators import sudoku as gen
 from generators.pipeline import Generated
-from solvers import sudoku as rules
 from solvers.common import Deadline, InvalidInput
-from solvers.engines import sudoku as engine
-from solvers.techniques import sudoku as human
+from solvers.sudoku import engine, rules
+from solvers.sudoku import techniques as human
 from tests.conftest import REFERENCE, read_jsonl, share
 
 LEVELS = human.LEVELS

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from generators import sudoku as gen
-from solvers import sudoku as rules
 from solvers.common import Deadline, InvalidInput
-from solvers.formats.puzzlink.sudoku import parse_sudoku_url, sudoku_url
+from solvers.sudoku import rules
+from solvers.sudoku.puzzlink import parse_sudoku_url, sudoku_url
 from tests.conftest import REFERENCE, read_jsonl
 from tests.service.test_api import generate
 

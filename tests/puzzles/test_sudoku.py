@@ -11,10 +11,9 @@ import pytest
 from pydantic import ValidationError
 
 from generators import sudoku as gen
-from solvers import sudoku as rules
 from solvers.common import BudgetExceeded, Deadline, InvalidInput
-from solvers.engines import sudoku as engine
-from solvers.techniques import sudoku as human
+from solvers.sudoku import engine, rules
+from solvers.sudoku import techniques as human
 from tests.conftest import REFERENCE, generation_digest, read_jsonl, share
 
 DATA = REFERENCE / "sudoku"

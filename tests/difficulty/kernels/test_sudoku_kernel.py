@@ -1,4 +1,4 @@
-"""The compiled Sudoku path (``solvers/techniques/kernels/sudoku.py``) and the faster forcing-chain trial
+"""The compiled Sudoku path (``solvers/sudoku/kernel.py``) and the faster forcing-chain trial
 change nothing a player or the level tables see: grades, paths (sentences included) and first hints of a
 fixed sample equal what the pure-Python techniques gave before (``tests/data/sudoku/paths.jsonl``, made
 by ``capture`` below from the code before the kernel), the outline equals the Python path at every
@@ -19,11 +19,9 @@ import numpy as np
 import pytest
 
 from generators import sudoku as gen
-from solvers import sudoku as rules
 from solvers.common import Deadline
-from solvers.engines import sudoku as engine
-from solvers.techniques import sudoku as human
-from solvers.techniques.kernels import sudoku as kernel
+from solvers.sudoku import engine, kernel, rules
+from solvers.sudoku import techniques as human
 
 DATA = Path(__file__).parents[2] / "data" / "sudoku"
 SAMPLE = DATA / "paths.jsonl"

@@ -4,7 +4,7 @@ Rules: fill every cell of the N×N grid (N = 4, 6, 9, 16; boxes 2×2, 2×3 — t
 4×4) with a digit 1..N so that each row, each column and each box holds every digit once; the givens
 stay as they are.
 
-Solvers: ``search`` (the default), the bitset search of ``solvers.engines.sudoku`` compiled with numba,
+Solvers: ``search`` (the default), the bitset search of ``solvers.sudoku.engine`` compiled with numba,
 and ``cadical`` / ``z3``, the one-hot SAT model below on the shared SAT layer. The search proves a
 published 9×9 unique in well under a millisecond where CaDiCaL takes several (``python -m
 bench.bench_sudoku --solve``), and counts 100,000 solutions of an empty grid within the budget; the
@@ -19,8 +19,8 @@ from typing import Annotated
 from pydantic import AfterValidator, BaseModel, Field, model_validator
 
 from solvers.common import Cell, Deadline, InvalidInput, SolveOutcome, Violation, at, grid_shape_violations, violation
-from solvers.engines import sudoku as engine
 from solvers.sat import SatBackend, count_models, make_backend
+from solvers.sudoku import engine
 
 BACKENDS = ("search", "cadical", "z3")  # the first is the default
 DEFAULT_BACKEND = BACKENDS[0]

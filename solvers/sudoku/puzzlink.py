@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from solvers.common import InvalidInput
 from solvers.formats.puzzlink.codec import BASE_URL, QUESTION, UNKNOWN, read_cell_numbers, split_url, write_numbers
-from solvers.sudoku import SIZES, SudokuPuzzle
+from solvers.sudoku.rules import SIZES, SudokuPuzzle
 
 GENRE = "sudoku"
 

@@ -1,4 +1,4 @@
-"""The Sudoku solution path compiled with numba: every technique of ``solvers/techniques/sudoku.py`` on
+"""The Sudoku solution path compiled with numba: every technique of ``solvers/sudoku/techniques.py`` on
 arrays, so that grading (and the generator, which grades every candidate puzzle it considers) costs
 microseconds on 9×9 and milliseconds on 16×16 instead of Python's tens to hundreds.
 
@@ -15,7 +15,7 @@ State: ``cand`` (one int32 mask per cell, bit d-1 for digit d; a decided cell ke
 with ``cache=True``.
 
 The generator's swap toward a level (``swap_toward_level``) lives here too: each of its removals asks the
-exact search (``solvers/engines/sudoku.py``) and each of its candidates the path, so here one compiled
+exact search (``solvers/sudoku/engine.py``) and each of its candidates the path, so here one compiled
 call does a whole draw's swap.
 """
 
@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.engines.sudoku import PASSED_OVER, SINGLES_FINISH, UNIQUE, smallest_forcing_net, stalled_addition, swap_removal
+from solvers.sudoku.engine import PASSED_OVER, SINGLES_FINISH, UNIQUE, smallest_forcing_net, stalled_addition, swap_removal
 
 # The techniques in the order the solver tries them (``SOLVER``'s levels, flattened; checked at import there).
 TECHNIQUES = ("hidden-single", "naked-single", "pointing", "claiming", "naked-pair", "hidden-pair", "naked-triple",

@@ -28,10 +28,9 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from solvers.common import Cell, Deadline, InvalidInput
-from solvers.engines import sudoku as engine
-from solvers.sudoku import SudokuAnswer, SudokuPuzzle, units
+from solvers.sudoku import engine, kernel
+from solvers.sudoku.rules import SudokuAnswer, SudokuPuzzle, units
 from solvers.techniques.human import Contradiction, Difficulty, Grade, Hint, HumanSolver, Level, Step, Technique, cell_name
-from solvers.techniques.kernels import sudoku as kernel
 
 FORCING_ROUNDS = 12  # how many rounds of singles a forcing chain may follow (a person's working memory)
 XY_CHAIN_CELLS = 12  # the longest XY-chain looked for
@@ -623,7 +622,7 @@ EFFORTS: dict[str, Callable[[int], float]] = {"xy-chain": xy_chain_effort, "forc
 
 @dataclass(frozen=True)
 class KernelBoard:
-    """The arrays ``kernels.sudoku.solve_path`` reads, per size."""
+    """The arrays ``solvers.sudoku.kernel.solve_path`` reads, per size."""
 
     units: np.ndarray
     single_order: np.ndarray
@@ -667,7 +666,7 @@ class Outline:
 
 def _follow(board: Board, cand: np.ndarray, digits: np.ndarray, upto: int | None, deadline: Deadline,
             with_steps: bool = True) -> tuple[int, list[tuple[int, str, float]]]:
-    """``kernels.sudoku.solve_path`` in slices between deadline checks: its status and (``with_steps``) the
+    """``solvers.sudoku.kernel.solve_path`` in slices between deadline checks: its status and (``with_steps``) the
     steps it took; without them it only counts the steps, so it never overflows."""
     room = STEP_ROOM * board.n ** 3 if with_steps else 0
     techniques, params, control = np.empty(room, dtype=np.int32), np.empty(room, dtype=np.int32), np.zeros(1, np.int64)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import drawsvg as draw
 
 from pictures.grid import CELL, INK, Grid, canvas, cell_background, cell_group, finish, grid_lines, text
-from solvers.sudoku import SudokuAnswer, SudokuPuzzle, box_rows_cols
+from solvers.sudoku.rules import SudokuAnswer, SudokuPuzzle, box_rows_cols
 
 MARGIN = 6
 SOLVED_INK = "#1f5fbf"  # the digits a solution adds: blue, and regular weight where the givens are bold

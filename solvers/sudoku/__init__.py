@@ -1,0 +1,1 @@
+"""Sudoku: everything of this genre in one place (engine, kernel, picture, puzzlink, rules, techniques)."""
