@@ -6,7 +6,7 @@ default backend. Each generated puzzle is then solved from scratch, as `POST /so
 (build the model, find the solution, prove there is no second one), and the solver's answer is
 checked to be the stored solution, so a fast wrong generator cannot look good. `--backends` also
 times solve on both SAT backends over the published 10×10 puzzles, the measurement behind
-`solvers.battleship.DEFAULT_BACKEND`.
+`solvers.battleship.rules.DEFAULT_BACKEND`.
 
 `--levels` generates `--seeds` puzzles per level and size and prints wall and CPU time (the machine may
 be shared: CPU time is the steadier figure), the draws and revealed-cell adjustments it took, the
@@ -29,9 +29,9 @@ from pathlib import Path
 
 from bench.stats import summary
 from generators.battleship import BattleshipParams, generate_puzzle, generate_unique
-from solvers import battleship as rules
+from solvers.battleship import rules
+from solvers.battleship import techniques as human
 from solvers.common import BudgetExceeded, Deadline, SolveOutcome
-from solvers.techniques import battleship as human
 
 BUDGET = 20.0  # seconds: the service's request budget for a generation
 

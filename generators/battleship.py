@@ -22,12 +22,10 @@ from pydantic import BaseModel, Field, model_validator
 from generators.params import normalise_shape
 from generators.pipeline import Generated, generate, generate_at_level
 from generators.spec import PuzzleType
-from pictures import battleship as picture
-from solvers import battleship as rules
+from solvers.battleship import picture, puzzlink, rules
+from solvers.battleship import techniques as human
 from solvers.common import Deadline, InvalidInput
-from solvers.formats.puzzlink import battleship as puzzlink
 from solvers.sat import SatBackend, make_backend
-from solvers.techniques import battleship as human
 from solvers.techniques.human import Grade, GridState
 
 Grid = list[list[int]]

@@ -9,9 +9,9 @@ from collections import Counter
 import pytest
 
 from generators.battleship import BattleshipParams, generate_puzzle, random_layout
-from solvers import battleship as rules
+from solvers.battleship import rules
+from solvers.battleship import techniques as bt
 from solvers.common import Deadline, InvalidInput
-from solvers.techniques import battleship as bt
 from solvers.techniques.human import Contradiction, GridState
 from tests.conftest import REFERENCE, read_jsonl, share
 from tests.puzzles.test_battleship import grid, puzzle_for

@@ -9,9 +9,9 @@ import pytest
 
 from app.work import envelope, generate_job
 from generators.registry import TYPES
-from solvers.battleship import BattleshipPuzzle
+from solvers.battleship.puzzlink import battleship_url, parse_battleship_url
+from solvers.battleship.rules import BattleshipPuzzle
 from solvers.common import InvalidInput
-from solvers.formats.puzzlink.battleship import battleship_url, parse_battleship_url
 from solvers.formats.puzzlink.codec import read_cell_numbers, write_numbers
 from tests.service.test_api import generate
 

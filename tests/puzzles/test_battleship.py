@@ -11,7 +11,7 @@ import pytest
 from pydantic import ValidationError
 
 from generators.battleship import BattleshipParams, generate_puzzle, generate_unique, random_layout, sat_layout
-from solvers import battleship as rules
+from solvers.battleship import rules
 from solvers.common import Deadline, InvalidInput
 from tests.conftest import read_jsonl, share
 

@@ -21,7 +21,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from solvers.battleship import segment_kind
+from solvers.battleship.rules import segment_kind
 from tests.conftest import REPO
 from tests.operations.test_replicas import start_replica, wait_until_up
 

@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from generators.battleship import BattleshipParams, generate_unique
+from solvers.battleship import kernel
+from solvers.battleship import techniques as bt
 from solvers.common import Deadline
-from solvers.techniques import battleship as bt
 from solvers.techniques.human import Contradiction, GridState, Trial
-from solvers.techniques.kernels import battleship as kernel
 
 
 def legal_reference(board: bt.Board, values: list[int | None], remaining: dict[int, int]) -> np.ndarray:

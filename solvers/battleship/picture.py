@@ -7,7 +7,7 @@ from __future__ import annotations
 import drawsvg as draw
 
 from pictures.grid import CELL, INK, Grid, canvas, cell_background, cell_group, finish, grid_lines, text
-from solvers.battleship import BattleshipAnswer, BattleshipPuzzle, segment_kind
+from solvers.battleship.rules import BattleshipAnswer, BattleshipPuzzle, segment_kind
 
 MARGIN = 6
 SHIP = "#1f3a5f"

@@ -25,7 +25,8 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, Field
 
-from solvers.battleship import BattleshipPuzzle
+from solvers.battleship import kernel
+from solvers.battleship.rules import BattleshipPuzzle
 from solvers.common import Cell, Deadline, compile_lock
 from solvers.techniques.human import (
     Contradiction,
@@ -45,7 +46,6 @@ from solvers.techniques.human import (
     either_way_step,
     grid_difficulty,
 )
-from solvers.techniques.kernels import battleship as kernel
 
 SHIP, WATER = 1, 0
 VALUE_NAMES = {SHIP: "ship", WATER: "water"}

@@ -1,6 +1,6 @@
 """The Battleship techniques compiled with numba: which cells each decides, never how a player reads it.
 
-``solvers/techniques/battleship.py`` defines the techniques and their sentences; the functions here
+``solvers/battleship/techniques.py`` defines the techniques and their sentences; the functions here
 find the same cells on flat arrays, so that the look-aheads (every undecided cell assumed both ways and
 followed, at the top levels to the end) cost microseconds each instead of a millisecond a round.
 

@@ -17,7 +17,7 @@ has no equivalent here and is refused with the reason.
 
 from __future__ import annotations
 
-from solvers.battleship import BattleshipPuzzle, Revealed
+from solvers.battleship.rules import BattleshipPuzzle, Revealed
 from solvers.common import InvalidInput
 from solvers.formats.puzzlink.codec import (
     BASE_URL,

@@ -1,0 +1,1 @@
+"""Battleship: everything of this genre in one place (kernel, picture, puzzlink, rules, techniques)."""
