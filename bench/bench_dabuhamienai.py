@@ -25,10 +25,10 @@ from typing import Any
 
 from bench.stats import percentile, summary
 from generators.dabuhamienai import DabuhamienaiParams, generate_puzzle, generate_unique
-from solvers import dabuhamienai as rules
 from solvers.common import Deadline
+from solvers.dabuhamienai import rules
+from solvers.dabuhamienai import techniques as human
 from solvers.sat import BACKENDS
-from solvers.techniques import dabuhamienai as human
 
 
 def cpu(work: Callable[..., Any], *args: Any) -> tuple[float, Any]:

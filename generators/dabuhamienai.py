@@ -21,11 +21,10 @@ from pydantic import BaseModel, Field, model_validator
 
 from generators.pipeline import Generated, generate, generate_at_level
 from generators.spec import PuzzleType
-from pictures import dabuhamienai as picture
-from solvers import dabuhamienai as rules
 from solvers.common import Cell, Deadline
+from solvers.dabuhamienai import picture, rules
+from solvers.dabuhamienai import techniques as human
 from solvers.sat import make_backend
-from solvers.techniques import dabuhamienai as human
 from solvers.techniques.human import Grade
 
 Grid = list[list[int]]

@@ -25,7 +25,8 @@ from generators.registry import TYPES
 from generators.spec import PuzzleType
 from solvers.battleship import techniques as battleship
 from solvers.common import Deadline
-from solvers.techniques import dabuhamienai, number_sums, ubongo
+from solvers.dabuhamienai import techniques as dabuhamienai
+from solvers.techniques import number_sums, ubongo
 
 GOLDEN = Path(__file__).parent / "data" / "golden"
 DATA = Path(__file__).parent / "data"

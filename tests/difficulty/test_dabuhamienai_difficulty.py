@@ -9,10 +9,10 @@ import random
 import pytest
 
 from generators.dabuhamienai import DabuhamienaiParams, generate_puzzle, generate_unique
-from solvers import dabuhamienai as rules
 from solvers.common import Deadline
-from solvers.dabuhamienai import DabuhamienaiAnswer, DabuhamienaiPuzzle
-from solvers.techniques import dabuhamienai as human
+from solvers.dabuhamienai import rules
+from solvers.dabuhamienai import techniques as human
+from solvers.dabuhamienai.rules import DabuhamienaiAnswer, DabuhamienaiPuzzle
 from solvers.techniques.human import Contradiction, GridState, grid_hint
 from tests.conftest import share
 

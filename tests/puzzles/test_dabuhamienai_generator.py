@@ -8,8 +8,8 @@ import random
 import pytest
 
 from generators.dabuhamienai import DabuhamienaiParams, generate_puzzle, generate_unique, random_maximal_shading
-from solvers import dabuhamienai as rules
 from solvers.common import Deadline
+from solvers.dabuhamienai import rules
 from solvers.sat import make_backend
 
 CASES = [(size, seed) for size in (4, 6, 8, 10, 15) for seed in range(3)] + [(30, 0)]

@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from solvers import dabuhamienai as rules
 from solvers.common import Deadline, InvalidInput
+from solvers.dabuhamienai import rules
 from solvers.sat import BACKENDS
 from tests.conftest import WHOLE_SETS
 

@@ -12,11 +12,11 @@ import pytest
 
 from generators.dabuhamienai import generate_unique
 from solvers.common import Deadline
-from solvers.dabuhamienai import DabuhamienaiPuzzle
+from solvers.dabuhamienai import kernel
+from solvers.dabuhamienai import techniques as human
+from solvers.dabuhamienai.rules import DabuhamienaiPuzzle
 from solvers.grid import lines, neighbours
-from solvers.techniques import dabuhamienai as human
 from solvers.techniques.human import Contradiction, GridState, Step, Trial
-from solvers.techniques.kernels import dabuhamienai as kernel
 
 
 def outcome(find, board: human.Board, state: GridState) -> list[Step] | str:

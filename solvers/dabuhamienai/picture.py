@@ -5,7 +5,7 @@ from __future__ import annotations
 import drawsvg as draw
 
 from pictures.grid import CELL, SHADE, Grid, canvas, cell_background, cell_group, finish, grid_lines, text
-from solvers.dabuhamienai import DabuhamienaiAnswer, DabuhamienaiPuzzle
+from solvers.dabuhamienai.rules import DabuhamienaiAnswer, DabuhamienaiPuzzle
 
 MARGIN = 6
 

@@ -6,7 +6,7 @@ least two cells that could break it), so the first level already includes the wa
 
 Each technique is written twice, once to read and once to run: the Python functions below are the
 reference (they say what a technique means, and ``REFERENCE`` is the solver made of them), and
-``SOLVER`` finds the same steps with the compiled functions of ``kernels.dabuhamienai``, writing the
+``SOLVER`` finds the same steps with the compiled functions of ``solvers.dabuhamienai.kernel``, writing the
 player's sentence only for the steps it returns. The look-aheads follow thousands of assumptions per
 puzzle, which is what the kernel is for.
 """
@@ -24,7 +24,8 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from solvers.common import Cell, Deadline, compile_lock
-from solvers.dabuhamienai import DabuhamienaiPuzzle
+from solvers.dabuhamienai import kernel
+from solvers.dabuhamienai.rules import DabuhamienaiPuzzle
 from solvers.techniques.human import (
     Contradiction,
     Grade,
@@ -43,7 +44,6 @@ from solvers.techniques.human import (
     either_way_step,
     grid_difficulty,
 )
-from solvers.techniques.kernels import dabuhamienai as kernel
 
 SHADED, WHITE = 1, 0
 VALUE_NAMES = {SHADED: "shaded", WHITE: "unshaded"}

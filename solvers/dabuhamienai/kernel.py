@@ -1,6 +1,6 @@
 """The Dabuhamienai techniques compiled with numba: which cells each decides, never how a player reads it.
 
-``solvers/techniques/dabuhamienai.py`` defines the techniques and their sentences; the functions here
+``solvers/dabuhamienai/techniques.py`` defines the techniques and their sentences; the functions here
 find the same cells in the same order on flat arrays (a state is one int8 per cell: -1 undecided,
 0 unshaded, 1 shaded), so that the look-aheads, which follow thousands of assumptions per puzzle,
 cost microseconds each. Python turns what they return into the player's steps.

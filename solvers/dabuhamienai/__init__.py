@@ -1,0 +1,1 @@
+"""Dabuhamienai: everything of this genre in one place (kernel, picture, rules, techniques)."""
