@@ -37,8 +37,8 @@ from generators.number_sums import (
     without_regions,
 )
 from solvers.common import Deadline
-from solvers.number_sums import NumberSumsPuzzle, search_solutions, solve
-from solvers.techniques import number_sums as human
+from solvers.number_sums import techniques as human
+from solvers.number_sums.rules import NumberSumsPuzzle, search_solutions, solve
 
 BUDGET = 20.0  # seconds: the service's request budget
 

@@ -27,12 +27,11 @@ from pydantic import BaseModel, Field, model_validator
 from generators.params import normalise_shape
 from generators.pipeline import Generated, generate, generate_at_level
 from generators.spec import PuzzleType
-from pictures import number_sums as picture
 from solvers import grid
-from solvers import number_sums as rules
 from solvers.common import Cell, Deadline, compile_lock
-from solvers.formats import number_sums_csv
-from solvers.techniques import number_sums as human
+from solvers.number_sums import csv_format as number_sums_csv
+from solvers.number_sums import picture, rules
+from solvers.number_sums import techniques as human
 from solvers.techniques.human import Grade, GridState
 
 Grid = list[list[int]]

@@ -26,7 +26,8 @@ from generators.spec import PuzzleType
 from solvers.battleship import techniques as battleship
 from solvers.common import Deadline
 from solvers.dabuhamienai import techniques as dabuhamienai
-from solvers.techniques import number_sums, ubongo
+from solvers.number_sums import techniques as number_sums
+from solvers.techniques import ubongo
 
 GOLDEN = Path(__file__).parent / "data" / "golden"
 DATA = Path(__file__).parent / "data"

@@ -24,10 +24,9 @@ from generators.number_sums import (
 )
 from generators.registry import TYPES
 from solvers.common import Deadline, InvalidInput
-from solvers.formats.number_sums_csv import parse_csv
-from solvers.number_sums import NumberSumsAnswer, NumberSumsPuzzle, find_solutions, sum_rules
-from solvers.techniques.human import Contradiction, GridState
-from solvers.techniques.number_sums import (
+from solvers.number_sums.csv_format import parse_csv
+from solvers.number_sums.rules import NumberSumsAnswer, NumberSumsPuzzle, find_solutions, sum_rules
+from solvers.number_sums.techniques import (
     CROSSING_LINES,
     DIFFICULTY,
     SOLVER,
@@ -39,6 +38,7 @@ from solvers.techniques.number_sums import (
     sum_bounds,
     ways,
 )
+from solvers.techniques.human import Contradiction, GridState
 from tests.conftest import read_jsonl
 from tests.puzzles.test_number_sums import ARTICLE_ANSWER, ARTICLE_CSV
 

@@ -13,8 +13,8 @@ import pytest
 from generators.number_sums import NumberSumsParams, generate_puzzle, random_regions, with_targets
 from generators.registry import TYPES
 from solvers.common import BudgetExceeded, Deadline, InvalidInput
-from solvers.formats.number_sums_csv import parse_csv, to_csv
-from solvers.number_sums import NumberSumsAnswer, NumberSumsPuzzle, check, find_solutions, solve
+from solvers.number_sums.csv_format import parse_csv, to_csv
+from solvers.number_sums.rules import NumberSumsAnswer, NumberSumsPuzzle, check, find_solutions, solve
 from tests.conftest import read_jsonl
 
 ARTICLE_CSV = """\
@@ -306,7 +306,7 @@ def test_params_ranges() -> None:
 
 
 def test_portfolio_hands_a_capped_search_to_z3(monkeypatch) -> None:
-    import solvers.number_sums as module
+    import solvers.number_sums.rules as module
 
     puzzle = parse_csv("  ,6,3,21,19\n19,2,4,8,9\n9,8,7,6,3\n11,4,8,1,7\n10,2,3,7,7\n")
     calls = []

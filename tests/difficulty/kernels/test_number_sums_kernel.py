@@ -9,8 +9,8 @@ import pytest
 
 from generators.number_sums import random_regions, with_targets
 from solvers.common import Deadline
-from solvers.number_sums import NumberSumsPuzzle, find_solutions
-from solvers.techniques import number_sums as human
+from solvers.number_sums import techniques as human
+from solvers.number_sums.rules import NumberSumsPuzzle, find_solutions
 from solvers.techniques.human import Contradiction, GridState
 
 

@@ -10,7 +10,7 @@ from line to crossing line until one cannot reach its target.
 The assumptions are where the time goes (a hard 12×12 follows thousands per puzzle), so each
 look-ahead technique is written twice: the Python functions below are the reference (they say what
 it means; ``REFERENCE`` is the solver made of them), and ``SOLVER`` finds the same cell with the
-compiled functions of ``kernels.number_sums``, then follows that one assumption again in Python for
+compiled functions of ``solvers.number_sums.kernel``, then follows that one assumption again in Python for
 the player's sentence.
 """
 
@@ -25,7 +25,8 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from solvers.common import Cell, compile_lock
-from solvers.number_sums import NumberSumsPuzzle, sum_rules
+from solvers.number_sums import kernel
+from solvers.number_sums.rules import NumberSumsPuzzle, sum_rules
 from solvers.techniques.human import (
     Contradiction,
     Grade,
@@ -41,7 +42,6 @@ from solvers.techniques.human import (
     contradiction_step,
     grid_difficulty,
 )
-from solvers.techniques.kernels import number_sums as kernel
 
 SELECTED, CROSSED = 1, 0
 VALUE_NAMES = {SELECTED: "selected", CROSSED: "crossed out"}

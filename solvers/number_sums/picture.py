@@ -8,7 +8,7 @@ from __future__ import annotations
 import drawsvg as draw
 
 from pictures.grid import CELL, INK, REGION_TINTS, Grid, borders, canvas, cell_background, cell_group, finish, grid_lines, text
-from solvers.number_sums import NumberSumsAnswer, NumberSumsPuzzle
+from solvers.number_sums.rules import NumberSumsAnswer, NumberSumsPuzzle
 
 MARGIN = 6
 TARGET_BG = "#e6e6e6"

@@ -1,7 +1,7 @@
 """Number Sums compiled with numba: the line rule, the assumptions it follows and the exact search.
 
-``solvers/techniques/number_sums.py`` defines the techniques and their sentences and
-``solvers/number_sums.py`` the rules; the functions here find the same cells on flat arrays (a state
+``solvers/number_sums/techniques.py`` defines the techniques and their sentences and
+``solvers/number_sums/rules.py`` the rules; the functions here find the same cells on flat arrays (a state
 is one int8 per cell: -1 undecided, 0 crossed out, 1 selected), so that the look-aheads, which follow
 thousands of assumptions per puzzle, and the uniqueness proofs of the generator cost microseconds
 each. Python turns what they return into the player's steps.

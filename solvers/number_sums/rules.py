@@ -1,5 +1,5 @@
 """Number Sums: the puzzle model, the rules checker and two exact solvers (the CSV format is in
-``solvers.formats.number_sums_csv``).
+``solvers.number_sums.csv_format``).
 
 Rules: select cells so that the selected digits of every row add up to its target, likewise every
 column, and (region variant) every coloured region.
@@ -9,7 +9,7 @@ the puzzle is a list of ``SumRule``s built in one place (``sum_rules``) and used
 both solvers.
 
 * ``search``: depth-first search with exact per-rule propagation, compiled
-  (``solvers.techniques.kernels.number_sums``). For each rule the sums the undecided digits before
+  (``solvers.number_sums.kernel``). For each rule the sums the undecided digits before
   and after each cell reach tell whether the cell can still be off and whether it can still be on.
   An inconsistent rule fails at once, so an inconsistent puzzle is answered ``none`` quickly
   instead of looping, and no combination list is ever built. ``portfolio`` (the default) runs it up
@@ -34,8 +34,8 @@ from solvers.common import (
     grid_shape_violations,
     violation,
 )
+from solvers.number_sums import kernel
 from solvers.sat import count_models, make_backend
-from solvers.techniques.kernels import number_sums as kernel
 
 MAX_SIDE = 15
 MAX_SUM = 9 * MAX_SIDE * MAX_SIDE

@@ -10,7 +10,7 @@ import re
 from pydantic import ValidationError
 
 from solvers.common import InvalidInput
-from solvers.number_sums import NumberSumsPuzzle
+from solvers.number_sums.rules import NumberSumsPuzzle
 
 # Unix (\n), Windows (\r\n) and old Mac (\r) line ends: files written on any of them read alike.
 LINE_END = re.compile(r"\r\n?")
