@@ -48,10 +48,10 @@ from tqdm import tqdm
 from bench.stats import percentile, summary
 from generators import ubongo as generator
 from generators.ubongo import UbongoParams, generate_puzzle
-from solvers import ubongo as rules
 from solvers.common import Deadline, SolveOutcome
-from solvers.engines.ubongo import warm_up
-from solvers.techniques import ubongo as human
+from solvers.ubongo import rules
+from solvers.ubongo import techniques as human
+from solvers.ubongo.engine import warm_up
 
 ALL = 10**6  # "every covering"
 

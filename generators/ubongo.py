@@ -34,13 +34,10 @@ from pydantic import BaseModel, Field, model_validator
 
 from generators.pipeline import Generated, GenerationFailed, generate, generate_at_level
 from generators.spec import PuzzleType
-from pictures import ubongo as picture
-from solvers import ubongo as rules
 from solvers.common import Cell, Deadline
-from solvers.engines import ubongo as engine
-from solvers.techniques import ubongo as human
 from solvers.techniques.human import Grade
-from solvers.techniques.kernels import ubongo as kernel
+from solvers.ubongo import engine, kernel, picture, rules
+from solvers.ubongo import techniques as human
 
 Arrangement = tuple[tuple[str, frozenset[Cell]], ...]  # (piece, cells), in catalogue order
 MAX_PERIMETER = 1.6  # outline edges per cell a repair may reach: card-like blobs, not combs of 1-wide slots
@@ -256,7 +253,7 @@ def _widest_piece(catalogue: str) -> int:
 
 
 class CountTable:
-    """Covering counts of the outlines an attempt has weighed (``kernels.ubongo.remember``: exact, or a lower
+    """Covering counts of the outlines an attempt has weighed (``solvers.ubongo.kernel.remember``: exact, or a lower
     bound where a count stopped at its cap), in open-addressing tables the compiled repair round reads and adds
     to as well."""
 
@@ -578,7 +575,7 @@ class TowardLevel:
     visited. A move costs a covering count and a grade, far less than drawing a new card, and a card
     a move away is often of another level. Moves are weighed as a repair weighs them, the most shared
     edges first, but among equals in an order hashed from one seed per step, so that a whole step is one
-    compiled call (``kernels.ubongo.walk_step``)."""
+    compiled call (``solvers.ubongo.kernel.walk_step``)."""
 
     def __init__(self, params: UbongoParams, deadline: Deadline):
         self.params, self.level = params, params.difficulty

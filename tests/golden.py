@@ -27,7 +27,7 @@ from solvers.battleship import techniques as battleship
 from solvers.common import Deadline
 from solvers.dabuhamienai import techniques as dabuhamienai
 from solvers.number_sums import techniques as number_sums
-from solvers.techniques import ubongo
+from solvers.ubongo import techniques as ubongo
 
 GOLDEN = Path(__file__).parent / "data" / "golden"
 DATA = Path(__file__).parent / "data"

@@ -9,10 +9,10 @@ from typing import get_args
 import pytest
 
 from generators import ubongo as gen
-from solvers import ubongo as rules
 from solvers.common import Deadline, InvalidInput
-from solvers.techniques import ubongo as human
 from solvers.techniques.human import Contradiction
+from solvers.ubongo import rules
+from solvers.ubongo import techniques as human
 from tests.conftest import read_jsonl, share
 
 NEVER = Deadline.never()

@@ -14,8 +14,8 @@ import pytest
 from pydantic import ValidationError
 
 from generators import ubongo as gen
-from solvers import ubongo as rules
 from solvers.common import BudgetExceeded, Cell, Deadline, InvalidInput
+from solvers.ubongo import rules
 from tests.conftest import generation_digest, read_jsonl
 
 ARTICLE_SHAPE = ["#....", "###..", "####.", "#####"]
@@ -664,7 +664,7 @@ MASK64 = (1 << 64) - 1
 
 
 def splitmix(x: int) -> int:
-    """``kernels.ubongo.mix`` in plain Python."""
+    """``solvers.ubongo.kernel.mix`` in plain Python."""
     z = (x + 0x9E3779B97F4A7C15) & MASK64
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64

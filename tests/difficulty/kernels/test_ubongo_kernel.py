@@ -12,10 +12,9 @@ import numpy as np
 import pytest
 
 from generators import ubongo as gen
-from solvers import ubongo as rules
 from solvers.common import Deadline
-from solvers.techniques import ubongo as human
-from solvers.techniques.kernels import ubongo as kernel
+from solvers.ubongo import kernel, rules
+from solvers.ubongo import techniques as human
 
 NEVER = Deadline.never()
 GOLDEN = Path(__file__).parents[2] / "data" / "golden" / "ubongo.jsonl"

@@ -1,7 +1,7 @@
 """The Ubongo covering count compiled with numba: the generator asks "how many coverings, up to k?"
 thousands of times per card, and the Python search spent most of a card's time there.
 
-The same search as ``solvers.ubongo.PackingProblem.count_coverings`` (always the first free cell in
+The same search as ``solvers.ubongo.rules.PackingProblem.count_coverings`` (always the first free cell in
 row-major order, placements indexed by their first cell, the hidden-mode area prune, no free cell left
 without a free neighbour), on one 64-bit word: the shape's cells are numbered 0..n-1 in row-major
 order (a shape has at most ``MAX_CELLS`` cells, fewer than 64), so the lowest set bit of the free

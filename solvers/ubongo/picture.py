@@ -17,7 +17,7 @@ from pictures.grid import (
     piece_cells,
     text,
 )
-from solvers.ubongo import UbongoAnswer, UbongoPuzzle, catalogue_pieces, parse_rows
+from solvers.ubongo.rules import UbongoAnswer, UbongoPuzzle, catalogue_pieces, parse_rows
 
 MARGIN = 6
 PIECE_CELL = CELL * 0.5

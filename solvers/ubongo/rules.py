@@ -14,7 +14,7 @@ cover the same cells are one placement, so coverings are distinct as sets of (pi
 prune (a cached table of the totals k pieces can make); both modes drop a placement that leaves a
 free cell with no free neighbour, which no piece (all have two cells or more) could cover.
 ``solve`` and ``count_coverings`` (the generator asks "how many, up to k" thousands of times a card)
-run the same search compiled with numba (``solvers.engines.ubongo``); the Python search
+run the same search compiled with numba (``solvers.ubongo.engine``); the Python search
 stays as the reference the tests compare them with. bench/bench_ubongo.py compares it with the SAT
 encoding (``solve_sat``), which the tests keep as the independent cross-check.
 """
@@ -29,8 +29,8 @@ import numpy as np
 from pydantic import BaseModel, Field, model_validator
 
 from solvers.common import Cell, Deadline, InvalidInput, SolveOutcome, Violation, violation
-from solvers.engines import ubongo as kernel
 from solvers.sat import count_models, make_backend
+from solvers.ubongo import engine as kernel
 
 MAX_ROWS = MAX_COLS = 12
 MAX_CELLS = 60  # cells are bits of one integer mask; a real card has 10-25
@@ -457,7 +457,7 @@ def areas_match(areas: tuple[int, ...], cells: int, count: int, use_all: bool) -
 def compiled_search(cells: list[Cell] | set[Cell], catalogue: str, pieces: tuple[str, ...], count: int, use_all: bool,
                     limit: int, deadline: Deadline, keep: int = 0
                     ) -> tuple[int, list[list[tuple[int, list[Cell]]]], int, int]:
-    """The search of ``PackingProblem`` compiled (``solvers.engines.ubongo``), in slices
+    """The search of ``PackingProblem`` compiled (``solvers.ubongo.engine``), in slices
     between deadline checks: (coverings counted up to ``limit``, the first ``keep`` of them as
     [(piece index, cells)] in the order ``PackingProblem.coverings`` finds them, nodes, placements)."""
     areas_list, areas, sums, isolate = search_inputs(catalogue, pieces, count, use_all)

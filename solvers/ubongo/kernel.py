@@ -1,8 +1,8 @@
 """The Ubongo human model compiled with numba: the grade a generator asks for, card after card.
 
-``solvers/techniques/ubongo.py`` defines the techniques, their sentences and the hints; the functions
+``solvers/ubongo/techniques.py`` defines the techniques, their sentences and the hints; the functions
 here take the same solution path without writing it, so that a walk toward a level can grade every
-card it meets. They work on the placements of ``solvers.engines.ubongo.build`` (cells numbered
+card it meets. They work on the placements of ``solvers.ubongo.engine.build`` (cells numbered
 0..n-1 in row-major order, placements in the order of ``Board.placements``: by first cell, then piece,
 then orientation), and return per step its technique and effort; ``SOLVER.grade_steps`` makes the
 grade. Every filter and trial is the Python one, decided the same way:
@@ -30,8 +30,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.engines import ubongo as engine
 from solvers.engines.bits import lowest_bit, popcount
+from solvers.ubongo import engine
 
 FIT, REGION, PARITY = 0, 1, 2  # the live-placement filters, weakest first
 # The techniques in the order the solver tries them (``SOLVER.techniques()``), as the steps report them.
@@ -84,7 +84,7 @@ def _signed(sums, n, lean):
 @njit(cache=True)
 def _assignable(have, kind_size, kind_lean, areas, imbalances, count, left, choice, area_at, pieces_at, sums_at):
     """Whether ``left`` of the pieces (``have[t]`` of kind t) can fill the ``count`` regions exactly
-    (``solvers.techniques.ubongo.assignable``). Depth first over (region, kind): how many pieces of that
+    (``solvers.ubongo.techniques.assignable``). Depth first over (region, kind): how many pieces of that
     kind go to that region; the last three arrays are scratch, one entry per (region, kind)."""
     if count == 0:
         return left == 0
@@ -166,7 +166,7 @@ def _sizes_fit(parts, n, sums):
 
 @njit(cache=True)
 def live(board, scratch, covered, used, strength, out):
-    """The placements the filter ``strength`` keeps (``solvers.techniques.ubongo.live``) into ``out``,
+    """The placements the filter ``strength`` keeps (``solvers.ubongo.techniques.live``) into ``out``,
     in placement order; returns how many."""
     first, piece, mask, neighbours, full, areas, sums, count, use_all, dark, kinds, kind_size, kind_lean, kind_count = board
     have, parts, region_areas, region_imbalances, choice, area_at, pieces_at, sums_at = scratch[:8]
@@ -240,7 +240,7 @@ def _add_once(out, found, j):
 
 @njit(cache=True)
 def forced(board, scratch, covered, used, strength, out):
-    """The placements ``strength`` forces (``solvers.techniques.ubongo.forced``) into ``out``; returns how
+    """The placements ``strength`` forces (``solvers.ubongo.techniques.forced``) into ``out``; returns how
     many, or -1 at a dead end (a free cell or, in mode given, an unused piece with no live placement)."""
     piece, full, areas, use_all = board[1], board[4], board[5], board[8]
     options, counts, only, per_piece, piece_only = scratch[8:13]
@@ -286,7 +286,7 @@ def _place_all(board, placements, n, state):
 
 @njit(cache=True)
 def settle(board, scratch, state):
-    """Place what the counting techniques force until nothing is (``solvers.techniques.ubongo.settle``);
+    """Place what the counting techniques force until nothing is (``solvers.ubongo.techniques.settle``);
     False at a dead end."""
     full = board[4]
     placed = scratch[13]
@@ -333,7 +333,7 @@ def _options_at(board, options, n, cell, out):
 
 @njit(cache=True)
 def search(board, scratch, covered, used, dead_ends):
-    """Whether some covering extends the state (``solvers.techniques.ubongo.search``): settle, then try
+    """Whether some covering extends the state (``solvers.ubongo.techniques.search``): settle, then try
     every live placement of the tightest cell, depth first; dead ends are added to ``dead_ends[0]``."""
     full, piece, mask = board[4], board[1], board[2]
     states, tried, stack_options, stack_sizes = scratch[14:18]
@@ -472,7 +472,7 @@ def run(board, upto, techniques, efforts):
 def make_board(grid, parity, orient_start, orient_piece, orient_dr, orient_dc, areas, sums, count, use_all, kinds,
                kind_size, kind_lean, kind_count):
     """The card as the functions here take it: the placements ``engine.build`` makes on ``grid``, the
-    pieces' areas, area sums and kinds (``solvers.techniques.ubongo.piece_kinds``), and the dark cells
+    pieces' areas, area sums and kinds (``solvers.ubongo.techniques.piece_kinds``), and the dark cells
     of a checkerboard whose corner cell has colour ``parity``."""
     first, piece, mask, neighbours, full = engine.build(grid, orient_start, orient_piece, orient_dr, orient_dc)
     dark = ZERO

@@ -26,8 +26,8 @@ from pydantic import BaseModel, Field
 
 from solvers.common import Cell, Deadline, InvalidInput
 from solvers.techniques.human import Contradiction, Difficulty, Grade, Hint, HumanSolver, Level, Step, Technique, cells_named
-from solvers.techniques.kernels import ubongo as compiled
-from solvers.ubongo import (
+from solvers.ubongo import kernel as compiled
+from solvers.ubongo.rules import (
     GRID,
     PackingProblem,
     Placement,
@@ -538,7 +538,7 @@ def piece_kinds(catalogue: str, pieces: tuple[str, ...]) -> tuple[np.ndarray, ..
 
 
 def kernel_board(puzzle: UbongoPuzzle) -> tuple:
-    """The card as ``kernels.ubongo`` takes it (``make_board``)."""
+    """The card as ``solvers.ubongo.kernel`` takes it (``make_board``)."""
     pieces = tuple(allowed_pieces(puzzle))
     count, use_all = puzzle.piece_count or 0, puzzle.mode == "given"
     _, areas, sums, _ = search_inputs(puzzle.catalogue, pieces, count, use_all)
@@ -551,7 +551,7 @@ def grade_within(puzzle: UbongoPuzzle, level: str, deadline: Deadline) -> Grade 
     """The card's grade if the techniques up to ``level`` finish it, else None without trying the
     harder ones: a generator looking for that level skips the costly trials of cards above it.
 
-    The path is taken compiled (``kernels.ubongo.run``), which a walk toward a level can afford on every
+    The path is taken compiled (``solvers.ubongo.kernel.run``), which a walk toward a level can afford on every
     card it meets; a card where a technique meets a dead end (no covering) takes the Python path, which
     raises the same ``Contradiction`` it always did."""
     deadline.check()
@@ -571,7 +571,7 @@ def unique_grade_within(outline: int, width: int, catalogue: str, pieces: tuple[
     """For a generator's card, the cells of ``outline`` (rows ``width`` bits apart, the puzzle's
     coordinates) with these allowed pieces (``allowed_pieces``), count and mode (``use_all``: given):
     whether it has exactly one covering and, if so, ``grade_within``; in one compiled call
-    (``kernels.ubongo.count_and_grade``). None when the outline does not fit a word or the count takes
+    (``solvers.ubongo.kernel.count_and_grade``). None when the outline does not fit a word or the count takes
     more than one slice of search (the caller counts in slices). Raises ``Contradiction`` where a technique meets a dead end."""
     deadline.check()
     if outline >= 1 << 64:

@@ -1,0 +1,1 @@
+"""Ubongo: everything of this genre in one place (engine, kernel, picture, rules, techniques)."""
