@@ -14,10 +14,9 @@ import statistics
 import time
 
 from generators import othello as gen
-from solvers import othello as rules
 from solvers.common import Deadline
-from solvers.engines import othello as engine
-from solvers.techniques import othello as human
+from solvers.othello import engine, rules
+from solvers.othello import techniques as human
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -58,9 +58,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from solvers import othello as rules
 from solvers.common import BudgetExceeded, Deadline
-from solvers.engines import othello as engine
+from solvers.othello import engine, rules
 
 FFO = Path(__file__).resolve().parent.parent / "tests" / "data" / "othello" / "ffo.obf"
 BUDGET_SECONDS = 20.0  # the service's solve budget

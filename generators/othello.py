@@ -7,7 +7,7 @@ its task. Uniqueness: the exact solver counts the solving moves (for ``win`` by 
 "does this move win?", stopping at two). A position with no or several solving moves cannot be
 repaired by changing a clue, so repair restarts with a new game (bench/bench_othello.py reports how
 many positions are kept). A level is reached by drawing unique puzzles until one grades at it
-(``solvers.techniques.othello``); with a level asked, a position that cannot reach it is turned away
+(``solvers.othello.techniques``); with a level asked, a position that cannot reach it is turned away
 before its uniqueness is proved (``human.may_reach``).
 """
 
@@ -21,11 +21,9 @@ from pydantic import BaseModel, Field, model_validator
 
 from generators.pipeline import Generated, generate, generate_at_level
 from generators.spec import PuzzleType, Verdict
-from pictures import othello as picture
-from solvers import othello as rules
 from solvers.common import Deadline
-from solvers.engines import othello as engine
-from solvers.techniques import othello as human
+from solvers.othello import engine, picture, rules
+from solvers.othello import techniques as human
 
 MAX_RESTARTS = 400
 OPENING_PLIES = (2, 10)  # uniformly random moves first: varied openings

@@ -10,10 +10,9 @@ from pathlib import Path
 import pytest
 
 from generators import othello as gen
-from solvers import othello as rules
 from solvers.common import BudgetExceeded, Deadline, InvalidInput
-from solvers.engines import othello as engine
-from solvers.techniques import othello as human
+from solvers.othello import engine, rules
+from solvers.othello import techniques as human
 from tests.conftest import share
 from tests.puzzles.test_othello import ffo_positions, random_game_positions, reference_value
 

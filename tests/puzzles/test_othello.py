@@ -13,9 +13,8 @@ from numba import njit
 from pydantic import ValidationError
 
 from generators import othello as gen
-from solvers import othello as rules
 from solvers.common import Deadline, InvalidInput
-from solvers.engines import othello as engine
+from solvers.othello import engine, rules
 from tests.conftest import WHOLE_SETS
 
 START = "-" * 27 + "OX" + "-" * 6 + "XO" + "-" * 27  # D4 O, E4 X, D5 X, E5 O; black (X) moves first

@@ -28,9 +28,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from solvers import othello as rules
 from solvers.common import Deadline, InvalidInput
-from solvers.engines import othello as engine
+from solvers.othello import engine, rules
 from solvers.techniques.human import Difficulty, Grade, Hint
 
 MAX_READ = 10  # deepest heuristic reading; deeper than this only an exact search settles it

@@ -3,7 +3,7 @@
 A puzzle is a position (64 characters X/O/-, A1..H1, A2..H8 as in the FFO endgame suite), the side
 to move and a task: ``win`` (exactly one move wins) or ``best`` (exactly one move reaches the best
 score). A move's score is the final disc difference for the side to move under perfect play, empty
-squares going to the winner. The bitboard engine and the searches live in ``solvers.engines.othello``.
+squares going to the winner. The bitboard engine and the searches live in ``solvers.othello.engine``.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Literal
 from pydantic import BaseModel, Field, field_validator, model_validator
 
 from solvers.common import BudgetExceeded, Deadline, InvalidInput, SolveOutcome, Violation, violation
-from solvers.engines import othello as engine
+from solvers.othello import engine
 
 FILES = "ABCDEFGH"
 EXACT_MAX_EMPTIES = 26  # beyond this, solve goes straight to the heuristic search

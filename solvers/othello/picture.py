@@ -6,7 +6,7 @@ from __future__ import annotations
 import drawsvg as draw
 
 from pictures.grid import CELL, INK, Grid, canvas, cell_background, cell_group, finish, grid_lines, text
-from solvers.othello import OthelloAnswer, OthelloPuzzle
+from solvers.othello.rules import OthelloAnswer, OthelloPuzzle
 
 MARGIN = 6
 BOARD = "#2e8b57"

@@ -1,0 +1,1 @@
+"""Othello: everything of this genre in one place (engine, picture, rules, techniques)."""
