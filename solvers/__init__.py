@@ -1,4 +1,5 @@
-"""Rules checkers and solvers: one module per puzzle type, plus the shared SAT layer.
+"""Each genre in one folder (rules, techniques, compiled kernel, engine, formats, picture), on shared layers:
+the grid, the SAT layer, the human model and the codecs.
 
 numba's on-disk cache (``cache=True``) notices a change to a compiled function's own file only, not to
 the compiled functions it calls from other files, so after an edit a cached kernel could keep running a

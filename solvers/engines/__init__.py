@@ -1,2 +1,2 @@
-"""Exact searches compiled with numba, one module per type that has one: the Othello bitboard engine, the
-Sudoku bitset search and the Ubongo covering search. The rules modules in ``solvers/`` call them."""
+"""Bit operations the genres' compiled searches share (``bits``); each genre's own exact search is its
+``solvers/<genre>/engine.py``."""

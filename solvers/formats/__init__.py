@@ -1,2 +1,2 @@
-"""Puzzles as text other programs write: puzz.link URLs (``puzzlink``, one module per genre) and the Number
-Sums CSV (``number_sums_csv``)."""
+"""Puzzles as text other programs write: what the genres' formats share (``puzzlink.codec``); each genre's
+own format lives in its folder (``solvers/<genre>/puzzlink.py``)."""

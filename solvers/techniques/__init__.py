@@ -1,2 +1,3 @@
-"""Solving as a person does, for levels, grades and hints: the shared layer (``human``: techniques in
-levels, the solution path, look-aheads) and one module per type with that type's techniques."""
+"""Solving as a person does, for levels, grades and hints: the shared layer (``human``: techniques in levels,
+the solution path, look-aheads); each genre's techniques are its ``solvers/<genre>/techniques.py`` and their
+compiled path its ``kernel.py``."""

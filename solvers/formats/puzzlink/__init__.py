@@ -1,1 +1,2 @@
-"""Puzzles as puzz.link URLs (pzprjs): the encodings genres share (``codec``) and one module per genre."""
+"""Puzzles as puzz.link URLs (pzprjs): the encodings genres share (``codec``); each genre's URL format is its
+``solvers/<genre>/puzzlink.py``."""
