@@ -16,7 +16,7 @@ COPY pictures /tmp/source/pictures
 # warm-up runs from an empty folder, so it compiles the installed modules, the ones the server loads.
 WORKDIR /srv
 RUN pip install -c /tmp/source/constraints.txt /tmp/source && rm -rf /tmp/source \
-    && python -c "from app.work import warm_up_worker; warm_up_worker()" \
+    && python -m app.warm \
     && useradd --system --uid 10001 puzzles && mkdir /data && chown -R puzzles /data /srv/numba-cache
 
 USER puzzles

@@ -19,7 +19,7 @@ $(STAMP): pyproject.toml constraints.txt README.md  # README.md: the installed d
 	touch $(STAMP)
 
 $(WARM): $(STAMP) $(COMPILED)
-	$(BIN)/python -c "from app.work import warm_up_worker; warm_up_worker()"  # every type's numba code cached: no request compiles
+	$(BIN)/python -m app.warm  # every type's numba code cached, with a progress bar: no request compiles
 	touch $(WARM)
 
 serve: $(WARM)

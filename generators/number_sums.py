@@ -346,7 +346,7 @@ def warm_up() -> None:
     """Load the compiled techniques and the compiled search (compiling them into numba's on-disk cache the
     first time on this machine), then make one small puzzle of each kind, so that no request waits."""
     human.warm_up()
-    with compile_lock():
+    with compile_lock(__name__):
         generate_puzzle(NumberSumsParams(size=4, difficulty="easy"), 0, Deadline.after(60))
         generate_puzzle(NumberSumsParams(size=4, difficulty="easy", regions=True), 0, Deadline.after(60))
 

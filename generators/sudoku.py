@@ -29,7 +29,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from generators.pipeline import Generated, generate, generate_at_level
 from generators.spec import PuzzleType
-from solvers.common import Deadline
+from solvers.common import Deadline, compile_lock
 from solvers.sudoku import engine, kernel, picture, puzzlink, rules
 from solvers.sudoku import techniques as human
 from solvers.techniques.human import Grade
@@ -354,7 +354,7 @@ def warm_up() -> None:
     """Load the compiled search, solution path and swap (numba's cache) once per worker, outside any request."""
     engine.warm_up()
     human.warm_up()
-    with engine.compile_lock():
+    with compile_lock(__name__):
         grid = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]
         swap_for_level(grid, grid, 4, "rotational", random.Random(0), 1, Deadline.never())
 

@@ -123,11 +123,11 @@ def grid_shape_violations(
 
 
 @contextmanager
-def compile_lock() -> Iterator[None]:
-    """One process on the machine compiles numba code at a time: the others then load its on-disk cache in a
-    fraction of a second instead of each spending seconds of CPU on the same compilation (the lock file is
-    the one the Othello engine takes)."""
-    with open(os.path.join(tempfile.gettempdir(), "puzzlegen-numba-compile.lock"), "w") as handle:
+def compile_lock(key: str) -> Iterator[None]:
+    """One process on the machine compiles a given warm-up's numba code at a time (``key``: the module whose
+    warm-up it is): the others then load its on-disk cache in a fraction of a second instead of each spending
+    seconds of CPU on the same compilation. Different warm-ups compile side by side (``python -m app.warm``)."""
+    with open(os.path.join(tempfile.gettempdir(), f"puzzlegen-numba-compile-{key}.lock"), "w") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
             yield

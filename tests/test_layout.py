@@ -137,7 +137,7 @@ def test_make_compiles_before_serving_whenever_a_compiled_source_changed() -> No
         for changed in compiled:
             plan = subprocess.run(["make", "-n", "-W", changed, target], cwd=REPO, capture_output=True, text=True,
                                   check=True).stdout.splitlines()
-            warm = next(i for i, line in enumerate(plan) if "warm_up_worker()" in line)
+            warm = next(i for i, line in enumerate(plan) if "app.warm" in line)
             starts = next(i for i, line in enumerate(plan) if "uvicorn" in line or "pytest" in line)
             assert warm < starts, (target, changed)
     assert solvers.compiled_sources_digest() == Path(solvers.compiled_cache_dir()).name

@@ -857,7 +857,7 @@ def warm_up() -> None:
                               col_counts=[3, 2, 2, 1, 0, 2], revealed=[])
     board = board_of(puzzle)
     state = start(board)
-    with compile_lock():
+    with compile_lock(__name__):
         values, trials = _trials_of(board, state)
         work = _scratch(board)
         kernel.fleet(board.arrays, values, work)

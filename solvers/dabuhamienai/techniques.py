@@ -652,7 +652,7 @@ def warm_up() -> None:
     """Load every kernel entry point (compiling it into numba's on-disk cache the first time on this
     machine), so that no request waits for it: each technique once, and a whole path."""
     board = board_of(DabuhamienaiPuzzle(size=4, numbers=[[1, 1, 2, 3], [2, 3, 4, 1], [3, 4, 1, 2], [4, 2, 3, 3]]))
-    with compile_lock():
+    with compile_lock(__name__):
         for _, technique in TECHNIQUES:
             technique.find(board, start(board))
         outline(board)

@@ -359,7 +359,7 @@ def warm_up() -> None:
     """Load the kernel (compiling it into numba's on-disk cache the first time on this machine), so that
     no request waits for it: a path through every technique."""
     puzzle = rules.NonogramPuzzle(rows=2, cols=2, row_clues=[[1], [1]], col_clues=[[1], [1]])
-    with compile_lock():
+    with compile_lock(__name__):
         outline(board_of(puzzle))
 
 

@@ -550,7 +550,7 @@ def warm_up() -> None:
     puzzle = NumberSumsPuzzle(numbers=[[1, 2, 3], [4, 5, 6], [7, 8, 9]], row_sums=[3, 4, 16], col_sums=[12, 2, 9],
                               regions=[[0, 0, 1], [0, 1, 1], [2, 2, 2]], region_sums=[7, 0, 16])
     board = board_of(puzzle)
-    with compile_lock():
+    with compile_lock(__name__):
         for _, technique in SOLVER.techniques():
             technique.find(board, start(board))
         SOLVER.run(board)

@@ -29,13 +29,9 @@ allows, so a time budget is kept to a fraction of a second whatever the machine'
 
 from __future__ import annotations
 
-import fcntl
-import os
-import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -43,6 +39,7 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
+from solvers.common import compile_lock
 from solvers.engines.bits import popcount, trailing_zeros
 
 U0 = np.uint64(0)
@@ -1040,28 +1037,17 @@ def perft(p: int, o: int, depth: int) -> int:
 _nodes_per_second: int | None = None  # measured once per process, by nodes_per_second()
 
 
-@contextmanager
-def _compile_lock() -> Iterator[None]:
-    """One process on the machine compiles at a time: the others then load its cached code in a
-    fraction of a second instead of each spending many seconds of CPU on the same compilation."""
-    with open(os.path.join(tempfile.gettempdir(), "puzzlegen-numba-compile.lock"), "w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
-
-
 def warm_up() -> None:
     """Load every entry point now (compiling it into numba's on-disk cache the first time on this
-    machine), so no request waits on it; then measure this machine's node rate."""
+    machine), so no request waits on it."""
     start_p, start_o = (1 << 28) | (1 << 35), (1 << 27) | (1 << 36)  # X at E4/D5 and O at D4/E5, X to move
-    with _compile_lock():
+    with compile_lock(__name__):
         heuristic_value(start_p, start_o, 2, Counters.with_limit(10_000))
         evaluation(start_p, start_o)
         play(start_p, start_o, 19)
         flipped(start_p, start_o, 19)
-    nodes_per_second()  # loads the exact search too
+        p, o = _parse_ffo(FFO_1)
+        exact_value(p, o, -1, 1, Counters.with_limit(1 << 40))
 
 
 def nodes_per_second() -> int:
@@ -1070,7 +1056,7 @@ def nodes_per_second() -> int:
     global _nodes_per_second
     if _nodes_per_second is None:
         p, o = _parse_ffo(FFO_1)
-        with _compile_lock():
+        with compile_lock(__name__):
             exact_value(p, o, -1, 1, Counters.with_limit(1 << 40))  # loaded (or compiled) before timing
         nodes, elapsed = 0, 0.0
         while elapsed < 0.1:  # searches from scratch, long enough to time

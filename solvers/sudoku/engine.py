@@ -16,18 +16,14 @@ assumed digit, is what the human solver's forcing chains follow (``trial``).
 
 from __future__ import annotations
 
-import fcntl
-import os
-import tempfile
 from collections.abc import Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
 from numba import njit
 
-from solvers.common import Deadline
+from solvers.common import Deadline, compile_lock
 
 BOXES = {4: (2, 2), 6: (2, 3), 9: (3, 3), 16: (4, 4)}  # size -> (box rows, box columns)
 LOCKED = {4: False, 6: False, 9: False, 16: True}  # sizes whose search also propagates locked candidates
@@ -644,20 +640,9 @@ def count(n: int, givens: Sequence[int], limit: int, deadline: Deadline, keep: i
     return Search(n, givens, limit, keep).run(deadline)
 
 
-@contextmanager
-def compile_lock():  # noqa: ANN202 - a context manager
-    """One process compiles into numba's cache at a time; the others then load it."""
-    with open(os.path.join(tempfile.gettempdir(), "puzzlegen-numba-compile.lock"), "w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
-
-
 def warm_up() -> None:
     """Load (or compile, the first time on a machine) every entry point before any request needs it."""
-    with compile_lock():
+    with compile_lock(__name__):
         count(4, [0] * 16, 3, Deadline.never(), keep=1)
         Search(4, [0] * 16, 1, 1, in_order(4).copy()).run(Deadline.never())  # a random fill's order is writable
         g = geometry(4)

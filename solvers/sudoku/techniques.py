@@ -27,7 +27,7 @@ from typing import NamedTuple
 import numpy as np
 from pydantic import BaseModel, Field
 
-from solvers.common import Cell, Deadline, InvalidInput
+from solvers.common import Cell, Deadline, InvalidInput, compile_lock
 from solvers.sudoku import engine, kernel
 from solvers.sudoku.rules import SudokuAnswer, SudokuPuzzle, units
 from solvers.techniques.human import Contradiction, Difficulty, Grade, Hint, HumanSolver, Level, Step, Technique, cell_name
@@ -725,7 +725,7 @@ def finishes(n: int, givens: Sequence[int], upto: int, deadline: Deadline) -> bo
 
 def warm_up() -> None:
     """Load (or compile) the kernel's entry points: every technique runs on a 4×4 that needs them all."""
-    with engine.compile_lock():
+    with compile_lock(__name__):
         outline(Puzzle(board_for(4), (0,) * 16, explain=False))
         finishes(4, [0] * 16, len(SOLVER.levels) - 1, Deadline.never())
 

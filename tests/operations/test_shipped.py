@@ -92,7 +92,7 @@ def shipped(wheel: Path) -> Shipped:
     env = {**keep, "PATH": f"{venv / 'bin'}:/usr/local/bin:/usr/bin:/bin", "NUMBA_CACHE_DIR": str(root / "numba-cache"),
            "DATABASE_URL": f"sqlite:///{root / 'store' / 'puzzles.db'}"}
     result = Shipped(venv, elsewhere, env)
-    result.python("from app.work import warm_up_worker; warm_up_worker()")
+    run([result.program("python"), "-m", "app.warm"], cwd=elsewhere, env=env, timeout=900)  # the Dockerfile's step
     return result
 
 
