@@ -41,12 +41,6 @@ class PuzzleSteps(Protocol[P, S]):
         ...
 
 
-class Polisher(Protocol[P, S]):
-    """Optional last step once the puzzle is unique, e.g. dropping clues that are not needed."""
-
-    def polish(self, puzzle: P, solution: S, rng: random.Random, deadline: Deadline) -> P: ...
-
-
 @dataclass
 class GenerationStats:
     repair_rounds: int = 0  # over all attempts

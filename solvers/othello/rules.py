@@ -130,9 +130,6 @@ class MoveScores:
                 for sq, s in self.scores]
 
 
-Ask = Literal["exact", "best", "win"]
-
-
 def solving(task: str, scores: MoveScores) -> list[int]:
     """The moves that solve the task: winning moves for ``win``, best-scoring moves for ``best``."""
     if task == "win":

@@ -325,15 +325,6 @@ def _bivalue(cand: np.ndarray, digits: np.ndarray, popcount: np.ndarray) -> np.n
 
 
 @njit(cache=True)
-def _low_digit(m: int) -> int:
-    d = 1
-    while not m & 1:
-        m >>= 1
-        d += 1
-    return d
-
-
-@njit(cache=True)
 def _seen_by_both(cand: np.ndarray, digits: np.ndarray, sees: np.ndarray, a: int, b: int, bit: int,
                   gone: np.ndarray | None) -> bool:
     """Whether an undecided cell seeing both ``a`` and ``b`` holds ``bit``; with ``gone``, it is taken out."""
