@@ -794,7 +794,7 @@ def kernel_either_way(board: Board, state: GridState, sentences: bool = True) ->
 
 def solver(compiled: bool, sentences: bool = True) -> HumanSolver[Board, GridState]:
     """The levels; ``compiled`` follows the look-aheads in the kernel (``SOLVER``), else in Python
-    (``REFERENCE``, what the kernel is tested against). Without ``sentences`` (``GRADER``) the look-aheads'
+    (what the tests hold the kernel to). Without ``sentences`` (``GRADER``) the look-aheads'
     steps carry no sentence, so no assumption is followed again in Python: grading and generation read
     only which technique each step took and its effort."""
     if compiled:
@@ -818,7 +818,6 @@ def solver(compiled: bool, sentences: bool = True) -> HumanSolver[Board, GridSta
 
 SOLVER: HumanSolver[Board, GridState] = solver(compiled=True)
 GRADER: HumanSolver[Board, GridState] = solver(compiled=True, sentences=False)
-REFERENCE: HumanSolver[Board, GridState] = solver(compiled=False)
 
 
 def grade_within(board: Board, upto: int, deadline: Deadline) -> Grade:

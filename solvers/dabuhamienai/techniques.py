@@ -5,10 +5,10 @@ least two cells that could break it), so the first level already includes the wa
 "one of these two 3s must be shaded; whichever it is, that cell stays white".
 
 Each technique is written twice, once to read and once to run: the Python functions below are the
-reference (they say what a technique means, and ``REFERENCE`` is the solver made of them), and
-``SOLVER`` finds the same steps with the compiled functions of ``solvers.dabuhamienai.kernel``, writing the
-player's sentence only for the steps it returns. The look-aheads follow thousands of assumptions per
-puzzle, which is what the kernel is for.
+reference (they say what a technique means; ``solver(compiled=False)`` is the solver made of them,
+which the tests hold ``SOLVER`` to), and ``SOLVER`` finds the same steps with the compiled functions
+of ``solvers.dabuhamienai.kernel``, writing the player's sentence only for the steps it returns. The
+look-aheads follow thousands of assumptions per puzzle, which is what the kernel is for.
 """
 
 from __future__ import annotations
@@ -464,7 +464,8 @@ def kernel_long_chain(board: Board, state: GridState) -> list[Step]:
                                _broken(board, state, cell, value, 10_000, LONG_TRIAL), VALUE_NAMES)]
 
 
-# The levels, built once from the reference functions (REFERENCE) and once from the kernel (SOLVER).
+# The levels, built from the reference functions (``solver(compiled=False)``, for the tests) or from the
+# kernel (SOLVER).
 
 def basic(compiled: bool) -> tuple[Technique[Board, GridState], ...]:
     """The basic steps. Look-aheads follow the first three with ``near`` (the reference functions,
@@ -536,7 +537,6 @@ def solver(compiled: bool) -> HumanSolver[Board, GridState]:
 
 
 SOLVER = solver(compiled=True)
-REFERENCE = solver(compiled=False)  # the same levels in plain Python: the tests hold SOLVER to it
 TECHNIQUES = SOLVER.techniques()  # (level index, technique), numbered as the kernel numbers them
 
 

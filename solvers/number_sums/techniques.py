@@ -9,9 +9,9 @@ from line to crossing line until one cannot reach its target.
 
 The assumptions are where the time goes (a hard 12×12 follows thousands per puzzle), so each
 look-ahead technique is written twice: the Python functions below are the reference (they say what
-it means; ``REFERENCE`` is the solver made of them), and ``SOLVER`` finds the same cell with the
-compiled functions of ``solvers.number_sums.kernel``, then follows that one assumption again in Python for
-the player's sentence.
+it means; ``solver(compiled=False)`` is the solver made of them, which the tests hold ``SOLVER`` to),
+and ``SOLVER`` finds the same cell with the compiled functions of ``solvers.number_sums.kernel``, then
+follows that one assumption again in Python for the player's sentence.
 """
 
 from __future__ import annotations
@@ -528,7 +528,6 @@ def solver(compiled: bool) -> HumanSolver[Board, GridState]:
 
 
 SOLVER = solver(compiled=True)
-REFERENCE = solver(compiled=False)  # the same levels in plain Python: the tests hold SOLVER to it
 CROSSING_LINES = SOLVER.levels[1].techniques[1]
 
 

@@ -14,6 +14,7 @@ from solvers.battleship import kernel
 from solvers.battleship import techniques as bt
 from solvers.common import Deadline
 from solvers.techniques.human import Contradiction, GridState, Trial
+from tests.difficulty import reference_solvers
 
 
 def legal_reference(board: bt.Board, values: list[int | None], remaining: dict[int, int]) -> np.ndarray:
@@ -94,10 +95,10 @@ def test_kernel_trials_follow_like_the_python_trials(size: int, seed: int) -> No
 def test_compiled_solver_walks_the_reference_path(size: int, seeds: range) -> None:
     for seed in seeds:
         puzzle = generate_unique(BattleshipParams(size=size), seed, Deadline.after(60)).puzzle
-        ours, theirs = bt.SOLVER.run(bt.board_of(puzzle)), bt.REFERENCE.run(bt.board_of(puzzle))
+        ours, theirs = bt.SOLVER.run(bt.board_of(puzzle)), reference_solvers.BATTLESHIP.run(bt.board_of(puzzle))
         assert ours.steps == theirs.steps and ours.levels == theirs.levels
         graded = bt.DIFFICULTY.grade(puzzle, Deadline.after(60))  # the grader writes no sentences
-        assert graded == bt.REFERENCE.grade_path(theirs)
+        assert graded == reference_solvers.BATTLESHIP.grade_path(theirs)
         for upto in range(len(bt.SOLVER.levels)):
             assert bt.grade_within(bt.board_of(puzzle), upto, Deadline.after(60)) == (
                 graded if graded.level is not None and bt.SOLVER.level_names.index(graded.level) <= upto
@@ -110,7 +111,7 @@ def test_kernel_propagation_gets_stuck_where_the_python_levels_do(size: int, see
     for board, state in random_states(size, seed, 9):
         for upto in (0, 1):
             try:
-                theirs = bt.REFERENCE.run(board, upto=upto, state=state.copy()).state.values
+                theirs = reference_solvers.BATTLESHIP.run(board, upto=upto, state=state.copy()).state.values
             except Contradiction:
                 continue
             assert bt.stuck_state(board, upto, state.copy()).values == theirs

@@ -1,7 +1,7 @@
 """The compiled Dabuhamienai techniques (``SOLVER``) find exactly what the plain Python reference
-(``REFERENCE``) finds: every technique on random states, whole solution paths on random and generated
-grids (some altered so that they need chains, or get stuck), and single trials, step for step
-(technique, sentence, cells, effort, level); and the kernel's one-call path (``outline``) grades and
+(``reference_solvers.DABUHAMIENAI``) finds: every technique on random states, whole solution paths on
+random and generated grids (some altered so that they need chains, or get stuck), and single trials,
+step for step (technique, sentence, cells, effort, level); and the kernel's one-call path (``outline``) grades and
 stops as ``SOLVER.run`` does."""
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from solvers.dabuhamienai import techniques as human
 from solvers.dabuhamienai.rules import DabuhamienaiPuzzle
 from solvers.grid import lines, neighbours
 from solvers.techniques.human import Contradiction, GridState, Step, Trial
+from tests.difficulty import reference_solvers
 
 
 def outcome(find, board: human.Board, state: GridState) -> list[Step] | str:
@@ -74,7 +75,7 @@ def test_every_technique_finds_what_the_reference_finds(seed: int) -> None:
     rng = random.Random(seed)
     board, solution = random_board(rng)
     compiled = [t for _, t in human.SOLVER.techniques()]
-    reference = [t for _, t in human.REFERENCE.techniques()]
+    reference = [t for _, t in reference_solvers.DABUHAMIENAI.techniques()]
     for _ in range(6):
         state = random_state(rng, board.n, solution)
         for fast, slow in zip(compiled, reference, strict=True):
@@ -97,10 +98,10 @@ def test_solution_paths_equal_the_reference(kind: str, seed: int) -> None:
         path = human.SOLVER.run(board_)
     except Contradiction as exc:
         with pytest.raises(Contradiction) as expected:
-            human.REFERENCE.run(board_)
+            reference_solvers.DABUHAMIENAI.run(board_)
         assert (exc.message, exc.cells) == (expected.value.message, expected.value.cells)
         return
-    reference = human.REFERENCE.run(board_)
+    reference = reference_solvers.DABUHAMIENAI.run(board_)
     assert path.steps == reference.steps
     assert path.levels == reference.levels
     assert path.state.values == reference.state.values

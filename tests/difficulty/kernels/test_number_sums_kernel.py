@@ -12,6 +12,7 @@ from solvers.common import Deadline
 from solvers.number_sums import techniques as human
 from solvers.number_sums.rules import NumberSumsPuzzle, find_solutions
 from solvers.techniques.human import Contradiction, GridState
+from tests.difficulty import reference_solvers
 
 
 def random_puzzle(rng: random.Random, sides: tuple[int, int], regions: bool) -> NumberSumsPuzzle:
@@ -57,7 +58,7 @@ def test_compiled_look_aheads_take_the_reference_path(regions: bool) -> None:
     for _ in range(30):
         puzzle = random_puzzle(rng, (6, 10), regions)
         compiled = path_of(human.SOLVER, puzzle)
-        assert compiled == path_of(human.REFERENCE, puzzle), puzzle
+        assert compiled == path_of(reference_solvers.NUMBER_SUMS, puzzle), puzzle
         if compiled[0] != "broken" and compiled[1]:
             hardest.add(max(compiled[1]))
     assert len(hardest) >= 3  # the line rule and at least two levels of look-aheads were on the paths
@@ -73,7 +74,7 @@ def test_compiled_look_aheads_agree_from_partial_states() -> None:
             continue
         values = [v if rng.random() < 0.3 else None for row in found[0] for v in row]
         board = human.board_of(puzzle)
-        for compiled, reference in zip(human.SOLVER.techniques(), human.REFERENCE.techniques(), strict=True):
+        for compiled, reference in zip(human.SOLVER.techniques(), reference_solvers.NUMBER_SUMS.techniques(), strict=True):
             state = GridState(board.rows, board.cols, values[:])
             assert compiled[1].find(board, state) == reference[1].find(board, state.copy()), compiled[1].name
             looked += 1
