@@ -361,4 +361,5 @@ PUZZLE_TYPE = PuzzleType(
     },
     warm_up=warm_up,
     difficulty=human.DIFFICULTY,
+    play_script="solvers/battleship/play.js",  # revealed cells fixed, ship cells drawn as segments
 )

@@ -242,4 +242,5 @@ PUZZLE_TYPE = PuzzleType(
                "pictures": "smoothed random fields, 45–55 % filled"},
     warm_up=warm_up,
     difficulty=human.DIFFICULTY,
+    play_script="solvers/nonogram/play.js",  # clues grey out as their lines match
 )

@@ -199,4 +199,5 @@ PUZZLE_TYPE = PuzzleType(
     },
     warm_up=engine.warm_up,
     check_in_process=False,  # an exact endgame search per legal move: seconds of CPU, kept off the event loop
+    play_mode="square",
 )

@@ -74,3 +74,14 @@ class PuzzleType(Generic[Params, Puzzle, Answer]):
     to_url: Callable[[Any], str] | None = None
     # Levels for people, grading and hints; the params model then has a `difficulty` field.
     difficulty: Difficulty | None = None
+    # The play page's shared widget (app/static/play.js) for this type's board: "cycle" (a cell cycles
+    # undecided -> filled -> empty; the answer is the answer model's first field, a 0/1 grid), "square" (pick
+    # one square: the answer is `{move}`), "pieces" (place polyominoes: `{placements}`) or "digits" (type a
+    # digit or pencil marks per cell: `{digits}`, app/static/play-digits.js).
+    play_mode: str = "cycle"
+    # The genre's own addition to that widget, if any: an ES module shipped inside the genre's folder, named
+    # by its path in the package, e.g. "solvers/nonogram/play.js" (package `solvers.nonogram`, file
+    # `play.js`). The play page imports it (served under /play/assets/<type>/<file>) and calls its exported
+    # `setup({data, cells, state, rows, cols})`, which may return `fixed` (a Map "r,c" -> "filled" / "empty"
+    # of cells decided from the start) and `changed(key)` (called after each cell's state changes).
+    play_script: str | None = None

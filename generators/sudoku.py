@@ -375,4 +375,5 @@ PUZZLE_TYPE = PuzzleType(
     backends=rules.BACKENDS,
     warm_up=warm_up,
     difficulty=human.DIFFICULTY,
+    play_mode="digits",
 )

@@ -694,4 +694,5 @@ PUZZLE_TYPE = PuzzleType(
     catalogue=rules.catalogue_facts(),
     difficulty=human.DIFFICULTY,
     warm_up=warm_up,
+    play_mode="pieces",
 )

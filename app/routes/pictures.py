@@ -1,6 +1,7 @@
 """Pictures and play pages: a puzzle as SVG (stored or posted), and a page where a person plays a stored
 puzzle or today's daily in a browser. The page is plain HTML, one ES module and one stylesheet from
-``app/static`` (no build step, nothing from another host).
+``app/static`` (no build step, nothing from another host), plus the genre's own module where its
+``PuzzleType.play_script`` names one.
 
 Include this router before the stored-puzzle routes: `/puzzles/{id}.svg` would otherwise match
 `/puzzles/{id}`.
@@ -42,7 +43,7 @@ from generators.registry import TYPES
 from generators.spec import PuzzleType
 
 STATIC = Path(str(resources.files("app") / "static"))  # shipped in the package: a wheel serves it too
-# The pages' files: play.js, play.css, front.js, front.css and each play mode's own module (play-<mode>.js).
+# The pages' files: play.js, play.css, front.js, front.css and each shared play mode's own module (play-<mode>.js).
 ASSETS = {path.name: {".js": "text/javascript", ".css": "text/css"}[path.suffix]
           for path in sorted(STATIC.iterdir()) if path.suffix in (".js", ".css")}
 SVG = "image/svg+xml"
@@ -50,12 +51,30 @@ HTML = "text/html; charset=utf-8"
 PAGE = Template((STATIC / "play.html").read_text())
 
 
+def play_script(puzzle_type: PuzzleType) -> Path | None:
+    """The genre's own play module (``PuzzleType.play_script``, e.g. ``solvers/nonogram/play.js``: the file
+    ``play.js`` of the package ``solvers.nonogram``), found through the installed package."""
+    if puzzle_type.play_script is None:
+        return None
+    package, _, name = puzzle_type.play_script.rpartition("/")
+    path = Path(str(resources.files(package.replace("/", ".")) / name))
+    if path.suffix != ".js" or not path.is_file():
+        raise RuntimeError(f"{puzzle_type.name}: play_script {puzzle_type.play_script!r} is no .js file of its package")
+    return path
+
+
+# Each genre's own play module, served as /play/assets/<type>/<file name>.
+GENRE_ASSETS = {(t.name, path.name): path for t in TYPES.values() if (path := play_script(t)) is not None}
+
+
 def _version() -> str:
     """Changes whenever a picture or the page changes, so cached SVGs and pages are never stale: the shared
-    picture layer, every type's own drawing module (wherever its genre keeps it) and the page's files."""
+    picture layer, every type's own drawing module (wherever its genre keeps it), the page's files and the
+    genres' own play modules."""
     digest = hashlib.sha256()
     drawings = {Path(str(sys.modules[t.render.__module__].__file__)) for t in TYPES.values() if t.render is not None}
-    sources = sorted(Path(str(resources.files("pictures"))).glob("*.py")) + sorted(drawings) + sorted(STATIC.iterdir())
+    sources = (sorted(Path(str(resources.files("pictures"))).glob("*.py")) + sorted(drawings) + sorted(STATIC.iterdir())
+               + sorted(GENRE_ASSETS.values()))
     for path in sources:
         digest.update(path.read_bytes())
     return digest.hexdigest()[:10]
@@ -129,6 +148,8 @@ class PlayData(BaseModel):
     puzzle: dict[str, Any]
     answer_field: str = Field(description="The answer's field the board fills in, e.g. `shaded`.")
     difficulty: dict[str, Any] | None = None
+    mode: str = Field(description="The shared widget the page plays the board with (`PuzzleType.play_mode`).")
+    module: str | None = Field(None, description="The URL of the genre's own play module (`PuzzleType.play_script`).")
 
 
 def long_date(day: date) -> str:
@@ -181,8 +202,10 @@ def play_heading(row: PuzzleRow) -> tuple[str, str]:
 def play_page(row: PuzzleRow) -> bytes:
     puzzle_type = TYPES[row.type]
     difficulty = getattr(row, "difficulty", None)
+    script = play_script(puzzle_type)
     data = PlayData(id=row.id, type=row.type, puzzle=row.puzzle, difficulty=difficulty,
-                    answer_field=next(iter(puzzle_type.answer_model.model_fields)))
+                    answer_field=next(iter(puzzle_type.answer_model.model_fields)), mode=puzzle_type.play_mode,
+                    module=f"/play/assets/{puzzle_type.name}/{script.name}?v={VERSION}" if script else None)
     title, facts = play_heading(row)
     page = PAGE.substitute(
         title=html.escape(title),
@@ -239,6 +262,15 @@ async def asset(name: str) -> Response:
         raise HTTPException(404, f"No asset {name!r}.")
     # The page asks for ?v=<version>, so a year's caching is safe: a new version is a new URL.
     return FileResponse(STATIC / name, media_type=ASSETS[name], headers={"Cache-Control": "public, max-age=31536000"})
+
+
+@router.get("/play/assets/{type_name}/{name}", include_in_schema=False)
+async def genre_asset(type_name: str, name: str) -> Response:
+    """A genre's own play module, versioned and cached as the shared assets are."""
+    path = GENRE_ASSETS.get((type_name, name))
+    if path is None:
+        raise HTTPException(404, f"No asset {type_name + '/' + name!r}.")
+    return FileResponse(path, media_type="text/javascript", headers={"Cache-Control": "public, max-age=31536000"})
 
 
 for _type in TYPES.values():

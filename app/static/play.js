@@ -1,15 +1,22 @@
 // The play page: the server draws the board (each cell a <g data-cell="r,c">); this module keeps the
 // player's state, shows it by setting classes on the cells, and talks to the service:
 //   check -> POST /puzzles/{id}/verify, hint -> POST /puzzles/{id}/hint (shown only for types that
-//   /types lists with difficulties). Three ways to play:
-//   cycle  (dabuhamienai, battleship, number-sums, nonogram): a cell cycles undecided -> filled -> empty -> undecided
-//   square (othello): pick the square to play
-//   pieces (ubongo): pick a piece, rotate/flip it, place it on the board; click a placed piece to lift it
-//   digits (sudoku): its own module, play-digits.js: select a cell, type its digit or pencil marks
+//   /types lists with difficulties). It names no puzzle type: the page data says which shared widget the
+//   type plays with (`mode`, the type's PuzzleType.play_mode) and where the genre's own module is, if it
+//   has one (`module`, from PuzzleType.play_script). The shared widgets:
+//   cycle : a cell cycles undecided -> filled -> empty -> undecided (any 0/1 answer grid)
+//   square: pick the square to play (the answer is a move)
+//   pieces: pick a piece, rotate/flip it, place it on the board; click a placed piece to lift it
+//   digits: its own module, play-digits.js: select a cell, type its digit or pencil marks
+// A genre's module (shipped in its folder, e.g. solvers/<genre>/play.js) exports
+//   setup({ data, cells, state, rows, cols }) -> { fixed?, changed? }
+// fixed: a Map "r,c" -> "filled" / "empty" of cells decided from the start (they cannot be changed);
+// changed(key): called after each cell's state changes (e.g. to grey a clue or reshape a drawing).
 
 const data = JSON.parse(document.getElementById("puzzle-data").textContent);
-const MODES = { othello: "square", ubongo: "pieces", sudoku: "digits" };
-const mode = MODES[data.type] || "cycle";
+const MODES = ["cycle", "square", "pieces", "digits"]; // what PuzzleType.play_mode may name
+const mode = data.mode;
+if (!MODES.includes(mode)) throw new Error(`The play page has no widget ${JSON.stringify(mode)}.`);
 const HOW = {
   cycle: "Tap a cell to fill it, again to mark it empty, again to clear it. Keyboard: arrows move, Enter or Space changes the cell.",
   square: "Tap the square you would play, then Check. Keyboard: arrows move, Enter picks.",
@@ -27,9 +34,8 @@ const rows = Math.max(...keys.map((k) => +k.split(",")[0])) + 1;
 const cols = Math.max(...keys.map((k) => +k.split(",")[1])) + 1;
 const state = new Map(keys.map((k) => [k, "unknown"]));
 const NEXT = { unknown: "filled", filled: "empty", empty: "unknown" };
-// Nonogram clues grey out as their lines match: an addition to the cycle mode, in its own module.
-const clueWatch = data.type === "nonogram"
-  ? (await import(`./play-nonogram.js${new URL(import.meta.url).search}`)).watchClues(state, rows, cols) : null;
+// The genre's own additions, in its module (its URL carries the page's version: assets are cached for a year).
+const genre = data.module ? (await import(data.module)).setup({ data, cells, state, rows, cols }) || {} : {};
 
 // A mode kept in its own module (same version query as this one: the assets are cached for a year).
 const MODULES = { digits: ["./play-digits.js", "createDigitsMode"] };
@@ -58,37 +64,13 @@ function setState(key, value) {
   el.dataset.state = value;
   el.classList.toggle("filled", value === "filled");
   el.classList.toggle("empty", value === "empty");
-  clueWatch?.changed(key);
-  if (data.type === "battleship") {
-    const [r, c] = key.split(",").map(Number);
-    for (const [dr, dc] of [[0, 0], [-1, 0], [1, 0], [0, -1], [0, 1]]) shapeShip(r + dr, c + dc);
-  }
+  genre.changed?.(key);
 }
 
-// Battleship: a ship cell is drawn as the segment its ship neighbours make (end, middle, submarine).
-function shapeShip(r, c) {
-  const el = cells.get(`${r},${c}`);
-  const use = el?.querySelector(".m-ship");
-  if (!use) return;
-  const ship = (rr, cc) => state.get(`${rr},${cc}`) === "filled";
-  const [up, down, left, right] = [ship(r - 1, c), ship(r + 1, c), ship(r, c - 1), ship(r, c + 1)];
-  const shape = (up || down) && (left || right) ? "middle" : up && down ? "middle" : left && right ? "middle"
-    : down ? "top" : up ? "bottom" : right ? "left" : left ? "right" : "sub";
-  el.dataset.shape = shape;
-  use.setAttribute("href", `#ship-${shape}`);
-}
+// Cells decided from the start: the mode module's, else the genre module's.
+const fixed = extra?.fixed || genre.fixed || new Map();
 
 // --- cycle mode ----------------------------------------------------------------------------------
-
-function givens() {
-  // Battleship's revealed cells are decided from the start and cannot be changed.
-  const fixed = new Map();
-  for (const item of data.puzzle.revealed || []) {
-    fixed.set(`${item.cell[0]},${item.cell[1]}`, item.kind === "water" ? "empty" : "filled");
-  }
-  return fixed;
-}
-const fixed = mode === "cycle" ? givens() : extra ? extra.fixed : new Map();
 
 function gridAnswer(undecided) {
   const grid = [];
@@ -102,7 +84,7 @@ function gridAnswer(undecided) {
   return { [data.answer_field]: grid };
 }
 
-// --- square mode (othello) -----------------------------------------------------------------------
+// --- square mode --------------------------------------------------------------------------------
 
 let chosen = null;
 const squareName = (key) => {
@@ -121,7 +103,7 @@ function choose(key) {
   say(chosen ? `Your move: ${squareName(chosen)}` : "");
 }
 
-// --- pieces mode (ubongo) ------------------------------------------------------------------------
+// --- pieces mode --------------------------------------------------------------------------------
 
 let catalogue = [];
 let picked = null; // {name, cells} in the current orientation

@@ -1,5 +1,6 @@
-// Nonogram clues on the play page: a row's or column's clue greys out when the filled cells of that
-// line make exactly its runs (the SVG gives each clue a <g data-clue="row,R|col,C" data-runs="3 1">).
+// Nonogram's addition to the play page's cycle widget (PuzzleType.play_script; app/static/play.js loads it):
+// a row's or column's clue greys out when the filled cells of that line make exactly its runs (the SVG,
+// solvers/nonogram/picture.py, gives each clue a <g data-clue="row,R|col,C" data-runs="3 1">).
 
 function runsOf(values) {
   const runs = [];
@@ -12,7 +13,7 @@ function runsOf(values) {
   return runs.join(" ");
 }
 
-export function watchClues(state, rows, cols) {
+export function setup({ state, rows, cols }) {
   const clues = new Map([...document.querySelectorAll("[data-clue]")].map((el) => [el.dataset.clue, el]));
   const line = (kind, index) => kind === "row"
     ? Array.from({ length: cols }, (_, c) => state.get(`${index},${c}`))
