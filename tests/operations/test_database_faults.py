@@ -90,8 +90,8 @@ def test_postgres_killed_gives_503_then_recovers_with_nothing_lost(postgres: Pri
         assert_unavailable(*timed(client.get, "/puzzles/db-00000000000000000000"))
         held = sorted(before)[0]
         assert client.get(f"/puzzles/{held}").status_code == 200  # held in memory: still served
-        health, elapsed = timed(client.get, "/healthz")
-        assert health.status_code == 200 and elapsed < 0.5
+        health, elapsed = timed(client.get, "/healthz")  # liveness reads no database: up while it is down
+        assert health.status_code == 200 and elapsed < ANSWER_WITHIN
         ready, elapsed = timed(client.get, "/readyz")
         assert_unavailable(ready, elapsed)
         assert ready.json()["status"] == "unavailable" and ready.json()["database"]

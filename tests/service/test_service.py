@@ -78,9 +78,21 @@ def test_work_past_its_budget_is_503_with_retry_after(make_client) -> None:
 
 
 def test_cheap_endpoints_answer_while_generation_saturates_the_workers(make_client) -> None:
+    """Cheap requests never queue behind generation because they hand no job to the worker processes
+    (counted below); their wall-clock bound only says they answer at all, well within the 30 s budget a
+    queued request could wait (a tight bound fails on a loaded CI machine and proves nothing more)."""
     client = make_client(generate_budget_seconds=30)
     record = client.post("/generate/dabuhamienai", params={"size": 8, "seed": 0, "include_solution": True}).json()
     client.get("/daily/dabuhamienai", params={"date": "2026-02-02"})  # stored before the rush
+    pool = client.app.state.service.pool
+    handed: list[str] = []
+    run = pool.run
+
+    async def counted(fn, *args, **kwargs):
+        handed.append(fn.__name__)
+        return await run(fn, *args, **kwargs)
+
+    pool.run = counted
     busy = [threading.Thread(target=client.post, args=("/generate/dabuhamienai",), kwargs={"params": {"size": 30, "seed": s}})
             for s in range(6)]
     for thread in busy:
@@ -95,9 +107,10 @@ def test_cheap_endpoints_answer_while_generation_saturates_the_workers(make_clie
     for request in cheap:
         started = time.perf_counter()
         assert request().status_code == 200
-        assert time.perf_counter() - started < 1.0
+        assert time.perf_counter() - started < 10
     for thread in busy:
         thread.join()
+    assert handed == ["generate_job"] * len(busy)  # the six generations, and nothing from the cheap requests
 
 
 def test_too_much_work_in_flight_is_503_at_once(make_client) -> None:
