@@ -39,10 +39,12 @@ class SatBackend(ABC):
     def add_clause(self, lits: Clause) -> None: ...
 
     @abstractmethod
-    def add_at_most(self, lits: Sequence[int], k: int) -> None: ...
+    def add_at_most(self, lits: Sequence[int], k: int, guard: int | None = None) -> None:
+        """At most ``k`` of ``lits`` are true; only when ``guard`` is, if one is given (a clue that a solve
+        switches on by assuming its guard, so one instance answers for any subset of clues)."""
 
     @abstractmethod
-    def add_at_least(self, lits: Sequence[int], k: int) -> None: ...
+    def add_at_least(self, lits: Sequence[int], k: int, guard: int | None = None) -> None: ...
 
     def add_exactly(self, lits: Sequence[int], k: int) -> None:
         self.add_at_most(lits, k)
@@ -83,26 +85,27 @@ class CadicalBackend(SatBackend):
     def add_clause(self, lits: Clause) -> None:
         self._solver.add_clause(list(lits))
 
-    def _add_card(self, kind: str, lits: Sequence[int], k: int) -> None:
+    def _add_card(self, kind: str, lits: Sequence[int], k: int, guard: int | None) -> None:
         from pysat.card import CardEnc, EncType
 
         encode = getattr(CardEnc, kind)
         cnf = encode(lits=list(lits), bound=k, top_id=self.top, encoding=EncType.totalizer)
         self.top = max(self.top, cnf.nv)
+        unless = [] if guard is None else [-guard]
         for clause in cnf.clauses:
-            self._solver.add_clause(clause)
+            self._solver.add_clause(clause + unless)
 
-    def add_at_most(self, lits: Sequence[int], k: int) -> None:
+    def add_at_most(self, lits: Sequence[int], k: int, guard: int | None = None) -> None:
         if k < 0:
-            self.add_clause([])
+            self.add_clause([] if guard is None else [-guard])
         elif k < len(lits):
-            self._add_card("atmost", lits, k)
+            self._add_card("atmost", lits, k, guard)
 
-    def add_at_least(self, lits: Sequence[int], k: int) -> None:
+    def add_at_least(self, lits: Sequence[int], k: int, guard: int | None = None) -> None:
         if k > len(lits):
-            self.add_clause([])
+            self.add_clause([] if guard is None else [-guard])
         elif k > 0:
-            self._add_card("atleast", lits, k)
+            self._add_card("atleast", lits, k, guard)
 
     def add_weighted_equal(self, lits: Sequence[int], weights: Sequence[int], total: int) -> None:
         for clause in _weighted_equal_bdd(self, lits, weights, total):
@@ -154,11 +157,16 @@ class Z3Backend(SatBackend):
         else:
             self._solver.add(self._z3.Or([self._lit(x) for x in lits]))
 
-    def add_at_most(self, lits: Sequence[int], k: int) -> None:
-        self._solver.add(self._z3.PbLe([(self._lit(x), 1) for x in lits], k) if lits else self._z3.BoolVal(k >= 0, self._ctx))
+    def _guarded(self, constraint: object, guard: int | None) -> object:
+        return constraint if guard is None else self._z3.Implies(self._lit(guard), constraint)
 
-    def add_at_least(self, lits: Sequence[int], k: int) -> None:
-        self._solver.add(self._z3.PbGe([(self._lit(x), 1) for x in lits], k) if lits else self._z3.BoolVal(k <= 0, self._ctx))
+    def add_at_most(self, lits: Sequence[int], k: int, guard: int | None = None) -> None:
+        bound = self._z3.PbLe([(self._lit(x), 1) for x in lits], k) if lits else self._z3.BoolVal(k >= 0, self._ctx)
+        self._solver.add(self._guarded(bound, guard))
+
+    def add_at_least(self, lits: Sequence[int], k: int, guard: int | None = None) -> None:
+        bound = self._z3.PbGe([(self._lit(x), 1) for x in lits], k) if lits else self._z3.BoolVal(k <= 0, self._ctx)
+        self._solver.add(self._guarded(bound, guard))
 
     def add_weighted_equal(self, lits: Sequence[int], weights: Sequence[int], total: int) -> None:
         if not lits:

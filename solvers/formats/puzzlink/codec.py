@@ -127,3 +127,57 @@ def _hex(digits: str) -> int:
         return int(digits, 16)
     except ValueError:
         raise InvalidInput(f"`-{digits}` is not a two-digit hex number") from None
+
+
+def read_4cell(body: str, count: int) -> list[int]:
+    """pzprjs's "4Cell" encoding (``decode4Cell``): cells holding 0-4, ``.`` for an unnumbered given
+    (QUESTION), the rest UNKNOWN. ``0``-``4`` a number; ``5``-``9`` a number and one blank after it, ``a``-``e``
+    a number and two; ``g``-``z`` 1-20 blanks."""
+    values = [UNKNOWN] * count
+    at = 0
+    for char in body:
+        if at >= count:
+            break
+        if "0" <= char <= "4":
+            values[at] = int(char)
+        elif "5" <= char <= "9":
+            values[at] = int(char) - 5
+            at += 1
+        elif "a" <= char <= "e":
+            values[at] = int(char, 16) - 10
+            at += 2
+        elif "g" <= char <= "z":
+            at += int(char, 36) - 16
+        elif char == ".":
+            values[at] = QUESTION
+        else:
+            raise InvalidInput(f"{shown(char)} is not a cell of pzprjs's 4Cell encoding (0-9, a-e, g-z or .)")
+        at += 1
+    return values
+
+
+def write_4cell(values: list[int]) -> str:
+    """The inverse of ``read_4cell``, written as pzprjs's ``encode4Cell`` writes it."""
+    out, blanks, c = [], 0, 0
+    while c < len(values):
+        value, piece = values[c], ""
+        if value >= 0:
+            if c + 1 < len(values) and values[c + 1] != UNKNOWN:
+                piece = format(value, "x")
+            elif c + 2 < len(values) and values[c + 2] != UNKNOWN:
+                piece, c = format(5 + value, "x"), c + 1
+            else:
+                piece, c = format(10 + value, "x"), c + 2
+        elif value == QUESTION:
+            piece = "."
+        else:
+            blanks += 1
+        if blanks == 0:
+            out.append(piece)
+        elif piece or blanks == 20:
+            out.append(base36(blanks + 15) + piece)
+            blanks = 0
+        c += 1
+    if blanks:
+        out.append(base36(blanks + 15))
+    return "".join(out)

@@ -1,0 +1,123 @@
+"""Light Up generation through the genre kit: walls drawn with rotational symmetry, lights placed at random
+until every open cell is lit, and the walls' numbers as the clues the kit's generator shows or hides.
+
+Levels are the kit's (a rule alone, short trials, long trials); sizes and levels follow Simon Tatham's
+presets (7×7 to 14×14, easy to hard), with any size from 5 to 14 on request.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Literal
+
+from pydantic import BaseModel, Field, model_validator
+
+from generators.kit import make_at_level
+from generators.params import normalise_shape
+from generators.pipeline import Generated
+from generators.spec import PuzzleType
+from solvers.common import Cell, Deadline, SolveOutcome, Violation
+from solvers.grid import neighbours
+from solvers.kit import human as kit_human
+from solvers.kit import rules as kit
+from solvers.light_up import picture, puzzlink
+from solvers.light_up.rules import WALL, LightUpAnswer, LightUpPuzzle, model
+
+MIN_SIDE, MAX_SIDE = 5, 14
+WALL_SHARE, RAMP, RAMP_EVERY, MAX_WALL_SHARE = 0.2, 0.05, 20, 0.5  # Tatham's: 20% walls, 5% more every 20 boards
+PEOPLE = kit_human.solver("a light", "empty")
+DIFFICULTY = kit_human.difficulty(PEOPLE, model, "lights", "R×C of 1 (a light), 0 (empty)", "a light", "empty")
+Walls = list[list[int | None]]
+Grid = list[list[int]]
+
+
+class LightUpParams(BaseModel):
+    size: int | None = Field(10, ge=MIN_SIDE, le=MAX_SIDE, description="Grid side (`rows` and `cols` override it).")
+    rows: int | None = Field(None, ge=MIN_SIDE, le=MAX_SIDE, description="Number of rows; defaults to `size`.")
+    cols: int | None = Field(None, ge=MIN_SIDE, le=MAX_SIDE, description="Number of columns; defaults to `size`.")
+    difficulty: Literal["easy", "medium", "hard"] = Field(
+        DIFFICULTY.default, description="What a person needs (see the type's `difficulties`): `easy` needs the rules alone.")
+
+    @model_validator(mode="after")
+    def _normalised(self) -> LightUpParams:
+        normalise_shape(self)
+        return self
+
+    def shape(self) -> tuple[int, int]:
+        return self.rows or self.size or 0, self.cols or self.size or 0
+
+
+class LightUpGenre:
+    """What the kit's generator needs: a board and answer, and the walls' numbers as clues. As in Tatham's
+    generator, every ``RAMP_EVERY`` boards that no numbers make unique add ``RAMP`` to the share of walls: large
+    open areas are what leaves a board ambiguous whatever its numbers say."""
+
+    def __init__(self) -> None:
+        self.draws = 0
+
+    def draw(self, params: LightUpParams, rng: random.Random) -> tuple[Walls, Grid]:
+        rows, cols = params.shape()
+        share = min(MAX_WALL_SHARE, WALL_SHARE + RAMP * (self.draws // RAMP_EVERY))
+        self.draws += 1
+        walls: Walls = [[None] * cols for _ in range(rows)]
+        for r in range(rows):
+            for c in range(cols):
+                if (r, c) <= (rows - 1 - r, cols - 1 - c) and rng.random() < share:
+                    walls[r][c] = walls[rows - 1 - r][cols - 1 - c] = WALL
+        lights = [[0] * cols for _ in range(rows)]
+        puzzle = LightUpPuzzle(rows=rows, cols=cols, walls=walls)
+        seen = {cell: set(count.cells) for count in model(puzzle).counts if count.code == "unlit" for cell in count.where or ()}
+        unlit = set(seen)
+        while unlit:
+            r, c = rng.choice(sorted(unlit))
+            lights[r][c] = 1
+            unlit -= seen[(r, c)]
+        return walls, lights
+
+    def clues(self, walls: Walls, answer: Grid) -> list[Cell]:
+        return [(r, c) for r, row in enumerate(walls) for c, wall in enumerate(row) if wall is not None]
+
+    def _number(self, walls: Walls, lights: Grid, cell: Cell) -> int:
+        return sum(lights[r][c] for r, c in neighbours(cell, len(walls), len(walls[0])))
+
+    def puzzle(self, walls: Walls, answer: Grid, shown: frozenset[Cell]) -> LightUpPuzzle:
+        numbered = [[self._number(walls, answer, (r, c)) if (r, c) in shown else wall for c, wall in enumerate(row)]
+                    for r, row in enumerate(walls)]
+        return LightUpPuzzle(rows=len(walls), cols=len(walls[0]), walls=numbered)
+
+    def model(self, puzzle: LightUpPuzzle) -> kit.Model:
+        return model(puzzle)
+
+
+def generate_puzzle(params: LightUpParams, seed: int, deadline: Deadline) -> Generated:
+    return make_at_level(LightUpGenre(), LightUpAnswer, "lights", DIFFICULTY, PEOPLE, params, seed, deadline)
+
+
+def check(puzzle: LightUpPuzzle, answer: LightUpAnswer) -> list[Violation]:
+    return kit.check(model(puzzle), answer.lights)
+
+
+def solve(puzzle: LightUpPuzzle, limit: int, deadline: Deadline, backend: str | None = None,
+          keep: int | None = None) -> SolveOutcome:
+    return kit.solve(model(puzzle), limit, deadline, backend, keep)
+
+
+PUZZLE_TYPE = PuzzleType(
+    name="light-up",
+    id_prefix="lig",
+    summary="Place lights so every open cell is lit, no light shines on another, and each number counts the lights "
+            "beside its wall.",
+    params_model=LightUpParams,
+    puzzle_model=LightUpPuzzle,
+    answer_model=LightUpAnswer,
+    generate=generate_puzzle,
+    check=check,
+    solve=solve,
+    render=picture.render,
+    parse_url=puzzlink.parse_url,
+    to_url=puzzlink.to_url,
+    backends=("cadical", "z3"),
+    catalogue={"sizes": f"{MIN_SIDE}–{MAX_SIDE} rows and columns to generate; up to 30 to solve",
+               "walls": f"{WALL_SHARE:.0%} of the cells, rotationally symmetric"},
+    difficulty=DIFFICULTY,
+)

@@ -1,0 +1,127 @@
+"""A person's techniques for any kit genre, read off its rules: levels, grades and hints with no genre code.
+
+- easy: a rule alone. A rule that has all the 1s it may have empties its other cells ("the 1 at r2c3 has
+  its light already: r2c4 stays empty"); one whose open cells are just the 1s it still needs fills them.
+- medium: a short trial. Assume a cell and apply the rules for at most ``SHORT_ROUNDS`` rounds; if a rule
+  breaks, the cell is the other value. The rounds a trial must be followed are the reading depth a person
+  needs (the measure that separates our Dabuhamienai levels).
+- hard: a trial followed as far as it goes.
+
+A genre may put its own named techniques before these (``levels(extra=...)``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import BaseModel, Field, create_model
+
+from solvers.common import Deadline, InvalidInput
+from solvers.kit.rules import Count, Model
+from solvers.techniques.human import (
+    Contradiction,
+    Difficulty,
+    Grade,
+    GridState,
+    Hint,
+    HumanSolver,
+    Level,
+    Step,
+    Technique,
+    Trials,
+    by_contradiction,
+    cells_named,
+    grid_hint,
+)
+
+SHORT_ROUNDS = 2
+
+
+def _look(model: Model, state: GridState, counts: tuple[Count, ...] | list[Count]) -> list[Step]:
+    steps = []
+    for count in counts:
+        open_cells = [cell for cell in count.cells if state[cell] is None]
+        ones = sum(1 for cell in count.cells if state[cell] == 1)
+        if ones > count.high or ones + len(open_cells) < count.low:
+            have = f"{ones} {model.one}" if ones > count.high else f"room for only {ones + len(open_cells)}"
+            raise Contradiction(f"{count.says}, and it would have {have}", count.cells)
+        if not open_cells:
+            continue
+        if ones == count.high:
+            steps.append(Step("rule", f"{count.says}, and it has {ones} already: {cells_named(open_cells)} "
+                                      f"{'is' if len(open_cells) == 1 else 'are'} {model.zero}",
+                              tuple((cell, 0) for cell in open_cells), count.cells))
+        elif ones + len(open_cells) == count.low:
+            steps.append(Step("rule", f"{count.says}, and only {cells_named(open_cells)} "
+                                      f"{'is' if len(open_cells) == 1 else 'are'} left for it: each is {model.one}",
+                              tuple((cell, 1) for cell in open_cells), count.cells))
+    return steps
+
+
+def _every_rule(model: Model, state: GridState) -> list[Step]:
+    return _look(model, state, model.counts)
+
+
+def _rules_near(model: Model, state: GridState, changed: set[int]) -> list[Step]:
+    near = dict.fromkeys(count for i in changed for count in model.counts_at.get(i, ()))
+    return _look(model, state, list(near))
+
+
+RULE = Technique("rule", "A rule alone: it has all its 1s, so its other cells are 0; or only the 1s it needs are open.",
+                 1.0, _every_rule, _rules_near)
+
+
+def solver(one: str, zero: str, extra: tuple[Technique[Model, GridState], ...] = ()) -> HumanSolver[Model, GridState]:
+    """The kit's levels (easy, medium, hard), a genre's own techniques first among the medium ones; ``one`` and
+    ``zero`` name a cell's values in the trials' sentences ("If r2c3 were a light: ...")."""
+    trials = Trials([RULE, *extra])
+    names = {1: one, 0: zero}
+    short = by_contradiction("short trial", f"Assume a cell and apply the rules for at most {SHORT_ROUNDS} rounds: a "
+                             "broken rule means the cell is the other value.", 5.0, trials, names, max_rounds=SHORT_ROUNDS)
+    long = by_contradiction("trial", "Assume a cell and follow the rules as far as they go: a broken rule means the "
+                            "cell is the other value.", 20.0, trials, names)
+    return HumanSolver((Level("easy", (RULE,)), Level("medium", (*extra, short)), Level("hard", (long,))),
+                       start=start)
+
+
+def start(model: Model) -> GridState:
+    """The grid before any deduction: what the puzzle gives is decided (a wall holds no light)."""
+    state = GridState(model.rows, model.cols)
+    for cell, value in model.given().items():
+        state.set(cell, value)
+    return state
+
+
+def within(people: HumanSolver[Model, GridState], model: Model, level: str) -> bool:
+    """Whether the techniques up to ``level`` solve ``model`` (the generator keeps a draw at its level with it)."""
+    try:
+        return people.run(model, upto=people.level_names.index(level)).state.solved
+    except Contradiction:
+        return False
+
+
+def difficulty(people: HumanSolver[Model, GridState], model_of: Callable[[Any], Model], field: str, description: str,
+               one: str, zero: str, default: str = "medium") -> Difficulty:
+    """The Difficulty of a kit genre: ``model_of(puzzle)`` builds its model, ``field`` names the answer's grid.
+    A hint reads the player's grid with the puzzle's givens filled in, so it never tells what the page shows."""
+    state_model = create_model(f"{field.title()}State", __base__=BaseModel, **{field: (
+        list[list[int | None]] | None, Field(None, description=f"{description}: the player's grid so far, 1, 0 or "
+                                                                "null for undecided; null or left out: nothing decided."))})
+
+    def grade(puzzle: Any, deadline: Deadline) -> Grade:
+        return people.grade(model_of(puzzle), deadline)
+
+    def hint(puzzle: Any, state: BaseModel, solution: BaseModel, deadline: Deadline) -> Hint:
+        model, target = model_of(puzzle), getattr(solution, field)
+        grid = getattr(state, field) or [[None] * model.cols for _ in range(model.rows)]
+        if len(grid) != model.rows or any(len(row) != model.cols for row in grid):
+            raise InvalidInput(f"`{field}` must have {model.rows} rows of {model.cols} values (1, 0 or null), "
+                               "as the puzzle has")
+        player = GridState.from_grid(grid)
+        for (r, c), value in model.given().items():
+            player.values[r * model.cols + c] = value
+        player.undecided = player.values.count(None)
+        return grid_hint(people, model, player, target, {1: one, 0: zero})
+
+    return Difficulty(people.describe(), default, grade, hint, state_model)
