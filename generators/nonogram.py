@@ -42,8 +42,8 @@ SPECKLE = {"easy": 0.0, "medium": 0.35, "hard": 0.5}
 # From this many cells on, smooth pictures give each level often enough (and speckled ones cost long
 # repairs): the speckle fades out between 15×15 and this size.
 SMOOTH_FROM = 400
-# Below these sizes the level is too rare to draw on request (bench/bench_nonogram.py --levels: 6×6
-# hard failed 2 of 6 seeds within 15 s; 8×8 none).
+# Below these sizes the level is too rare to draw on request within a generation budget
+# (bench/bench_nonogram.py --levels measures how often each size yields each level).
 MIN_CELLS = {"easy": 0, "medium": 25, "hard": 64}
 
 

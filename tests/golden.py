@@ -1,13 +1,14 @@
 """Grades, solution paths and hints of a fixed sample, as a person would see them: what
-``tests/test_golden_paths.py`` holds the human model to while it is made faster.
+``tests/difficulty/test_golden_paths.py`` holds the human model to, however its engines are made faster.
 
-``python -m tests.golden capture`` writes ``tests/data/golden/<type>.jsonl`` from the code as it is;
-it was run once before the technique engines were rewritten for speed, and the test compares
-every later version with that file. Each line: the puzzle and its solution, the grade, the full
-solution path (level, technique, sentence, cells decided and why, effort) where the type's
-techniques run on the shared ``HumanSolver``, and hints: a walk from the empty state (each hint
-applied before the next is asked) and hints from partial states (correct cells only, and one with
-a mistake).
+``python -m tests.golden capture`` writes ``tests/data/golden/<type>.jsonl`` from the code as it is.
+The files are the record of what players see and the test holds the code to them, so they are written
+again only for a change meant to alter grades, paths or hints.
+
+Each line: the puzzle and its solution, the grade, the full solution path (level, technique, sentence,
+cells decided and why, effort) where the type's techniques run on the shared ``HumanSolver``, and
+hints: a walk from the empty state (each hint applied before the next is asked) and hints from partial
+states (correct cells only, and one with a mistake).
 """
 
 from __future__ import annotations

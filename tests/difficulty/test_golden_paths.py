@@ -1,6 +1,6 @@
-"""The human model's grades, solution paths and hints on a fixed sample equal what they were before the
-technique engines were rewritten for speed (``tests/golden.py`` made the file from the earlier code).
-A faster engine must change nothing a player or the level tables see."""
+"""The human model's grades, solution paths and hints on a fixed sample equal the stored record of them
+(``tests/data/golden``, written by ``tests/golden.py``): a faster engine must change nothing a player or
+the level tables see."""
 
 from __future__ import annotations
 

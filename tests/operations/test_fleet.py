@@ -205,7 +205,7 @@ def test_a_chunk_past_its_time_limit_is_stopped_and_one_out_of_budget_retried_on
     overrun = [asdict(item) for item in pool_slots(slow, 0, 400)]
     starved = [asdict(pool_slots(hard, 0, 1)[0])]
     engine.send_task("puzzlegen.generate_chunk", (slow.type_name, overrun, 60.0), time_limit=1.5)  # killed at 1.5 s
-    # Its own budget ends before the first deadline check: a 10×10 hard card, warm, can take under 10 ms now.
+    # Its own budget ends before the first deadline check, however fast a warm worker makes a 10×10 hard card.
     engine.send_task("puzzlegen.generate_chunk", (hard.type_name, starved, 1e-6))
     store = PuzzleStore(fleet_env["DATABASE_URL"])
     log, port = tmp_path / "w.log", free_port()

@@ -369,8 +369,8 @@ def test_the_swap_toward_a_level_is_the_python_one(symmetry: gen.Symmetry, level
     assert swapped >= draws // 4  # the sample holds successful swaps, not only failures
 
 
-# Digests of the puzzles (givens, solution and grade) the generator made for seeds 0..n-1 when this test was
-# written: a faster generator must make the very same puzzles for the same parameters and seed.
+# Digests of the puzzles (givens, solution and grade) the generator makes for seeds 0..n-1: a faster
+# generator must make the very same puzzles for the same parameters and seed.
 PUZZLE_DIGESTS = {
     (4, "rotational", None): "e6ade4aad8a455d7",
     (4, "rotational", "easy"): "702f90a6b95fdee4",

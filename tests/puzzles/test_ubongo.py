@@ -453,13 +453,11 @@ def test_same_seed_same_card_and_sat_confirms_uniqueness() -> None:
         assert rules.solve(first.puzzle, 2, Deadline.after(60), backend).status == "unique"
 
 
-# Digests of the cards (puzzle, answer and grade) the generator made for seeds 0..n-1 when this test was
-# written: a faster generator must make the very same cards for the same params and seed. The level rows
-# were recorded again when the walk's step was compiled: its tie-breaks among equally compact moves come
-# from a hash of one seed per step instead of a random number per move, so its walks take other paths; and
-# the mode-given level rows again when a level request began drawing its piece sets by their share of cards of
-# the level (``piece_set_weights``); and every row again when the repair round was compiled, its tie-breaks
-# hashed from one seed per round like the walk's.
+# Digests of the cards (puzzle, answer and grade) the generator makes for seeds 0..n-1: a faster generator
+# must make the very same cards for the same params and seed. The walk and the repair round break ties from
+# a hash of one seed per step or round (not a random number per move), and a level request draws its piece
+# set by its share of cards of the level (``piece_set_weights``): a change to any of these makes other cards
+# on purpose, and only such a change writes new digests here.
 CARD_DIGESTS = {
     (3, "given", None): "6a75ed8f19681f7a",
     (3, "given", "easy"): "32eac51926a6e48c",

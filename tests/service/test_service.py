@@ -204,7 +204,7 @@ def test_worker_processes_run_at_a_lower_cpu_priority_than_the_server(client) ->
 
 
 def test_start_up_objects_are_frozen_out_of_the_collectors_sight(make_client) -> None:
-    """A full collection over them stalled every request in flight for 100-500 ms."""
+    """A full collection over the many long-lived start-up objects would stall every request in flight."""
     make_client()
     assert gc.get_freeze_count() > 0
     assert gc.get_threshold() == GC_THRESHOLDS

@@ -18,7 +18,7 @@ from tests.difficulty import reference_solvers
 
 
 def legal_reference(board: bt.Board, values: list[int | None], remaining: dict[int, int]) -> np.ndarray:
-    """The legal placements as the Python fleet code computed them with numpy before the kernel did."""
+    """The legal placements computed with numpy, independently of the kernel: what the kernel must agree with."""
     state = np.array([*(2 if v is None else v for v in values), 3], dtype=np.int8)
     ship, water, undecided = state == bt.SHIP, state == bt.WATER, state == 2
     room = board.room.copy()

@@ -1,5 +1,5 @@
-"""The compiled Number Sums code against what it replaces: the exact search against the SAT model, and the
-compiled look-aheads against the reference techniques in plain Python, on random puzzles and states."""
+"""The compiled Number Sums code against independent references: the exact search against the SAT model,
+and the compiled look-aheads against the reference techniques in plain Python, on random puzzles and states."""
 
 from __future__ import annotations
 

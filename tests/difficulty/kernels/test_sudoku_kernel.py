@@ -1,8 +1,8 @@
-"""The compiled Sudoku path (``solvers/sudoku/kernel.py``) and the faster forcing-chain trial
-change nothing a player or the level tables see: grades, paths (sentences included) and first hints of a
-fixed sample equal what the pure-Python techniques gave before (``tests/data/sudoku/paths.jsonl``, made
-by ``capture`` below from the code before the kernel), the outline equals the Python path at every
-level, and the trial equals the round-by-round full scan it replaced.
+"""The compiled Sudoku path (``solvers/sudoku/kernel.py``) and the forcing-chain trial change nothing a
+player or the level tables see: grades, paths (sentences included) and first hints of a fixed sample
+equal the stored record (``tests/data/sudoku/paths.jsonl``, written by ``capture`` below, and again only
+for a change meant to alter what players see), the outline equals the Python path at every level, and
+the trial equals a plain round-by-round full scan, kept below as its reference.
 
     PYTHONPATH=. python -m tests.difficulty.test_sudoku_kernel capture   # rewrites the sample file
 """
@@ -189,7 +189,7 @@ def full_scan_trial(cand: list[int], cell: int, digit: int, n: int, rounds: int,
     return 0, cand, placed, ()
 
 
-def test_the_trial_equals_the_full_scan_it_replaced() -> None:
+def test_the_trial_equals_the_full_scan() -> None:
     compared = 0
     for state in stuck_states():
         if state.solved or state.board.n != 9:
