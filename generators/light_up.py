@@ -120,4 +120,5 @@ PUZZLE_TYPE = PuzzleType(
     catalogue={"sizes": f"{MIN_SIDE}–{MAX_SIDE} rows and columns to generate; up to 30 to solve",
                "walls": f"{WALL_SHARE:.0%} of the cells, rotationally symmetric"},
     difficulty=DIFFICULTY,
+    play_script="solvers/light_up/play.js",  # the cells the player's lights reach are tinted
 )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from generators import battleship, dabuhamienai, nonogram, number_sums, othello, sudoku, ubongo
+from generators import battleship, dabuhamienai, light_up, nonogram, number_sums, othello, sudoku, ubongo
 from generators.spec import PuzzleType
 
 TYPES: dict[str, PuzzleType] = {
@@ -15,5 +15,6 @@ TYPES: dict[str, PuzzleType] = {
         othello.PUZZLE_TYPE,
         sudoku.PUZZLE_TYPE,
         nonogram.PUZZLE_TYPE,
+        light_up.PUZZLE_TYPE,
     )
 }

@@ -71,13 +71,16 @@ def text(value: object, x: float, y: float, size: float, *, anchor: str = "middl
     return draw.Text(str(value), size, x, y + 0.36 * size, text_anchor=anchor, **attrs)
 
 
-def cell_group(r: int, c: int, play: bool, *, given: bool = False, label: str | None = None) -> draw.Group:
-    """The group of one cell; in play mode it carries the page's hooks."""
+def cell_group(r: int, c: int, play: bool, *, given: bool = False, label: str | None = None,
+               value: int | None = None) -> draw.Group:
+    """The group of one cell; in play mode it carries the page's hooks. ``value``: the answer's value the puzzle
+    gives this cell (a wall holds no light), which the play page then fixes."""
     if not play:
         return draw.Group()
-    classes = "cell given" if given else "cell"
+    classes = "cell given" if given or value is not None else "cell"
+    hooks = {} if value is None else {"data_given": str(value)}
     return draw.Group(class_=classes, data_cell=f"{r},{c}", tabindex="-1", role="button",
-                      aria_label=label or f"row {r + 1}, column {c + 1}")
+                      aria_label=label or f"row {r + 1}, column {c + 1}", **hooks)
 
 
 def cell_background(grid: Grid, r: int, c: int, fill: str = "white") -> draw.Rectangle:

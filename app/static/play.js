@@ -10,7 +10,8 @@
 //   digits: its own module, play-digits.js: select a cell, type its digit or pencil marks
 // A genre's module (shipped in its folder, e.g. solvers/<genre>/play.js) exports
 //   setup({ data, cells, state, rows, cols }) -> { fixed?, changed? }
-// fixed: a Map "r,c" -> "filled" / "empty" of cells decided from the start (they cannot be changed);
+// fixed: a Map "r,c" -> "filled" / "empty" of cells decided from the start (they cannot be changed); without
+//   a module, the cells the picture draws with data-given="0" or "1" (pictures.grid.cell_group's `value`);
 // changed(key): called after each cell's state changes (e.g. to grey a clue or reshape a drawing).
 
 const data = JSON.parse(document.getElementById("puzzle-data").textContent);
@@ -67,8 +68,11 @@ function setState(key, value) {
   genre.changed?.(key);
 }
 
-// Cells decided from the start: the mode module's, else the genre module's.
-const fixed = extra?.fixed || genre.fixed || new Map();
+// Cells decided from the start: the mode module's, else the genre module's, else those the picture draws with
+// the value the puzzle gives them (data-given: a wall holds no light).
+const drawnGiven = new Map([...cells].filter(([, el]) => el.dataset.given !== undefined)
+  .map(([key, el]) => [key, el.dataset.given === "1" ? "filled" : "empty"]));
+const fixed = extra?.fixed || genre.fixed || drawnGiven;
 
 // --- cycle mode ----------------------------------------------------------------------------------
 

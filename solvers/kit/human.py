@@ -88,7 +88,7 @@ def solver(one: str, zero: str, extra: tuple[Technique[Model, GridState], ...] =
 def start(model: Model) -> GridState:
     """The grid before any deduction: what the puzzle gives is decided (a wall holds no light)."""
     state = GridState(model.rows, model.cols)
-    for cell, value in model.given().items():
+    for cell, value in model.givens().items():
         state.set(cell, value)
     return state
 
@@ -105,9 +105,11 @@ def difficulty(people: HumanSolver[Model, GridState], model_of: Callable[[Any], 
                one: str, zero: str, default: str = "medium") -> Difficulty:
     """The Difficulty of a kit genre: ``model_of(puzzle)`` builds its model, ``field`` names the answer's grid.
     A hint reads the player's grid with the puzzle's givens filled in, so it never tells what the page shows."""
-    state_model = create_model(f"{field.title()}State", __base__=BaseModel, **{field: (
+    name = f"{field.title()}State"
+    state_model = create_model(name, __base__=BaseModel, __module__=__name__, **{field: (
         list[list[int | None]] | None, Field(None, description=f"{description}: the player's grid so far, 1, 0 or "
                                                                 "null for undecided; null or left out: nothing decided."))})
+    globals()[name] = state_model  # a hint's state crosses to a worker process by pickle, which looks it up here
 
     def grade(puzzle: Any, deadline: Deadline) -> Grade:
         return people.grade(model_of(puzzle), deadline)
@@ -119,7 +121,7 @@ def difficulty(people: HumanSolver[Model, GridState], model_of: Callable[[Any], 
             raise InvalidInput(f"`{field}` must have {model.rows} rows of {model.cols} values (1, 0 or null), "
                                "as the puzzle has")
         player = GridState.from_grid(grid)
-        for (r, c), value in model.given().items():
+        for (r, c), value in model.givens().items():
             player.values[r * model.cols + c] = value
         player.undecided = player.values.count(None)
         return grid_hint(people, model, player, target, {1: one, 0: zero})

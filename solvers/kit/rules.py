@@ -30,6 +30,7 @@ class Count:
     says: str
     where: tuple[Cell, ...] | None = None  # the cells a broken rule points at, when not all of ``cells``
     clue: Hashable | None = None  # the clue this rule reads, where the generator may show or hide it
+    given: bool = False  # the puzzle shows its cells' value (a wall holds no light): decided before any deduction
 
     def ones(self, grid: Grid) -> int:
         return sum(grid[r][c] for r, c in self.cells)
@@ -53,9 +54,9 @@ class Model:
     def cells(self) -> Iterator[Cell]:
         return ((r, c) for r in range(self.rows) for c in range(self.cols))
 
-    def given(self) -> dict[Cell, int]:
-        """Cells a rule of their own fixes (a wall holds no light): decided before any deduction."""
-        return {count.cells[0]: count.low for count in self.counts if len(count.cells) == 1 and count.low == count.high}
+    def givens(self) -> dict[Cell, int]:
+        """Cells whose value the puzzle shows (a wall holds no light): decided before any deduction."""
+        return {cell: count.low for count in self.counts if count.given for cell in count.cells}
 
     @cached_property
     def counts_at(self) -> dict[int, tuple[Count, ...]]:
@@ -71,7 +72,7 @@ def described(count: Count, ones: int) -> str:
     """Why ``count`` is broken, for a person: the rule and what the answer has instead."""
     bound = (f"exactly {count.low}" if count.low == count.high else f"at least {count.low}" if count.high >= len(count.cells)
              else f"at most {count.high}" if count.low == 0 else f"{count.low} to {count.high}")
-    return f"{count.says}: it needs {bound}, the answer has {ones}"
+    return f"{count.says}: {bound}, the answer has {ones}"
 
 
 def check(model: Model, grid: Grid) -> list[Violation]:

@@ -20,7 +20,8 @@ def render(puzzle: LightUpPuzzle, answer: LightUpAnswer | None = None, play: boo
                for cell in count.where or ()}
     for r, row in enumerate(puzzle.walls):
         for c, wall in enumerate(row):
-            group = cell_group(r, c, play, given=wall is not None)
+            group = cell_group(r, c, play, value=0 if wall is not None else None,
+                               label=f"row {r + 1}, column {c + 1}, a wall" if wall is not None else None)
             x, y = grid.centre(r, c)
             if wall is not None:
                 group.append(cell_background(grid, r, c, SHADE))

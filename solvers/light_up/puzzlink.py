@@ -9,7 +9,7 @@ unnumbered wall, blanks for open cells (``solvers.formats.puzzlink.codec.read_4c
 from __future__ import annotations
 
 from solvers.common import InvalidInput
-from solvers.formats.puzzlink.codec import BASE_URL, QUESTION, UNKNOWN, read_4cell, split_url, write_4cell
+from solvers.formats.puzzlink.codec import QUESTION, UNKNOWN, read_4cell, split_url, url, write_4cell
 from solvers.light_up.rules import MAX_SIDE, WALL, LightUpPuzzle
 
 GENRE, ALSO = "akari", "lightup"  # puz.link writes the first; pzprjs reads both
@@ -17,13 +17,13 @@ GENRE, ALSO = "akari", "lightup"  # puz.link writes the first; pzprjs reads both
 
 def to_url(puzzle: LightUpPuzzle) -> str:
     values = [UNKNOWN if v is None else QUESTION if v == WALL else v for row in puzzle.walls for v in row]
-    return f"{BASE_URL}{GENRE}/{puzzle.cols}/{puzzle.rows}/{write_4cell(values)}"
+    return url(GENRE, puzzle.cols, puzzle.rows, write_4cell(values))
 
 
-def parse_url(url: str) -> LightUpPuzzle:
+def parse_url(address: str) -> LightUpPuzzle:
     """The puzzle of an akari (or lightup) URL of puz.link or any pzprjs host; raises InvalidInput with why not."""
-    genre = ALSO if url.split("?", 1)[-1].startswith(ALSO + "/") else GENRE
-    cols, rows, body = split_url(url, genre, MAX_SIDE)
+    genre = ALSO if address.split("?", 1)[-1].startswith(ALSO + "/") else GENRE
+    cols, rows, body = split_url(address, genre, MAX_SIDE)
     values = read_4cell(body, rows * cols)
     walls = [[None if v == UNKNOWN else WALL if v == QUESTION else v for v in values[r * cols:(r + 1) * cols]]
              for r in range(rows)]

@@ -43,6 +43,8 @@ def _segments(puzzle: LightUpPuzzle) -> list[tuple[Cell, ...]]:
 
 
 def model(puzzle: LightUpPuzzle) -> Model:
+    """The four rules as counts: open cells that see one another hold one light at most, every open cell sees
+    at least one, a wall holds none, a numbered wall has its number beside it (a clue the generator may hide)."""
     counts: list[Count] = []
     segments = _segments(puzzle)
     seen: dict[Cell, set[Cell]] = {}
@@ -51,15 +53,16 @@ def model(puzzle: LightUpPuzzle) -> Model:
             seen.setdefault(cell, set()).update(segment)
         if len(segment) > 1:
             counts.append(Count(segment, 0, 1, "lights-see-each-other",
-                                f"{cells_named(segment[:1])}–{cells_named(segment[-1:])} see one another: one light at most"))
+                                f"{cells_named(segment[:1])}–{cells_named(segment[-1:])} see one another (one light at most)"))
     for (r, c), wall in (((r, c), puzzle.walls[r][c]) for r in range(puzzle.rows) for c in range(puzzle.cols)):
         if wall is None:
             counts.append(Count(tuple(sorted(seen[(r, c)])), 1, len(seen[(r, c)]), "unlit",
-                                f"{cell_name((r, c))} must be lit by a light in its row or column", ((r, c),)))
+                                f"{cell_name((r, c))} must be lit from its row or column", ((r, c),)))
             continue
-        counts.append(Count(((r, c),), 0, 0, "light-on-wall", f"{cell_name((r, c))} is a wall, which holds no light"))
+        counts.append(Count(((r, c),), 0, 0, "light-on-wall", f"{cell_name((r, c))} is a wall, which holds no light",
+                            given=True))
         if wall >= 0:
             beside = tuple(n for n in neighbours((r, c), puzzle.rows, puzzle.cols) if puzzle.walls[n[0]][n[1]] is None)
-            counts.append(Count(beside, wall, wall, "wall-number", f"the {wall} at {cell_name((r, c))} has {wall} "
-                                f"light{'' if wall == 1 else 's'} beside it", clue=(r, c)))
+            counts.append(Count(beside, wall, wall, "wall-number",
+                                f"the {wall} at {cell_name((r, c))} counts the lights beside it", clue=(r, c)))
     return Model(puzzle.rows, puzzle.cols, "lights", "a light", "empty", tuple(counts))

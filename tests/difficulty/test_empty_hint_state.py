@@ -12,7 +12,7 @@ GENERATE_BUDGET_SECONDS = 120  # the `client` fixture's (conftest): a loaded mac
 HINTED = sorted(name for name, t in TYPES.items() if t.difficulty is not None)
 PARAMS = {"dabuhamienai": {"size": 5, "difficulty": "easy"}, "battleship": {"size": 6, "difficulty": "easy"},
           "number-sums": {"size": 4}, "ubongo": {"pieces": 3}, "othello": {"empties": 8}, "sudoku": {"size": 4},
-          "nonogram": {"size": 5, "difficulty": "easy"}}
+          "nonogram": {"size": 5, "difficulty": "easy"}, "light-up": {"size": 7, "difficulty": "easy"}}
 
 
 def explicitly_empty(name: str, puzzle: dict) -> dict:

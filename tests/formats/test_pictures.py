@@ -19,6 +19,7 @@ PARAMS = {
     "othello": {"empties": 8},
     "sudoku": {"size": 9},
     "nonogram": {"size": 8},
+    "light-up": {"size": 7},
 }
 
 
@@ -41,6 +42,8 @@ def expected_texts(name: str, puzzle: dict) -> set[str]:
         return set(puzzle["pieces"])
     if name == "sudoku":
         return {str(v) for row in puzzle["givens"] for v in row if v}
+    if name == "light-up":
+        return {str(v) for row in puzzle["walls"] for v in row if v is not None and v >= 0}
     if name == "nonogram":
         return {str(run) for runs in puzzle["row_clues"] + puzzle["col_clues"] for run in runs}
     return set("ABCDEFGH") | {str(rank) for rank in range(1, 9)}
@@ -101,6 +104,7 @@ def test_play_mode_marks_every_cell_with_its_hook(name: str) -> None:
         "othello": ({"board": "-" * 27 + "OX" + "-" * 6 + "XO" + "-" * 27, "to_move": "X"}, 64),
         "sudoku": ({"size": 4, "givens": [[0, 1, 0, 0], [0, 0, 0, 2], [3, 0, 0, 0], [0, 0, 3, 0]]}, 16),
         "nonogram": ({"rows": 2, "cols": 3, "row_clues": [[2], [1]], "col_clues": [[1], [1], [1]]}, 6),
+        "light-up": ({"rows": 2, "cols": 3, "walls": [[None, 1, None], [None, None, -1]]}, 6),
     }
     payload, cells = examples[name]
     puzzle_type = TYPES[name]

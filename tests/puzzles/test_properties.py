@@ -61,6 +61,10 @@ PUZZLES = {
         "row_clues": st.lists(st.lists(st.integers(-1, 5), max_size=3), max_size=7),
         "col_clues": st.lists(st.lists(st.integers(-1, 5), max_size=3), max_size=7),
     }),
+    "light-up": st.fixed_dictionaries({
+        "rows": st.integers(-1, 7), "cols": st.integers(-1, 7),
+        "walls": grid(st.sampled_from([None, None, None, None, -1, 0, 1, 2, 4, 5, -3]), 7),
+    }),
 }
 
 

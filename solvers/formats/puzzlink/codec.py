@@ -41,7 +41,15 @@ def split_url(url: str, genre: str, max_side: int = 100) -> tuple[int, int, str]
     cols, rows = int(fields[1]), int(fields[2])
     if not (1 <= rows <= max_side and 1 <= cols <= max_side):
         raise InvalidInput(f"grid size {cols}×{rows} is out of range (1..{max_side} each way)")
-    return cols, rows, "/".join(fields[3:])
+    body = "/".join(fields[3:])
+    return cols, rows, body[:-1] if body.endswith("/") and not body[-2:-1].isalnum() else body
+
+
+def url(genre: str, cols: int, rows: int, body: str) -> str:
+    """A URL as pzprjs writes it (``outputURLData``): a body ending in anything but a letter or a digit gets a
+    closing `/`, so a link shortener cannot drop its last character; ``split_url`` reads it either way."""
+    address = f"{BASE_URL}{genre}/{cols}/{rows}/{body}"
+    return address if address[-1:].isalnum() else address + "/"
 
 
 def write_numbers(values: list[int]) -> str:
