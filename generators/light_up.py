@@ -20,7 +20,7 @@ from solvers.common import Cell, Deadline, SolveOutcome, Violation
 from solvers.grid import neighbours
 from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
-from solvers.light_up import picture, puzzlink
+from solvers.light_up import picture, puzzlink, tatham
 from solvers.light_up.rules import WALL, LightUpAnswer, LightUpPuzzle, model
 
 MIN_SIDE, MAX_SIDE = 5, 14
@@ -116,6 +116,8 @@ PUZZLE_TYPE = PuzzleType(
     render=picture.render,
     parse_url=puzzlink.parse_url,
     to_url=puzzlink.to_url,
+    parse_tatham=tatham.parse_tatham,
+    to_tatham=tatham.to_tatham,
     backends=("cadical", "z3"),
     catalogue={"sizes": f"{MIN_SIDE}–{MAX_SIDE} rows and columns to generate; up to 30 to solve",
                "walls": f"{WALL_SHARE:.0%} of the cells, rotationally symmetric"},

@@ -72,6 +72,9 @@ class PuzzleType(Generic[Params, Puzzle, Answer]):
     # Puzzle from / to a puzz.link URL (pzprjs); parse raises InvalidInput saying what cannot be read.
     parse_url: Callable[[str], BaseModel] | None = None
     to_url: Callable[[Any], str] | None = None
+    # Puzzle from / to Simon Tatham's game ID (what `sgt-<game> --generate` prints), where his collection has the genre.
+    parse_tatham: Callable[[str], BaseModel] | None = None
+    to_tatham: Callable[[Any], str] | None = None
     # Levels for people, grading and hints; the params model then has a `difficulty` field.
     difficulty: Difficulty | None = None
     # The play page's shared widget (app/static/play.js) for this type's board: "cycle" (a cell cycles

@@ -343,7 +343,8 @@ def puzzle_input_fields(puzzle_type: PuzzleType) -> dict[str, Any]:
     """The request fields that carry a puzzle: JSON `puzzle`, or instead the type's text format (e.g.
     `csv`) or a puzz.link `url` where the type reads those. ``text_or_json_puzzle`` reads them back."""
     text = puzzle_type.text_format
-    others = [name for name, parse in ((text, puzzle_type.parse_text), ("url", puzzle_type.parse_url)) if parse]
+    others = [name for name, parse in ((text, puzzle_type.parse_text), ("url", puzzle_type.parse_url),
+                                       ("tatham", puzzle_type.parse_tatham)) if parse]
     if not others:
         return {"puzzle": (puzzle_type.puzzle_model, ...)}
     alternatives = " or ".join(f"`{name}`" for name in others)
@@ -354,12 +355,16 @@ def puzzle_input_fields(puzzle_type: PuzzleType) -> dict[str, Any]:
         fields[text] = (str | None, Field(None, description=f"The puzzle as {text} text, not `puzzle`."))
     if puzzle_type.parse_url is not None:
         fields["url"] = (str | None, Field(None, max_length=4000, description="A puzz.link URL, not `puzzle`."))
+    if puzzle_type.parse_tatham is not None:
+        fields["tatham"] = (str | None, Field(None, max_length=4000, description="Simon Tatham's game ID (what his "
+                                                                                 "`--generate` prints), not `puzzle`."))
     return fields
 
 
 def text_or_json_puzzle(puzzle_type: PuzzleType, body: BaseModel) -> BaseModel:
-    """The puzzle of a request: JSON `puzzle`, or the type's text format, or a puzz.link `url`."""
-    parsers = {puzzle_type.text_format: puzzle_type.parse_text, "url": puzzle_type.parse_url}
+    """The puzzle of a request: JSON `puzzle`, or the type's text format, a puzz.link `url` or a Tatham game ID."""
+    parsers = {puzzle_type.text_format: puzzle_type.parse_text, "url": puzzle_type.parse_url,
+               "tatham": puzzle_type.parse_tatham}
     forms = ["puzzle", *(name for name, parse in parsers.items() if parse is not None)]
     given = [field for field in forms if getattr(body, field, None) is not None]
     if len(given) != 1:
@@ -388,17 +393,30 @@ class StoredRecord(PuzzleRecord):
 
 
 PUZZLINK_TYPES = ", ".join(t.name for t in TYPES.values() if t.to_url is not None)
+TATHAM_TYPES = ", ".join(t.name for t in TYPES.values() if t.to_tatham is not None)
 
 
 class PuzzlinkLink(BaseModel):
     url: str = Field(description="The puzzle on puzz.link (pzprjs), where people play and share it.")
 
 
-@stored_router.get("/puzzles/{puzzle_id}", response_model=StoredRecord | PuzzlinkLink, summary="A stored puzzle (no solution)")
+class TathamGameId(BaseModel):
+    tatham: str = Field(description="The puzzle as Simon Tatham's game ID, which his programs read.")
+
+
+def exported(puzzle_type: PuzzleType, output: str) -> tuple[str, Callable[[Any], str] | None]:
+    """The field and the writer of a stored puzzle's other format: puz.link's URL or Tatham's game ID."""
+    return ("url", puzzle_type.to_url) if output == "puzzlink" else ("tatham", puzzle_type.to_tatham)
+
+
+@stored_router.get("/puzzles/{puzzle_id}", response_model=StoredRecord | PuzzlinkLink | TathamGameId,
+                   summary="A stored puzzle (no solution)")
 async def get_puzzle(
     puzzle_id: str, service: ServiceDep, request: Request,
     output: Annotated[
-        Literal["json", "puzzlink"], Query(alias="format", description=f"`puzzlink`: `{{\"url\": ...}}` ({PUZZLINK_TYPES})")
+        Literal["json", "puzzlink", "tatham"],
+        Query(alias="format", description=f"`puzzlink`: `{{\"url\": ...}}` ({PUZZLINK_TYPES}); `tatham`: "
+                                          f"`{{\"tatham\": ...}}` ({TATHAM_TYPES})")
     ] = "json",
     player: Annotated[PlayerToken | None, Query(description="The player fetching it: their first check of it is a "
                                                             "rated game.")] = None,
@@ -408,13 +426,13 @@ async def get_puzzle(
         await service.fetched(player, row)
     if output == "json":
         return record_response(request, row, shared=player is None)
-    to_url = TYPES[row.type].to_url
-    if to_url is None:
-        known = [t.name for t in TYPES.values() if t.to_url is not None]
-        message = f"format=puzzlink is available for {', '.join(known)} puzzles, not {row.type}"
+    field, write = exported(TYPES[row.type], output)
+    if write is None:
+        known = [t.name for t in TYPES.values() if exported(t, output)[1] is not None]
+        message = f"format={output} is available for {', '.join(known)} puzzles, not {row.type}"
         raise RequestValidationError([{"type": "value_error", "loc": ("query", "format"), "msg": message, "input": output}])
     puzzle = TYPES[row.type].puzzle_model.model_validate(row.puzzle)
-    return immutable_response(request, f"{row.id}-puzzlink", lambda: json.dumps({"url": to_url(puzzle)}).encode(),
+    return immutable_response(request, f"{row.id}-{output}", lambda: json.dumps({field: write(puzzle)}).encode(),
                               shared=player is None)
 
 

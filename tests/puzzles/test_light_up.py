@@ -10,6 +10,7 @@ import random
 
 import pytest
 
+from bench.stats import spearman
 from generators.light_up import DIFFICULTY, LightUpGenre, LightUpParams, check, generate_puzzle, solve
 from solvers.common import Deadline, InvalidInput
 from solvers.formats.puzzlink.codec import QUESTION, UNKNOWN, read_4cell, write_4cell
@@ -17,6 +18,7 @@ from solvers.kit import rules as kit
 from solvers.light_up.picture import render
 from solvers.light_up.puzzlink import parse_url, to_url
 from solvers.light_up.rules import LightUpAnswer, LightUpPuzzle, model
+from solvers.light_up.tatham import parse_tatham, to_tatham
 from tests.conftest import REFERENCE
 
 RULES = {"unlit", "lights-see-each-other", "light-on-wall", "wall-number"}
@@ -156,3 +158,31 @@ def test_urls_end_as_pzprjs_writes_them() -> None:
     puzzle = parse_url(written)
     assert parse_url(written.removesuffix("/")) == puzzle
     assert to_url(puzzle) == written
+
+
+def tatham_puzzles() -> list[dict]:
+    return [json.loads(line) for line in (REFERENCE / "light-up" / "tatham.jsonl").read_text().splitlines() if line]
+
+
+def test_tathams_game_ids_read_and_write_back_and_his_puzzles_are_unique() -> None:
+    for entry in tatham_puzzles():
+        puzzle = parse_tatham(entry["tatham"])
+        assert to_tatham(puzzle) == entry["tatham"]
+        assert solve(puzzle, 2, Deadline.after(20)).count == 1, entry["tatham"]
+
+
+def test_our_levels_follow_tathams_on_his_own_puzzles() -> None:
+    """His Easy, Tricky and Hard (Tatham's own solver, independent of ours) against our grade of each."""
+    his, ours = [], []
+    for entry in tatham_puzzles():
+        level = DIFFICULTY.grade(parse_tatham(entry["tatham"]), Deadline.after(20)).level
+        his.append(["easy", "tricky", "hard"].index(entry["level"]))
+        ours.append(["easy", "medium", "hard"].index(level) if level else 3)
+    assert spearman(his, ours) >= 0.8, list(zip(his, ours, strict=True))
+
+
+def test_a_bad_game_id_says_what_is_wrong() -> None:
+    with pytest.raises(InvalidInput, match="cells"):
+        parse_tatham("3x3:aB")
+    with pytest.raises(InvalidInput, match="game ID"):
+        parse_tatham("3x3:x?")
