@@ -30,7 +30,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from bench.stats import percentile
-from generators import battleship, dabuhamienai, nonogram, number_sums, othello, sudoku, ubongo
+from generators import battleship, dabuhamienai, kit, light_up, nonogram, number_sums, othello, sudoku, ubongo
 from generators.registry import TYPES
 from generators.spec import PuzzleType
 from solvers.common import Deadline
@@ -55,6 +55,7 @@ BANDS: dict[str, list[Band]] = {
     "othello": [Band("empties", 6, 12, 20, {})],
     "sudoku": [Band("size", 4, 9, 16, {})],
     "nonogram": [Band("size", 5, 15, 30, {})],
+    "light-up": [Band("size", 5, 10, 14, {})],
 }
 
 UNGRADED: dict[str, Callable[[BaseModel, int, Deadline], Any]] = {
@@ -65,6 +66,8 @@ UNGRADED: dict[str, Callable[[BaseModel, int, Deadline], Any]] = {
     "othello": othello.generate_unique,
     "sudoku": sudoku.generate_unique,
     "nonogram": lambda p, seed, deadline: nonogram.generate_unique(*p.shape(), seed, deadline),
+    "light-up": lambda p, seed, deadline: kit.make(light_up.LightUpGenre(), light_up.LightUpAnswer, "lights", p, seed,
+                                                   deadline),
 }
 
 

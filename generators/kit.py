@@ -59,7 +59,7 @@ class KitSteps(Generic[B, K]):
 
     genre: ClueGenre[B, K]
     params: Any
-    fits: Callable[[BaseModel], bool] | None = None  # a clue may go only while the puzzle still fits (its level)
+    fits: Callable[[Model, frozenset[K]], bool] | None = None  # a clue may go only while the puzzle still fits its level
     _prover: Prover | None = None
     _every_clue: Model | None = None
 
@@ -102,14 +102,13 @@ class KitSteps(Generic[B, K]):
         prover = self.prover(puzzle)
         for clue in order:
             fewer = puzzle.shown - {clue}
-            if prover.other(fewer, deadline) is None and (
-                    self.fits is None or self.fits(self.genre.puzzle(puzzle.board, puzzle.answer, fewer))):
+            if prover.other(fewer, deadline) is None and (self.fits is None or self.fits(prover.model, fewer)):
                 puzzle = Draft(puzzle.board, puzzle.answer, fewer)
         return puzzle
 
 
 def make(genre: ClueGenre[Any, Any], answer_model: type[BaseModel], field: str, params: Any, seed: int,
-         deadline: Deadline, fits: Callable[[BaseModel], bool] | None = None) -> Generated[BaseModel, BaseModel]:
+         deadline: Deadline, fits: Callable[[Model, frozenset[Any]], bool] | None = None) -> Generated[BaseModel, BaseModel]:
     """A unique puzzle of ``genre``, deterministic for the params and the seed; with ``fits``, each clue the
     proof does not need goes only if the puzzle still fits (Tatham's way to keep a puzzle at its level)."""
     steps = KitSteps(genre, params, fits)
@@ -129,8 +128,8 @@ def make_at_level(genre: ClueGenre[Any, Any], answer_model: type[BaseModel], fie
     level = params.difficulty
     top = level == people.level_names[-1]
 
-    def fits(puzzle: BaseModel) -> bool:
-        return within(people, genre.model(puzzle), level)
+    def fits(model: Model, shown: frozenset[Any]) -> bool:
+        return within(people, model, level, shown)
 
     return generate_at_level(lambda draw_seed, budget: make(genre, answer_model, field, params, draw_seed, budget,
                                                             None if top else fits),

@@ -12,7 +12,7 @@ A genre may put its own named techniques before these (``levels(extra=...)``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from pydantic import BaseModel, Field, create_model
@@ -93,10 +93,52 @@ def start(model: Model) -> GridState:
     return state
 
 
-def within(people: HumanSolver[Model, GridState], model: Model, level: str) -> bool:
-    """Whether the techniques up to ``level`` solve ``model`` (the generator keeps a draw at its level with it)."""
+def rules_alone(model: Model, shown: frozenset[Hashable] | None = None) -> bool:
+    """Whether the rules alone (the easy level) solve ``model`` showing the clues ``shown`` (all when None): the
+    fixpoint the easy level reaches, without the steps' sentences, each rule looked at again only when one of
+    its cells was decided. The rules only ever decide more as more is decided, so any order of looks reaches
+    the same fixpoint as the level's path."""
+    flat = model.flat
+    active = [clue is None or shown is None or clue in shown for clue in flat.clue]
+    values = [-1] * (model.rows * model.cols)
+    ones = [0] * len(flat.cells)
+    left = [len(cells) for cells in flat.cells]
+    waiting = [k for k in range(len(flat.cells)) if active[k]]
+    queued = [False] * len(flat.cells)
+    for k in waiting:
+        queued[k] = True
+
+    def decide(i: int, value: int) -> None:
+        values[i] = value
+        for k in flat.at[i]:
+            ones[k] += value
+            left[k] -= 1
+            if active[k] and not queued[k]:
+                queued[k] = True
+                waiting.append(k)
+
+    for i, value in flat.givens.items():
+        decide(i, value)
+    while waiting:
+        k = waiting.pop()
+        queued[k] = False
+        if ones[k] > flat.high[k] or ones[k] + left[k] < flat.low[k]:
+            return False
+        if left[k] and (ones[k] == flat.high[k] or ones[k] + left[k] == flat.low[k]):
+            value = 0 if ones[k] == flat.high[k] else 1
+            for i in flat.cells[k]:
+                if values[i] < 0:
+                    decide(i, value)
+    return min(values) >= 0
+
+
+def within(people: HumanSolver[Model, GridState], model: Model, level: str, shown: frozenset[Hashable] | None = None) -> bool:
+    """Whether the techniques up to ``level`` solve ``model`` showing the clues ``shown`` (all when None): the
+    generator keeps a draw at its level with it."""
+    if level == people.level_names[0]:
+        return rules_alone(model, shown)
     try:
-        return people.run(model, upto=people.level_names.index(level)).state.solved
+        return people.run(model if shown is None else model.showing(shown), upto=people.level_names.index(level)).state.solved
     except Contradiction:
         return False
 

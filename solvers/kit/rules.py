@@ -9,7 +9,7 @@ A rule is written once, as a ``Count``, and the checker, the solver and the tech
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 from solvers.common import Cell, Deadline, InvalidInput, SolveOutcome, Violation, grid_shape_violations, violation
@@ -40,6 +40,18 @@ class Count:
 
 
 @dataclass(frozen=True)
+class Flat:
+    """A model's rules by number: each rule's cells (flat indices), each cell's rules, bounds, clues and givens."""
+
+    cells: list[list[int]]
+    at: list[list[int]]
+    low: list[int]
+    high: list[int]
+    clue: list[Hashable | None]
+    givens: dict[int, int]
+
+
+@dataclass(frozen=True)
 class Model:
     """A puzzle as the kit reads it: its grid's size, the answer's field name, what a 1 is called, and its
     rules. A genre's ``model(puzzle)`` builds it; nothing else of the genre is needed to solve or check."""
@@ -57,6 +69,23 @@ class Model:
     def givens(self) -> dict[Cell, int]:
         """Cells whose value the puzzle shows (a wall holds no light): decided before any deduction."""
         return {cell: count.low for count in self.counts if count.given for cell in count.cells}
+
+    def showing(self, shown: Iterable[Hashable]) -> Model:
+        """The same puzzle showing only the clues ``shown`` (the generator's model has every clue)."""
+        kept = set(shown)
+        return replace(self, counts=tuple(c for c in self.counts if c.clue is None or c.clue in kept))
+
+    @cached_property
+    def flat(self) -> Flat:
+        """The rules as integer arrays, for checks that run thousands of times (``solvers.kit.human.rules_alone``)."""
+        cells = [[r * self.cols + c for r, c in count.cells] for count in self.counts]
+        at: list[list[int]] = [[] for _ in range(self.rows * self.cols)]
+        for k, members in enumerate(cells):
+            for i in members:
+                at[i].append(k)
+        givens = {r * self.cols + c: value for (r, c), value in self.givens().items()}
+        return Flat(cells, at, [c.low for c in self.counts], [c.high for c in self.counts], [c.clue for c in self.counts],
+                    givens)
 
     @cached_property
     def counts_at(self) -> dict[int, tuple[Count, ...]]:

@@ -11,10 +11,11 @@ import random
 import pytest
 
 from bench.stats import spearman
-from generators.light_up import DIFFICULTY, LightUpGenre, LightUpParams, check, generate_puzzle, solve
+from generators.light_up import DIFFICULTY, PEOPLE, LightUpGenre, LightUpParams, check, generate_puzzle, solve
 from solvers.common import Deadline, InvalidInput
 from solvers.formats.puzzlink.codec import QUESTION, UNKNOWN, read_4cell, write_4cell
 from solvers.kit import rules as kit
+from solvers.kit.human import rules_alone
 from solvers.light_up.picture import render
 from solvers.light_up.puzzlink import parse_url, to_url
 from solvers.light_up.rules import LightUpAnswer, LightUpPuzzle, model
@@ -186,3 +187,16 @@ def test_a_bad_game_id_says_what_is_wrong() -> None:
         parse_tatham("3x3:aB")
     with pytest.raises(InvalidInput, match="game ID"):
         parse_tatham("3x3:x?")
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_the_rules_alone_check_agrees_with_the_easy_level(seed: int) -> None:
+    """The generator's quick check of the easy level (a fixpoint with no sentences) against the level's path."""
+    rng = random.Random(seed)
+    genre = LightUpGenre()
+    walls, lights = genre.draw(LightUpParams(size=7), rng)
+    shown = frozenset(cell for cell in genre.clues(walls, lights) if rng.random() < 0.7)
+    m = model(genre.puzzle(walls, lights, shown))
+    path = PEOPLE.run(m, upto=0)
+    assert rules_alone(m) == path.state.solved
+    assert path.state.solved == (DIFFICULTY.grade(genre.puzzle(walls, lights, shown), Deadline.after(20)).level == "easy")
