@@ -9,6 +9,7 @@ process loads every type once more, which compiles whatever is missing and leave
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import time
@@ -51,8 +52,10 @@ def warm_every_type(processes: int | None = None) -> dict[str, float]:
 
 
 def main() -> int:
+    parser = argparse.ArgumentParser(prog="python -m app.warm", description="Compile every type's numba code into numba's cache.")
+    parser.add_argument("--processes", type=int, default=None, help="compiling processes (default: every core)")
     started = time.perf_counter()
-    seconds = warm_every_type()
+    seconds = warm_every_type(parser.parse_args().processes)
     slowest = ", ".join(f"{name} {value:.0f} s" for name, value in sorted(seconds.items(), key=lambda item: -item[1])[:3])
     print(f"numba's cache is ready for {len(seconds)} types in {time.perf_counter() - started:.0f} s "
           f"(slowest: {slowest})", file=sys.stderr)

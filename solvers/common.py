@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import fcntl
 import os
-import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -124,10 +123,14 @@ def grid_shape_violations(
 
 @contextmanager
 def compile_lock(key: str) -> Iterator[None]:
-    """One process on the machine compiles a given warm-up's numba code at a time (``key``: the module whose
-    warm-up it is): the others then load its on-disk cache in a fraction of a second instead of each spending
-    seconds of CPU on the same compilation. Different warm-ups compile side by side (``python -m app.warm``)."""
-    with open(os.path.join(tempfile.gettempdir(), f"puzzlegen-numba-compile-{key}.lock"), "w") as handle:
+    """One process compiles a given warm-up's numba code into one cache at a time (``key``: the module whose
+    warm-up it is): the others then load that cache in a fraction of a second instead of each spending seconds
+    of CPU on the same compilation. Different warm-ups compile side by side (``python -m app.warm``). The lock
+    lives in the cache it guards, so another installation (its own cache) never waits on this one's compiling."""
+    from numba.core import config
+
+    os.makedirs(config.CACHE_DIR, exist_ok=True)
+    with open(os.path.join(config.CACHE_DIR, f"compile-{key}.lock"), "w") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
             yield
