@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import fcntl
-import os
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -127,10 +126,11 @@ def compile_lock(key: str) -> Iterator[None]:
     warm-up it is): the others then load that cache in a fraction of a second instead of each spending seconds
     of CPU on the same compilation. Different warm-ups compile side by side (``python -m app.warm``). The lock
     lives in the cache it guards, so another installation (its own cache) never waits on this one's compiling."""
-    from numba.core import config
+    import solvers
 
-    os.makedirs(config.CACHE_DIR, exist_ok=True)
-    with open(os.path.join(config.CACHE_DIR, f"compile-{key}.lock"), "w") as handle:
+    cache = solvers.compiled_cache_dir()
+    cache.mkdir(parents=True, exist_ok=True)
+    with open(cache / f"compile-{key}.lock", "w") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
             yield

@@ -20,7 +20,7 @@ import sys
 import time
 import uuid
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -101,6 +101,19 @@ def shipped(wheel: Path) -> Shipped:
     return result
 
 
+def answers(url: str, seconds: float, alive: Callable[[], bool] = lambda: True) -> bool:
+    """Whether ``url``'s `/healthz` answers 200 within ``seconds`` (False as soon as ``alive`` says it stopped)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and alive():
+        try:
+            if httpx.get(url + "/healthz", timeout=2).status_code == 200:
+                return True
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.3)
+    return False
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -117,16 +130,8 @@ def server(shipped: Shipped) -> Iterator[str]:
                                start_new_session=True)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 120
-        while True:
-            assert process.poll() is None, f"the installed service exited with {process.returncode}:\n{log.read_text()[-3000:]}"
-            try:
-                if httpx.get(url + "/healthz", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, f"the installed service did not answer in 120 s:\n{log.read_text()[-3000:]}"
-            time.sleep(0.3)
+        up = answers(url, 120, lambda: process.poll() is None)
+        assert up, f"the installed service did not answer (exit code {process.poll()}):\n{log.read_text()[-3000:]}"
         yield url
     finally:
         os.killpg(process.pid, signal.SIGTERM)
@@ -298,14 +303,7 @@ def test_the_docker_image_builds_and_answers(tmp_path: Path) -> None:
     container = run(["docker", "run", "-d", "-p", f"127.0.0.1:{port}:8000", tag], cwd=tmp_path).strip()
     try:
         started = time.monotonic()
-        while True:
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() - started < 120, run(["docker", "logs", container], cwd=tmp_path)
-            time.sleep(0.5)
+        assert answers(f"http://127.0.0.1:{port}", 120), run(["docker", "logs", container], cwd=tmp_path)
         print(f"a fresh container answered /healthz after {time.monotonic() - started:.1f} s")
     finally:
         subprocess.run(["docker", "rm", "-f", container], capture_output=True, timeout=60)

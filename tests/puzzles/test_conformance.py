@@ -1,0 +1,120 @@
+"""What every registered genre promises, checked through its PuzzleType alone, so a genre gets these tests by
+being registered: a generated puzzle at the default parameters is unique on every backend it offers, its
+solution passes the checker and every single-cell change of it breaks a named rule, hints from an empty grid
+never contradict the solution and finish the puzzle, each interchange format reads back what it writes, and
+each picture is well-formed SVG. (The browser solve of every grid genre is tests/service/test_play_browser.py.)"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from functools import cache
+from typing import Any, get_args, get_origin
+
+import pytest
+
+from generators.pipeline import Generated
+from generators.registry import TYPES
+from solvers.common import Deadline, InvalidInput
+
+SEED = 5
+SAMPLED_CELLS = 60  # single-cell changes tried per puzzle, spread over the grid
+
+
+@cache
+def made(name: str) -> Generated:
+    puzzle_type = TYPES[name]
+    return puzzle_type.generate(puzzle_type.params_model(), SEED, Deadline.after(120))
+
+
+def grid_field(name: str) -> str | None:
+    """The answer's field, for genres whose answer is one grid of numbers (read off the model, not a puzzle)."""
+    fields = TYPES[name].answer_model.model_fields
+    if len(fields) != 1:
+        return None
+    (field, info), = fields.items()
+    rows = get_args(info.annotation)
+    return field if get_origin(info.annotation) is list and rows and get_origin(rows[0]) is list else None
+
+
+def answer_grid(name: str) -> tuple[str, list[list[int]]]:
+    field = grid_field(name)
+    assert field is not None
+    return field, getattr(made(name).solution, field)
+
+
+GRID_TYPES = sorted(name for name in TYPES if grid_field(name) is not None)
+
+
+@pytest.mark.parametrize("name", sorted(TYPES))
+def test_a_generated_puzzle_is_unique_on_every_backend_and_passes_its_checker(name: str) -> None:
+    puzzle_type, generated = TYPES[name], made(name)
+    verdict = puzzle_type.check(generated.puzzle, generated.solution)
+    assert (verdict if isinstance(verdict, list) else verdict.violations) == []
+    for backend in puzzle_type.backends:
+        outcome = puzzle_type.solve(generated.puzzle, 2, Deadline.after(120), backend)
+        assert outcome.complete and outcome.count == 1, (backend, outcome.count)
+        assert generated.solution.model_dump() in [puzzle_type.answer_model.model_validate(s).model_dump()
+                                                   for s in outcome.solutions], backend
+
+
+@pytest.mark.parametrize("name", GRID_TYPES)
+def test_every_single_cell_change_breaks_a_named_rule(name: str) -> None:
+    puzzle_type, generated = TYPES[name], made(name)
+    field, grid = answer_grid(name)
+    values = sorted({v for row in grid for v in row})
+    cells = [(r, c) for r in range(len(grid)) for c in range(len(grid[0]))]
+    for r, c in cells[:: max(1, len(cells) // SAMPLED_CELLS)]:
+        changed = [row[:] for row in grid]
+        changed[r][c] = values[(values.index(grid[r][c]) + 1) % len(values)] if len(values) > 1 else grid[r][c] + 1
+        try:
+            verdict = puzzle_type.check(generated.puzzle, puzzle_type.answer_model(**{field: changed}))
+        except InvalidInput as exc:  # a value the answer shape refuses is named too
+            assert exc.message
+            continue
+        violations = verdict if isinstance(verdict, list) else verdict.violations
+        assert violations and all(v.rule and v.message for v in violations), (r, c)
+
+
+@pytest.mark.parametrize("name", sorted(name for name in GRID_TYPES if TYPES[name].difficulty is not None))
+def test_hints_from_an_empty_grid_are_sound_and_finish_the_puzzle(name: str) -> None:
+    difficulty, generated = TYPES[name].difficulty, made(name)
+    field, solution = answer_grid(name)
+    state_field = next(iter(difficulty.state_model.model_fields))
+    if not isinstance(getattr(difficulty.state_model(), state_field, None) or [], list):
+        pytest.skip(f"{name}'s hint state is not a grid")
+    grid: list[list[Any]] = [[None] * len(row) for row in solution]
+    for _ in range(len(solution) * len(solution[0]) + 1):
+        hint = difficulty.hint(generated.puzzle, difficulty.state_model(**{state_field: grid}), generated.solution,
+                               Deadline.after(60))
+        if hint.technique == "solved":
+            return
+        assert hint.decide and not hint.mistakes and hint.message, hint
+        for step in hint.decide:
+            (r, c), value = step["cell"], step["value"]
+            if step.get("eliminate"):  # a candidate taken out (a pencil mark): never the solution's digit
+                assert value != solution[r][c], hint.message
+                continue
+            assert value == solution[r][c], hint.message  # never a step against the solution
+            grid[r][c] = value
+        if all(step.get("eliminate") for step in hint.decide):
+            return  # pencil marks live in the genre's own state fields: its own tests follow them to the end
+    pytest.fail("the hints did not finish the puzzle")
+
+
+@pytest.mark.parametrize("name", sorted(TYPES))
+def test_every_interchange_format_reads_back_what_it_writes(name: str) -> None:
+    puzzle_type, puzzle = TYPES[name], made(name).puzzle
+    formats = [(write, read) for write, read in ((puzzle_type.to_url, puzzle_type.parse_url),
+                                                  (puzzle_type.to_tatham, puzzle_type.parse_tatham)) if write and read]
+    if not formats:
+        pytest.skip(f"{name} has no interchange format")
+    for write, read in formats:
+        assert read(write(puzzle)) == puzzle
+
+
+@pytest.mark.parametrize("name", sorted(name for name in TYPES if TYPES[name].render is not None))
+def test_the_picture_of_puzzle_solution_and_play_page_is_svg(name: str) -> None:
+    puzzle_type, generated = TYPES[name], made(name)
+    for answer, play in ((None, False), (generated.solution, False), (None, True)):
+        root = ET.fromstring(puzzle_type.render(generated.puzzle, answer, play))  # type: ignore[misc]
+        assert root.tag.endswith("svg") and root.get("viewBox")
