@@ -15,7 +15,7 @@ from generators.light_up import DIFFICULTY, PEOPLE, LightUpGenre, LightUpParams,
 from solvers.common import Deadline, InvalidInput
 from solvers.formats.puzzlink.codec import QUESTION, UNKNOWN, read_4cell, write_4cell
 from solvers.kit import rules as kit
-from solvers.kit.human import rules_alone
+from solvers.kit.human import rules_alone, short_trials
 from solvers.light_up.picture import render
 from solvers.light_up.puzzlink import parse_url, to_url
 from solvers.light_up.rules import LightUpAnswer, LightUpPuzzle, model
@@ -190,8 +190,9 @@ def test_a_bad_game_id_says_what_is_wrong() -> None:
 
 
 @pytest.mark.parametrize("seed", range(60))
-def test_the_rules_alone_check_agrees_with_the_easy_level(seed: int) -> None:
-    """The generator's quick check of the easy level (a fixpoint with no sentences) against the level's path."""
+def test_the_array_checks_agree_with_the_levels_paths(seed: int) -> None:
+    """The generator's quick checks of the easy and medium levels (on arrays, with no sentences) against the
+    levels' paths."""
     rng = random.Random(seed)
     genre = LightUpGenre()
     walls, lights = genre.draw(LightUpParams(size=7), rng)
@@ -200,3 +201,4 @@ def test_the_rules_alone_check_agrees_with_the_easy_level(seed: int) -> None:
     path = PEOPLE.run(m, upto=0)
     assert rules_alone(m) == path.state.solved
     assert path.state.solved == (DIFFICULTY.grade(genre.puzzle(walls, lights, shown), Deadline.after(20)).level == "easy")
+    assert short_trials(m) == PEOPLE.run(m, upto=1).state.solved
