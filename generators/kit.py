@@ -14,7 +14,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel
 
-from generators.pipeline import Generated, generate, generate_at_level
+from generators.pipeline import Generated, GenerationFailed, generate, generate_at_level
 from solvers.common import Deadline
 from solvers.kit.human import within
 from solvers.kit.rules import Model, Prover
@@ -53,21 +53,30 @@ class Draft(Generic[B, K]):
 
 @dataclass
 class KitSteps(Generic[B, K]):
-    """The pipeline's steps for a kit genre: no clue at first (every clue when the puzzle must fit a level, as
-    Tatham starts); at each repair a clue whose rule the second answer breaks; at the end every clue the proof
-    does not need removed (``polish``). One prover per drawn answer answers every uniqueness question about it."""
+    """The pipeline's steps for a kit genre, in one of two ways:
+
+    - toward a level below the top (``fits``): a person's deductions are sound, so a puzzle they solve has one
+      answer and no solver is asked. A board is drawn until, with every clue shown, the level solves it; then
+      each clue, in random order, goes if the level still solves the puzzle without it (Tatham's way).
+    - otherwise: no clue at first; at each repair a clue whose rule the second answer breaks; at the end every
+      clue the proof does not need goes, each proof on one incremental prover per drawn answer."""
 
     genre: ClueGenre[B, K]
     params: Any
-    fits: Callable[[Model, frozenset[K]], bool] | None = None  # a clue may go only while the puzzle still fits its level
+    fits: Callable[[Model, frozenset[K]], bool] | None = None
+    prove_first: bool = False  # with ``fits``: ask the prover before the (dearer) level check whether a clue may go
+    boards: int = 0
     _prover: Prover | None = None
     _every_clue: Model | None = None
+
+    def every_clue(self, board: B, answer: Grid) -> tuple[frozenset[K], Model]:
+        every = frozenset(self.genre.clues(board, answer))
+        return every, self.genre.model(self.genre.puzzle(board, answer, every))
 
     def prover(self, draft: Draft[B, K]) -> Prover:
         if self._prover is None or self._prover.answer is not draft.answer:
             self.close()
-            every = frozenset(self.genre.clues(draft.board, draft.answer))
-            self._every_clue = self.genre.model(self.genre.puzzle(draft.board, draft.answer, every))
+            _, self._every_clue = self.every_clue(draft.board, draft.answer)
             self._prover = Prover(self._every_clue, draft.answer)
         return self._prover
 
@@ -77,14 +86,22 @@ class KitSteps(Generic[B, K]):
             self._prover = None
 
     def random_solution(self, rng: random.Random) -> Draft[B, K]:
-        board, answer = self.genre.draw(self.params, rng)
-        return Draft(board, answer, frozenset())
+        for _ in range(MAX_BOARDS):
+            board, answer = self.genre.draw(self.params, rng)
+            self.boards += 1
+            if self.fits is None:
+                return Draft(board, answer, frozenset())
+            every, self._every_clue = self.every_clue(board, answer)
+            if self.fits(self._every_clue, every):
+                return Draft(board, answer, every)
+        raise GenerationFailed(f"none of {MAX_BOARDS} boards solves at the level with every clue shown")
 
     def clues(self, solution: Draft[B, K], rng: random.Random) -> Draft[B, K]:
-        every = frozenset(self.genre.clues(solution.board, solution.answer))
-        return Draft(solution.board, solution.answer, every if self.fits else frozenset())
+        return solution
 
     def other_solution(self, puzzle: Draft[B, K], solution: Draft[B, K], deadline: Deadline) -> Grid | None:
+        if self.fits is not None:
+            return None  # the level's deductions solve it (random_solution), so it has one answer
         return self.prover(puzzle).other(puzzle.shown, deadline)
 
     def repair(self, puzzle: Draft[B, K], solution: Draft[B, K], other: Grid, rng: random.Random) -> Draft[B, K] | None:
@@ -99,23 +116,31 @@ class KitSteps(Generic[B, K]):
     def polish(self, puzzle: Draft[B, K], solution: Draft[B, K], rng: random.Random, deadline: Deadline) -> Draft[B, K]:
         order = sorted(puzzle.shown, key=repr)
         rng.shuffle(order)
-        prover = self.prover(puzzle)
         for clue in order:
+            deadline.check()
             fewer = puzzle.shown - {clue}
-            if prover.other(fewer, deadline) is None and (self.fits is None or self.fits(prover.model, fewer)):
+            if self.fits is not None:
+                assert self._every_clue is not None
+                unique_at_level = (not self.prove_first or self.prover(puzzle).other(fewer, deadline) is None) and \
+                    self.fits(self._every_clue, fewer)
+            else:
+                unique_at_level = self.prover(puzzle).other(fewer, deadline) is None
+            if unique_at_level:
                 puzzle = Draft(puzzle.board, puzzle.answer, fewer)
         return puzzle
 
 
 def make(genre: ClueGenre[Any, Any], answer_model: type[BaseModel], field: str, params: Any, seed: int,
-         deadline: Deadline, fits: Callable[[Model, frozenset[Any]], bool] | None = None) -> Generated[BaseModel, BaseModel]:
+         deadline: Deadline, fits: Callable[[Model, frozenset[Any]], bool] | None = None,
+         prove_first: bool = False) -> Generated[BaseModel, BaseModel]:
     """A unique puzzle of ``genre``, deterministic for the params and the seed; with ``fits``, each clue the
     proof does not need goes only if the puzzle still fits (Tatham's way to keep a puzzle at its level)."""
-    steps = KitSteps(genre, params, fits)
+    steps = KitSteps(genre, params, fits, prove_first)
     try:
         made = generate(steps, seed, deadline, max_restarts=MAX_BOARDS)
     finally:
         steps.close()
+    made.stats.restarts = steps.boards - 1  # boards drawn before the one the puzzle is on
     draft = made.puzzle
     return Generated(genre.puzzle(draft.board, draft.answer, draft.shown), answer_model(**{field: draft.answer}), made.stats)
 
@@ -131,6 +156,7 @@ def make_at_level(genre: ClueGenre[Any, Any], answer_model: type[BaseModel], fie
     def fits(model: Model, shown: frozenset[Any]) -> bool:
         return within(people, model, level, shown)
 
+    first = level == people.level_names[0]  # the rules alone cost less than a proof: no prover at all
     return generate_at_level(lambda draw_seed, budget: make(genre, answer_model, field, params, draw_seed, budget,
-                                                            None if top else fits),
+                                                            None if top else fits, not first),
                              difficulty.grade, level, seed, deadline)
