@@ -91,9 +91,9 @@ class CadicalBackend(SatBackend):
         encode = getattr(CardEnc, kind)
         cnf = encode(lits=list(lits), bound=k, top_id=self.top, encoding=EncType.totalizer)
         self.top = max(self.top, cnf.nv)
-        unless = [] if guard is None else [-guard]
-        for clause in cnf.clauses:
-            self._solver.add_clause(clause + unless)
+        clauses = cnf.clauses if guard is None else [[*clause, -guard] for clause in cnf.clauses]
+        for clause in clauses:
+            self._solver.add_clause(clause)
 
     def add_at_most(self, lits: Sequence[int], k: int, guard: int | None = None) -> None:
         if k < 0:
