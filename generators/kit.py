@@ -68,16 +68,20 @@ class KitSteps(Generic[B, K]):
     boards: int = 0
     _prover: Prover | None = None
     _every_clue: Model | None = None
+    _every_for: Grid | None = None  # the answer ``_every_clue`` was built for
 
     def every_clue(self, board: B, answer: Grid) -> tuple[frozenset[K], Model]:
+        """Every clue the board can show and the model showing them all, built once per drawn answer."""
         every = frozenset(self.genre.clues(board, answer))
-        return every, self.genre.model(self.genre.puzzle(board, answer, every))
+        if self._every_clue is None or self._every_for is not answer:
+            self._every_clue, self._every_for = self.genre.model(self.genre.puzzle(board, answer, every)), answer
+        return every, self._every_clue
 
     def prover(self, draft: Draft[B, K]) -> Prover:
         if self._prover is None or self._prover.answer is not draft.answer:
             self.close()
-            _, self._every_clue = self.every_clue(draft.board, draft.answer)
-            self._prover = Prover(self._every_clue, draft.answer)
+            _, model = self.every_clue(draft.board, draft.answer)
+            self._prover = Prover(model, draft.answer)
         return self._prover
 
     def close(self) -> None:
@@ -91,8 +95,8 @@ class KitSteps(Generic[B, K]):
             self.boards += 1
             if self.fits is None:
                 return Draft(board, answer, frozenset())
-            every, self._every_clue = self.every_clue(board, answer)
-            if self.fits(self._every_clue, every):
+            every, model = self.every_clue(board, answer)
+            if self.fits(model, every):
                 return Draft(board, answer, every)
         raise GenerationFailed(f"none of {MAX_BOARDS} boards solves at the level with every clue shown")
 

@@ -64,8 +64,8 @@ def _every_rule(model: Model, state: GridState) -> list[Step]:
 
 
 def _rules_near(model: Model, state: GridState, changed: set[int]) -> list[Step]:
-    near = dict.fromkeys(count for i in changed for count in model.counts_at.get(i, ()))
-    return _look(model, state, list(near))
+    near = dict.fromkeys(k for i in changed for k in model.flat.at[i])
+    return _look(model, state, [model.counts[k] for k in near])
 
 
 RULE = Technique("rule", "A rule alone: it has all its 1s, so its other cells are 0; or only the 1s it needs are open.",

@@ -77,7 +77,8 @@ class Model:
 
     @cached_property
     def flat(self) -> Flat:
-        """The rules as integer arrays, for checks that run thousands of times (``solvers.kit.human.rules_alone``)."""
+        """The rules by number: each rule's cells and each cell's rules (a look after a change reads only those),
+        for the techniques and for the generator's thousands of level checks (``solvers.kit.human.Fixpoint``)."""
         cells = [[r * self.cols + c for r, c in count.cells] for count in self.counts]
         at: list[list[int]] = [[] for _ in range(self.rows * self.cols)]
         for k, members in enumerate(cells):
@@ -86,15 +87,6 @@ class Model:
         givens = {r * self.cols + c: value for (r, c), value in self.givens().items()}
         return Flat(cells, at, [c.low for c in self.counts], [c.high for c in self.counts], [c.clue for c in self.counts],
                     givens)
-
-    @cached_property
-    def counts_at(self) -> dict[int, tuple[Count, ...]]:
-        """The rules each cell (flat index) takes part in: a look after a change reads only those."""
-        found: dict[int, list[Count]] = {}
-        for count in self.counts:
-            for r, c in count.cells:
-                found.setdefault(r * self.cols + c, []).append(count)
-        return {i: tuple(counts) for i, counts in found.items()}
 
 
 def described(count: Count, ones: int) -> str:
