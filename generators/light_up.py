@@ -21,7 +21,7 @@ from solvers.grid import neighbours
 from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
 from solvers.light_up import picture, puzzlink, tatham
-from solvers.light_up.rules import WALL, LightUpAnswer, LightUpPuzzle, model
+from solvers.light_up.rules import WALL, LightUpAnswer, LightUpPuzzle, model, sight
 
 MIN_SIDE, MAX_SIDE = 5, 14
 WALL_SHARE, RAMP, RAMP_EVERY, MAX_WALL_SHARE = 0.2, 0.05, 20, 0.5  # Tatham's: 20% walls, 5% more every 20 boards
@@ -66,7 +66,7 @@ class LightUpGenre:
                     walls[r][c] = walls[rows - 1 - r][cols - 1 - c] = WALL
         lights = [[0] * cols for _ in range(rows)]
         puzzle = LightUpPuzzle(rows=rows, cols=cols, walls=walls)
-        seen = {cell: set(count.cells) for count in model(puzzle).counts if count.code == "unlit" for cell in count.where or ()}
+        seen = sight(puzzle)
         unlit = set(seen)
         while unlit:
             r, c = rng.choice(sorted(unlit))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import drawsvg as draw
 
 from pictures.grid import CELL, SHADE, Grid, canvas, cell_background, cell_group, finish, grid_lines, text
-from solvers.light_up.rules import LightUpAnswer, LightUpPuzzle, model
+from solvers.light_up.rules import LightUpAnswer, LightUpPuzzle, sight
 
 MARGIN = 6
 BULB, LIT = "#f2b705", "#fdf3c4"
@@ -16,8 +16,7 @@ def render(puzzle: LightUpPuzzle, answer: LightUpAnswer | None = None, play: boo
     d = canvas(grid.width + 2 * MARGIN, grid.height + 2 * MARGIN, f"Light Up {puzzle.rows}×{puzzle.cols}")
     lit: set[tuple[int, int]] = set()
     if answer is not None:
-        lit = {cell for count in model(puzzle).counts if count.code == "unlit" and count.ones(answer.lights)
-               for cell in count.where or ()}
+        lit = {cell for light, reached in sight(puzzle).items() if answer.lights[light[0]][light[1]] for cell in reached}
     for r, row in enumerate(puzzle.walls):
         for c, wall in enumerate(row):
             group = cell_group(r, c, play, value=0 if wall is not None else None,

@@ -42,15 +42,22 @@ def _segments(puzzle: LightUpPuzzle) -> list[tuple[Cell, ...]]:
             for run in runs(line, lambda cell: puzzle.walls[cell[0]][cell[1]] is None)]
 
 
+def sight(puzzle: LightUpPuzzle) -> dict[Cell, set[Cell]]:
+    """Each open cell and the open cells a light there reaches (itself included): the generator lights a
+    board with it, the picture tints what the lights reach."""
+    seen: dict[Cell, set[Cell]] = {}
+    for segment in _segments(puzzle):
+        for cell in segment:
+            seen.setdefault(cell, set()).update(segment)
+    return seen
+
+
 def model(puzzle: LightUpPuzzle) -> Model:
     """The four rules as counts: open cells that see one another hold one light at most, every open cell sees
     at least one, a wall holds none, a numbered wall has its number beside it (a clue the generator may hide)."""
     counts: list[Count] = []
-    segments = _segments(puzzle)
-    seen: dict[Cell, set[Cell]] = {}
-    for segment in segments:
-        for cell in segment:
-            seen.setdefault(cell, set()).update(segment)
+    seen = sight(puzzle)
+    for segment in _segments(puzzle):
         if len(segment) > 1:
             counts.append(Count(segment, 0, 1, "lights-see-each-other",
                                 f"{cells_named(segment[:1])}–{cells_named(segment[-1:])} see one another (one light at most)"))
