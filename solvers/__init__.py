@@ -35,4 +35,5 @@ def compiled_cache_dir() -> Path:
     return base / compiled_sources_digest()
 
 
-config.CACHE_DIR = str(compiled_cache_dir())
+CACHE_DIR = compiled_cache_dir()  # read once: the digest reads every compiled source
+config.CACHE_DIR = str(CACHE_DIR)

@@ -128,7 +128,7 @@ def compile_lock(key: str) -> Iterator[None]:
     lives in the cache it guards, so another installation (its own cache) never waits on this one's compiling."""
     import solvers
 
-    cache = solvers.compiled_cache_dir()
+    cache = solvers.CACHE_DIR
     cache.mkdir(parents=True, exist_ok=True)
     with open(cache / f"compile-{key}.lock", "w") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
