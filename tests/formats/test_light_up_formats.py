@@ -3,9 +3,7 @@ Tatham's game ID, each read back by solve and grade; a format a type does not ha
 
 from __future__ import annotations
 
-import json
-
-from tests.conftest import REFERENCE
+from tests.conftest import REFERENCE, read_jsonl
 from tests.service.test_api import generate
 
 
@@ -24,7 +22,7 @@ def test_a_stored_puzzle_goes_out_and_comes_back_in_both_formats(client) -> None
 
 
 def test_tathams_own_puzzle_is_read_by_solve_and_grade(client) -> None:
-    entry = json.loads((REFERENCE / "light-up" / "tatham.jsonl").read_text().splitlines()[0])
+    entry = read_jsonl(REFERENCE / "light-up" / "tatham.jsonl")[0]
     solved = client.post("/solve/light-up", json={"tatham": entry["tatham"]})
     assert solved.status_code == 200 and solved.json()["status"] == "unique"
 

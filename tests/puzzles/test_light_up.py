@@ -5,7 +5,6 @@ pzprjs example, generated puzzles at each level (unique by z3, checked, graded, 
 from __future__ import annotations
 
 import itertools
-import json
 import random
 
 import pytest
@@ -20,13 +19,13 @@ from solvers.light_up.picture import render
 from solvers.light_up.puzzlink import parse_url, to_url
 from solvers.light_up.rules import LightUpAnswer, LightUpPuzzle, model
 from solvers.light_up.tatham import parse_tatham, to_tatham
-from tests.conftest import REFERENCE
+from tests.conftest import REFERENCE, read_jsonl
 
 RULES = {"unlit", "lights-see-each-other", "light-on-wall", "wall-number"}
 
 
 def published() -> list[dict]:
-    return [json.loads(line) for line in (REFERENCE / "light-up" / "pzprjs.jsonl").read_text().splitlines() if line]
+    return read_jsonl(REFERENCE / "light-up" / "pzprjs.jsonl")
 
 
 def small_puzzle(seed: int, rows: int = 3, cols: int = 4) -> LightUpPuzzle:
@@ -162,7 +161,7 @@ def test_urls_end_as_pzprjs_writes_them() -> None:
 
 
 def tatham_puzzles() -> list[dict]:
-    return [json.loads(line) for line in (REFERENCE / "light-up" / "tatham.jsonl").read_text().splitlines() if line]
+    return read_jsonl(REFERENCE / "light-up" / "tatham.jsonl")
 
 
 def test_tathams_game_ids_read_and_write_back_and_his_puzzles_are_unique() -> None:
