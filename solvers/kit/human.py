@@ -44,7 +44,7 @@ def _look(model: Model, state: GridState, counts: tuple[Count, ...] | list[Count
         open_cells = [cell for cell in count.cells if state[cell] is None]
         ones = sum(1 for cell in count.cells if state[cell] == 1)
         if ones > count.high or ones + len(open_cells) < count.low:
-            have = f"{ones} {model.one}" if ones > count.high else f"room for only {ones + len(open_cells)}"
+            have = f"{ones}" if ones > count.high else f"room for only {ones + len(open_cells)}"
             raise Contradiction(f"{count.says}, and it would have {have}", count.cells)
         if not open_cells:
             continue
@@ -54,7 +54,8 @@ def _look(model: Model, state: GridState, counts: tuple[Count, ...] | list[Count
                               tuple((cell, 0) for cell in open_cells), count.cells))
         elif ones + len(open_cells) == count.low:
             steps.append(Step("rule", f"{count.says}, and only {cells_named(open_cells)} "
-                                      f"{'is' if len(open_cells) == 1 else 'are'} left for it: each is {model.one}",
+                                      f"{'is' if len(open_cells) == 1 else 'are'} left for it: "
+                                      f"{'it is' if len(open_cells) == 1 else 'each is'} {model.one}",
                               tuple((cell, 1) for cell in open_cells), count.cells))
     return steps
 
