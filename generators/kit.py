@@ -22,22 +22,22 @@ from solvers.techniques.human import Difficulty, GridState, HumanSolver
 
 B = TypeVar("B")  # what an answer is drawn on (a Light Up's walls): part of the puzzle, fixed before any clue
 K = TypeVar("K", bound=Hashable)  # a clue the puzzle may show
-Grid = list[list[int]]
+Answer = dict[str, Any]  # an answer's fields, as the genre's answer model takes them
 MAX_BOARDS = 200  # boards drawn for one unique puzzle: a board no clue makes unique costs a few solver calls
 
 
 class ClueGenre(Protocol[B, K]):
     """What a kit genre tells the generator."""
 
-    def draw(self, params: Any, rng: random.Random) -> tuple[B, Grid]:
-        """A random board and a valid answer on it."""
+    def draw(self, params: Any, rng: random.Random) -> tuple[B, Answer]:
+        """A random board and a valid answer on it (the answer's fields)."""
         ...
 
-    def clues(self, board: B, answer: Grid) -> Sequence[K]:
+    def clues(self, board: B, answer: Answer) -> Sequence[K]:
         """Every clue the puzzle could show, in a fixed order (the keys its model's rules carry as ``clue``)."""
         ...
 
-    def puzzle(self, board: B, answer: Grid, shown: frozenset[K]) -> BaseModel:
+    def puzzle(self, board: B, answer: Answer, shown: frozenset[K]) -> BaseModel:
         """The puzzle showing those clues."""
         ...
 
@@ -47,7 +47,7 @@ class ClueGenre(Protocol[B, K]):
 @dataclass(frozen=True)
 class Draft(Generic[B, K]):
     board: B
-    answer: Grid
+    answer: Answer
     shown: frozenset[K]
 
 
@@ -68,9 +68,9 @@ class KitSteps(Generic[B, K]):
     boards: int = 0
     _prover: Prover | None = None
     _every_clue: Model | None = None
-    _every_for: Grid | None = None  # the answer ``_every_clue`` was built for
+    _every_for: Answer | None = None  # the answer ``_every_clue`` was built for
 
-    def every_clue(self, board: B, answer: Grid) -> tuple[frozenset[K], Model]:
+    def every_clue(self, board: B, answer: Answer) -> tuple[frozenset[K], Model]:
         """Every clue the board can show and the model showing them all, built once per drawn answer."""
         every = frozenset(self.genre.clues(board, answer))
         if self._every_clue is None or self._every_for is not answer:
@@ -103,15 +103,16 @@ class KitSteps(Generic[B, K]):
     def clues(self, solution: Draft[B, K], rng: random.Random) -> Draft[B, K]:
         return solution
 
-    def other_solution(self, puzzle: Draft[B, K], solution: Draft[B, K], deadline: Deadline) -> Grid | None:
+    def other_solution(self, puzzle: Draft[B, K], solution: Draft[B, K], deadline: Deadline) -> Answer | None:
         if self.fits is not None:
             return None  # the level's deductions solve it (random_solution), so it has one answer
         return self.prover(puzzle).other(puzzle.shown, deadline)
 
-    def repair(self, puzzle: Draft[B, K], solution: Draft[B, K], other: Grid, rng: random.Random) -> Draft[B, K] | None:
+    def repair(self, puzzle: Draft[B, K], solution: Draft[B, K], other: Answer, rng: random.Random) -> Draft[B, K] | None:
         assert self._every_clue is not None  # other_solution made it
-        ruling_out = sorted({count.clue for count in self._every_clue.counts
-                             if count.clue is not None and count.clue not in puzzle.shown and count.broken_by(other)},
+        values = self._every_clue.layout.read(other)
+        ruling_out = sorted({rule.clue for rule in self._every_clue.rules
+                             if rule.clue is not None and rule.clue not in puzzle.shown and rule.broken_by(values)},
                             key=repr)
         if not ruling_out:
             return None  # no clue tells the two answers apart: draw another board
@@ -134,7 +135,7 @@ class KitSteps(Generic[B, K]):
         return puzzle
 
 
-def make(genre: ClueGenre[Any, Any], answer_model: type[BaseModel], field: str, params: Any, seed: int,
+def make(genre: ClueGenre[Any, Any], answer_model: type[BaseModel], params: Any, seed: int,
          deadline: Deadline, fits: Callable[[Model, frozenset[Any]], bool] | None = None,
          prove_first: bool = False) -> Generated[BaseModel, BaseModel]:
     """A unique puzzle of ``genre``, deterministic for the params and the seed; with ``fits``, each clue the
@@ -146,10 +147,10 @@ def make(genre: ClueGenre[Any, Any], answer_model: type[BaseModel], field: str, 
         steps.close()
     made.stats.restarts = steps.boards - 1  # boards drawn before the one the puzzle is on
     draft = made.puzzle
-    return Generated(genre.puzzle(draft.board, draft.answer, draft.shown), answer_model(**{field: draft.answer}), made.stats)
+    return Generated(genre.puzzle(draft.board, draft.answer, draft.shown), answer_model(**draft.answer), made.stats)
 
 
-def make_at_level(genre: ClueGenre[Any, Any], answer_model: type[BaseModel], field: str, difficulty: Difficulty,
+def make_at_level(genre: ClueGenre[Any, Any], answer_model: type[BaseModel], difficulty: Difficulty,
                   people: HumanSolver[Model, GridState], params: Any, seed: int,
                   deadline: Deadline) -> Generated[BaseModel, BaseModel]:
     """A unique puzzle of the level ``params.difficulty`` asks for: clues are removed while the techniques of that
@@ -161,6 +162,6 @@ def make_at_level(genre: ClueGenre[Any, Any], answer_model: type[BaseModel], fie
         return within(people, model, level, shown)
 
     first = level == people.level_names[0]  # the rules alone cost less than a proof: no prover at all
-    return generate_at_level(lambda draw_seed, budget: make(genre, answer_model, field, params, draw_seed, budget,
+    return generate_at_level(lambda draw_seed, budget: make(genre, answer_model, params, draw_seed, budget,
                                                             None if top else fits, not first),
                              difficulty.grade, level, seed, deadline)

@@ -25,8 +25,9 @@ from solvers.light_up.rules import WALL, LightUpAnswer, LightUpPuzzle, model, si
 
 MIN_SIDE, MAX_SIDE = 5, 14
 WALL_SHARE, RAMP, RAMP_EVERY, MAX_WALL_SHARE = 0.2, 0.05, 20, 0.5  # Tatham's: 20% walls, 5% more every 20 boards
-PEOPLE = kit_human.solver("a light", "empty")
-DIFFICULTY = kit_human.difficulty(PEOPLE, model, "lights", "R×C of 1 (a light), 0 (empty)", "a light", "empty")
+PEOPLE = kit_human.solver()
+DIFFICULTY = kit_human.difficulty(PEOPLE, model, kit.Cells("lights", 1, 1, "a light", "empty"),
+                                  "R×C of 1 (a light), 0 (empty)")
 Walls = list[list[int | None]]
 Grid = list[list[int]]
 
@@ -55,7 +56,7 @@ class LightUpGenre:
     def __init__(self) -> None:
         self.draws = 0
 
-    def draw(self, params: LightUpParams, rng: random.Random) -> tuple[Walls, Grid]:
+    def draw(self, params: LightUpParams, rng: random.Random) -> tuple[Walls, dict[str, Grid]]:
         rows, cols = params.shape()
         share = min(MAX_WALL_SHARE, WALL_SHARE + RAMP * (self.draws // RAMP_EVERY))
         self.draws += 1
@@ -72,16 +73,16 @@ class LightUpGenre:
             r, c = rng.choice(sorted(unlit))
             lights[r][c] = 1
             unlit -= seen[(r, c)]
-        return walls, lights
+        return walls, {"lights": lights}
 
-    def clues(self, walls: Walls, answer: Grid) -> list[Cell]:
+    def clues(self, walls: Walls, answer: dict[str, Grid]) -> list[Cell]:
         return [(r, c) for r, row in enumerate(walls) for c, wall in enumerate(row) if wall is not None]
 
     def _number(self, walls: Walls, lights: Grid, cell: Cell) -> int:
         return sum(lights[r][c] for r, c in neighbours(cell, len(walls), len(walls[0])))
 
-    def puzzle(self, walls: Walls, answer: Grid, shown: frozenset[Cell]) -> LightUpPuzzle:
-        numbered = [[self._number(walls, answer, (r, c)) if (r, c) in shown else wall for c, wall in enumerate(row)]
+    def puzzle(self, walls: Walls, answer: dict[str, Grid], shown: frozenset[Cell]) -> LightUpPuzzle:
+        numbered = [[self._number(walls, answer["lights"], (r, c)) if (r, c) in shown else wall for c, wall in enumerate(row)]
                     for r, row in enumerate(walls)]
         return LightUpPuzzle(rows=len(walls), cols=len(walls[0]), walls=numbered)
 
@@ -90,11 +91,11 @@ class LightUpGenre:
 
 
 def generate_puzzle(params: LightUpParams, seed: int, deadline: Deadline) -> Generated:
-    return make_at_level(LightUpGenre(), LightUpAnswer, "lights", DIFFICULTY, PEOPLE, params, seed, deadline)
+    return make_at_level(LightUpGenre(), LightUpAnswer, DIFFICULTY, PEOPLE, params, seed, deadline)
 
 
 def check(puzzle: LightUpPuzzle, answer: LightUpAnswer) -> list[Violation]:
-    return kit.check(model(puzzle), answer.lights)
+    return kit.check(model(puzzle), answer.model_dump())
 
 
 def solve(puzzle: LightUpPuzzle, limit: int, deadline: Deadline, backend: str | None = None,

@@ -1,24 +1,26 @@
 """A person's techniques for any kit genre, read off its rules: levels, grades and hints with no genre code.
 
-- easy: a rule alone. A rule that has all the 1s it may have empties its other cells ("the 1 at r2c3 has
-  its light already: r2c4 stays empty"); one whose open cells are just the 1s it still needs fills them.
+- easy: a rule alone. A count that has all the 1s it may have empties its other keys ("the 1 at r2c3 has
+  its light already: r2c4 is empty"); one whose open keys are just the 1s it still needs fills them; a
+  rule of another kind decides what its ``look`` says (a group of islands with one way out takes it).
 - medium: a short trial. Assume a cell and apply the rules for at most ``SHORT_ROUNDS`` rounds; if a rule
   breaks, the cell is the other value. The rounds a trial must be followed are the reading depth a person
   needs (the measure that separates our Dabuhamienai levels).
 - hard: a trial followed as far as it goes.
 
-A genre may put its own named techniques before these (``levels(extra=...)``).
+A genre may put its own named techniques before these (``solver(extra=...)``). The state is a GridState of one
+row: the model's key ``i`` is its cell ``(0, i)``, and the layout names keys for people.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable
 from typing import Any
 
-from pydantic import BaseModel, Field, create_model
+from pydantic import BaseModel, create_model
 
-from solvers.common import Deadline, InvalidInput
-from solvers.kit.rules import Count, Model
+from solvers.common import Deadline
+from solvers.kit.rules import Broken, Count, Key, Layout, Model
 from solvers.techniques.human import (
     Contradiction,
     Difficulty,
@@ -30,67 +32,92 @@ from solvers.techniques.human import (
     Step,
     Technique,
     Trials,
-    by_contradiction,
     cells_named,
-    grid_hint,
 )
 
 SHORT_ROUNDS = 2
 
 
-def _look(model: Model, state: GridState, counts: tuple[Count, ...] | list[Count]) -> list[Step]:
-    steps = []
-    for count in counts:
-        open_cells = [cell for cell in count.cells if state[cell] is None]
-        ones = sum(1 for cell in count.cells if state[cell] == 1)
-        if ones > count.high or ones + len(open_cells) < count.low:
-            have = f"{ones}" if ones > count.high else f"room for only {ones + len(open_cells)}"
-            raise Contradiction(f"{count.says}, and it would have {have}", count.cells)
-        if not open_cells:
+def _look(model: Model, state: GridState, rules: Iterable[int]) -> list[Step]:
+    """The steps each rule takes alone from ``state`` (keys are the state's cells ``(0, i)``)."""
+    steps, decided = [], {}  # decided: index -> (value, the rule that decided it), so two rules never clash unseen
+    layout, flat, keys = model.layout, model.flat, model.keys
+    for k in rules:
+        rule, members = model.rules[k], flat.cells[k]
+        values = [state.values[i] for i in members]
+        try:
+            forced = rule.look(values)
+        except Broken as broken:
+            raise Contradiction(f"{rule.says}, and {broken.why}", model.where(rule)) from None
+        forced = [(members[p], v) for p, v in dict(forced).items()]
+        if not forced:
             continue
-        if ones == count.high:
-            steps.append(Step("rule", f"{count.says}, and it has {ones} already: {cells_named(open_cells)} "
-                                      f"{'is' if len(open_cells) == 1 else 'are'} {model.zero}",
-                              tuple((cell, 0) for cell in open_cells), count.cells))
-        elif ones + len(open_cells) == count.low:
-            steps.append(Step("rule", f"{count.says}, and only {cells_named(open_cells)} "
-                                      f"{'is' if len(open_cells) == 1 else 'are'} left for it: "
-                                      f"{'it is' if len(open_cells) == 1 else 'each is'} {model.one}",
-                              tuple((cell, 1) for cell in open_cells), count.cells))
+        for i, value in forced:
+            if decided.setdefault(i, (value, rule.says))[0] != value:
+                raise Contradiction(f"{decided[i][1]}, so {layout.say([keys[i]], decided[i][0])}; yet {rule.says}",
+                                    model.where(rule))
+        value = forced[0][1]
+        if isinstance(rule, Count) and len({v for _, v in forced}) == 1:
+            ones = sum(v for v in values if v)
+            why = (f"it has {ones} already" if value == 0 else
+                   f"only {cells_named(dict.fromkeys(layout.cell(keys[i]) for i, _ in forced))} "
+                   f"{'is' if len(forced) == 1 else 'are'} left for it")
+            message = f"{rule.says}, and {why}: {layout.say([keys[i] for i, _ in forced], value)}"
+        else:
+            message = f"{rule.says}: " + "; ".join(layout.say([keys[i]], v) for i, v in forced)
+        steps.append(Step("rule", message, tuple(((0, i), v) for i, v in forced), tuple(model.where(rule))))
     return steps
 
 
 def _every_rule(model: Model, state: GridState) -> list[Step]:
-    return _look(model, state, model.counts)
+    return _look(model, state, range(len(model.rules)))
 
 
 def _rules_near(model: Model, state: GridState, changed: set[int]) -> list[Step]:
-    near = dict.fromkeys(k for i in changed for k in model.flat.at[i])
-    return _look(model, state, [model.counts[k] for k in near])
+    return _look(model, state, dict.fromkeys(k for i in changed for k in model.flat.at[i]))
 
 
 RULE = Technique("rule", "A rule alone: it has all its 1s, so its other cells are 0; or only the 1s it needs are open.",
                  1.0, _every_rule, _rules_near)
 
 
-def solver(one: str, zero: str, extra: tuple[Technique[Model, GridState], ...] = ()) -> HumanSolver[Model, GridState]:
-    """The kit's levels (easy, medium, hard), a genre's own techniques first among the medium ones; ``one`` and
-    ``zero`` name a cell's values in the trials' sentences ("If r2c3 were a light: ...")."""
+def _trial(name: str, description: str, weight: float, trials: Trials, max_rounds: int) -> Technique[Model, GridState]:
+    """Assume a key each way and follow the rules at most ``max_rounds`` rounds: a broken rule decides it."""
+
+    def find(model: Model, state: GridState) -> list[Step]:
+        layout = model.layout
+        for i, current in enumerate(state.values):
+            if current is not None:
+                continue
+            for value in (1, 0):
+                broken = trials.get(model, state, (0, i), value, max_rounds).broken_within(max_rounds)
+                if broken is not None:
+                    key = model.keys[i]
+                    message = (f"If {layout.say([key], value)}: {broken.message}. "
+                               f"So {layout.say([key], 1 - value)}.")
+                    because = tuple(dict.fromkeys((layout.cell(key), *broken.cells)))
+                    return [Step(name, message, (((0, i), 1 - value),), because, effort=broken.rounds)]
+        return []
+
+    return Technique(name, description, weight, find)
+
+
+def solver(extra: tuple[Technique[Model, GridState], ...] = ()) -> HumanSolver[Model, GridState]:
+    """The kit's levels (easy, medium, hard), a genre's own techniques first among the medium ones."""
     trials = Trials([RULE, *extra])
-    names = {1: one, 0: zero}
-    short = by_contradiction("short trial", f"Assume a cell and apply the rules for at most {SHORT_ROUNDS} rounds: a "
-                             "broken rule means the cell is the other value.", 5.0, trials, names, max_rounds=SHORT_ROUNDS)
-    long = by_contradiction("trial", "Assume a cell and follow the rules as far as they go: a broken rule means the "
-                            "cell is the other value.", 20.0, trials, names)
+    short = _trial("short trial", f"Assume a cell and apply the rules for at most {SHORT_ROUNDS} rounds: a broken "
+                   "rule means the cell is the other value.", 5.0, trials, SHORT_ROUNDS)
+    long = _trial("trial", "Assume a cell and follow the rules as far as they go: a broken rule means the cell is "
+                  "the other value.", 20.0, trials, 10_000)
     return HumanSolver((Level("easy", (RULE,)), Level("medium", (*extra, short)), Level("hard", (long,))),
                        start=start)
 
 
 def start(model: Model) -> GridState:
-    """The grid before any deduction: what the puzzle gives is decided (a wall holds no light)."""
-    state = GridState(model.rows, model.cols)
-    for cell, value in model.givens().items():
-        state.set(cell, value)
+    """The state before any deduction, one cell ``(0, i)`` per key: what the puzzle gives is decided."""
+    state = GridState(1, len(model.keys))
+    for i, value in model.flat.givens.items():
+        state.set((0, i), value)
     return state
 
 
@@ -102,7 +129,7 @@ class Fixpoint:
     def __init__(self, model: Model, shown: frozenset[Hashable] | None = None):
         flat = self.flat = model.flat
         self.active = [clue is None or shown is None or clue in shown for clue in flat.clue]
-        self.values = [-1] * (model.rows * model.cols)
+        self.values = [-1] * len(model.keys)
         self.ones = [0] * len(flat.cells)
         self.left = [len(cells) for cells in flat.cells]
         for i, value in flat.givens.items():
@@ -186,9 +213,9 @@ def within(people: HumanSolver[Model, GridState], model: Model, level: str, show
     generator keeps a draw at its level with it. The kit's own levels take the array versions; a genre's own
     techniques take its path."""
     index = people.level_names.index(level)
-    if index == 0:
+    if model.flat.counts_only and index == 0:
         return rules_alone(model, shown)
-    if index == 1 and len(people.levels[1].techniques) == 1:
+    if model.flat.counts_only and index == 1 and len(people.levels[1].techniques) == 1:
         return short_trials(model, shown)
     try:
         return people.run(model if shown is None else model.showing(shown), upto=index).state.solved
@@ -196,29 +223,47 @@ def within(people: HumanSolver[Model, GridState], model: Model, level: str, show
         return False
 
 
-def difficulty(people: HumanSolver[Model, GridState], model_of: Callable[[Any], Model], field: str, description: str,
-               one: str, zero: str, default: str = "medium") -> Difficulty:
-    """The Difficulty of a kit genre: ``model_of(puzzle)`` builds its model, ``field`` names the answer's grid.
-    A hint reads the player's grid with the puzzle's givens filled in, so it never tells what the page shows."""
-    name = f"{field.title()}State"
-    state_model = create_model(name, __base__=BaseModel, __module__=__name__, **{field: (
-        list[list[int | None]] | None, Field(None, description=f"{description}: the player's grid so far, 1, 0 or "
-                                                                "null for undecided; null or left out: nothing decided."))})
+def difficulty(people: HumanSolver[Model, GridState], model_of: Callable[[Any], Model], layout: Layout,
+               description: str, default: str = "medium") -> Difficulty:
+    """The Difficulty of a kit genre: ``model_of(puzzle)`` builds its model; ``layout`` (any size) names the
+    fields of the player's partial answer. A hint reads that answer with the puzzle's givens filled in, so it
+    never tells what the page shows."""
+    name = f"{model_of.__module__.split('.')[-2].title().replace('_', '')}State"
+    state_model = create_model(name, __base__=BaseModel, __module__=__name__, **layout.state_fields(description))
     globals()[name] = state_model  # a hint's state crosses to a worker process by pickle, which looks it up here
 
     def grade(puzzle: Any, deadline: Deadline) -> Grade:
         return people.grade(model_of(puzzle), deadline)
 
     def hint(puzzle: Any, state: BaseModel, solution: BaseModel, deadline: Deadline) -> Hint:
-        model, target = model_of(puzzle), getattr(solution, field)
-        grid = getattr(state, field) or [[None] * model.cols for _ in range(model.rows)]
-        if len(grid) != model.rows or any(len(row) != model.cols for row in grid):
-            raise InvalidInput(f"`{field}` must have {model.rows} rows of {model.cols} values (1, 0 or null), "
-                               "as the puzzle has")
-        player = GridState.from_grid(grid)
-        for (r, c), value in model.givens().items():
-            player.values[r * model.cols + c] = value
-        player.undecided = player.values.count(None)
-        return grid_hint(people, model, player, target, {1: one, 0: zero})
+        model = model_of(puzzle)
+        return kit_hint(people, model, model.layout.partial(state.model_dump()), solution.model_dump())
 
     return Difficulty(people.describe(), default, grade, hint, state_model)
+
+
+def kit_hint(people: HumanSolver[Model, GridState], model: Model, decided: dict[Key, int],
+             solution: dict[str, Any]) -> Hint:
+    """The next step a person can take from the keys the player ``decided``, or the player's mistakes; where no
+    technique finds one, the hint reveals a key, so hints always finish the puzzle."""
+    layout, target = model.layout, model.layout.read(solution)
+    wrong = [key for key, value in decided.items() if key in target and target[key] != value]
+    if wrong:
+        cells = list(dict.fromkeys(layout.cell(key) for key in wrong))
+        return Hint("mistakes", f"{len(cells)} cell(s) disagree with the solution: {cells_named(cells[:8])}"
+                    + ("…" if len(cells) > 8 else "") + ". Undo them first.", mistakes=[list(c) for c in cells])
+    state = start(model)
+    for key, value in decided.items():
+        if key in model.index and state.values[model.index[key]] is None:
+            state.set((0, model.index[key]), value)
+    if state.solved:
+        return Hint("solved", "Every cell is decided and right: the puzzle is solved.")
+    found = people.next_steps(model, state)
+    if found is not None:
+        step = found[1][0]
+        return Hint(step.technique, step.message, decide=[layout.hint_entry(model.keys[i], v) for (_, i), v in step.decide],
+                    because=[list(cell) for cell in step.because])
+    open_keys = [key for i, key in enumerate(model.keys) if state.values[i] is None]
+    key = next((k for k in open_keys if target[k]), open_keys[0])
+    return Hint("reveal", f"No deduction finds the next step from here; in the solution {layout.say([key], target[key])}.",
+                decide=[layout.hint_entry(key, target[key])])

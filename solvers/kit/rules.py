@@ -1,47 +1,410 @@
-"""A genre's rules as counts over 0/1 cells: the checker and the SAT encoding both read them.
+"""A genre's rules over 0/1 variables: the checker, the SAT encoding and a person's techniques all read them.
 
-Most shading and placing genres say every rule as "between ``low`` and ``high`` of these cells are 1":
-a number on a wall counts the lights beside it (exactly n), a lit cell sees at least one light, a row of
-open cells holds at most one light, a row of a star battle exactly two stars, a 2×2 block at most one.
-A rule is written once, as a ``Count``, and the checker, the solver and the techniques all read it.
+A model's variables are the genre's answer laid out as 0/1 keys (``Layout``): a Light Up cell holds a light
+or not, a Skyscrapers cell is 4 or not, a Slitherlink edge is part of the loop or not. Most rules say "between
+``low`` and ``high`` of these keys are 1" (``Count``): a wall's number counts the lights beside it, a row of a
+Latin square holds one 3, a loop's vertex has 0 or 2 of its edges. A rule of another kind (``Connected``, or
+a genre's own) keeps the same protocol (``Rule``), so the checker, the solver and the techniques read any.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from collections import Counter
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from functools import cached_property
+from itertools import product
+from typing import Any, Protocol
 
-from solvers.common import Cell, Deadline, InvalidInput, SolveOutcome, Violation, grid_shape_violations, violation
-from solvers.sat import SatBackend, block, count_models, make_backend
+from pydantic import Field
 
-Grid = Sequence[Sequence[int]]
+from solvers.common import (
+    Cell,
+    Deadline,
+    InvalidInput,
+    SolveOutcome,
+    Violation,
+    grid_shape_violations,
+    violation,
+)
+from solvers.sat import SatBackend, block, count_models, make_backend, solve_refined
+from solvers.techniques.human import cell_name, cells_named
+
+Key = Hashable
+Values = Mapping[Key, int]
+
+
+class Broken(Exception):
+    """A rule that no way of deciding the open keys can keep: ``why`` says what it would have instead."""
+
+    def __init__(self, why: str):
+        super().__init__(why)
+        self.why = why
+
+
+class Rule(Protocol):
+    """What the kit needs of a rule: its keys, code and sentence, and the four ways it is read."""
+
+    cells: tuple[Key, ...]  # the keys the rule reads
+    code: str  # the stable code a broken rule reports
+    says: str  # the rule as a person reads it; it opens every hint and every violation
+    where: tuple[Cell, ...] | None  # the grid cells a broken rule points at (default: the keys' cells)
+    clue: Hashable | None  # the clue the rule reads, where the generator may show or hide it
+    given: bool  # the puzzle shows its keys' value: decided before any deduction
+
+    def broken_by(self, values: Values) -> bool: ...
+
+    def encode(self, sat: SatBackend, lits: Sequence[int], guard: int | None) -> None:
+        """Clauses over ``lits`` (one per key of ``cells``), each only under ``guard`` where one is given."""
+
+    def look(self, values: Sequence[int | None]) -> list[tuple[int, int]]:
+        """The positions of ``cells`` the rule decides from ``values`` (None = open), with their values;
+        raises Broken when no way of deciding the open ones keeps it."""
+
+    def cuts(self, values: Sequence[int], lits: Sequence[int]) -> list[list[int]]:
+        """Clauses the SAT encoding left out that a complete ``values`` breaks (lazy constraints); []: kept."""
 
 
 @dataclass(frozen=True)
 class Count:
-    """Between ``low`` and ``high`` of ``cells`` are 1. ``code`` is the stable rule code a broken rule
-    reports; ``says`` is the rule as a person reads it ("the 2 at r1c2 counts the lights beside it")."""
+    """Between ``low`` and ``high`` of ``cells`` are 1 (or a total in ``allowed``, when the totals are not an
+    interval: a loop's vertex has 0 or 2 edges). A key listed twice weighs 2 (exact counts only)."""
 
-    cells: tuple[Cell, ...]
+    cells: tuple[Key, ...]
     low: int
     high: int
     code: str
     says: str
-    where: tuple[Cell, ...] | None = None  # the cells a broken rule points at, when not all of ``cells``
-    clue: Hashable | None = None  # the clue this rule reads, where the generator may show or hide it
-    given: bool = False  # the puzzle shows its cells' value (a wall holds no light): decided before any deduction
+    where: tuple[Cell, ...] | None = None
+    clue: Hashable | None = None
+    given: bool = False
+    allowed: frozenset[int] | None = None
 
-    def ones(self, grid: Grid) -> int:
-        return sum(grid[r][c] for r, c in self.cells)
+    def ones(self, values: Values) -> int:
+        return sum(values[key] for key in self.cells)
 
-    def broken_by(self, grid: Grid) -> bool:
-        return not self.low <= self.ones(grid) <= self.high
+    def fits(self, total: int) -> bool:
+        return self.low <= total <= self.high and (self.allowed is None or total in self.allowed)
+
+    def broken_by(self, values: Values) -> bool:
+        return not self.fits(self.ones(values))
+
+    def encode(self, sat: SatBackend, lits: Sequence[int], guard: int | None) -> None:
+        weights = Counter(lits)
+        if max(weights.values(), default=1) > 1:
+            if self.low != self.high or guard is not None:
+                raise ValueError(f"{self.code}: a weighted count must be exact and always shown")
+            sat.add_weighted_equal(list(weights), list(weights.values()), self.low)
+            return
+        if self.allowed is not None:  # a few keys (a vertex's edges): rule out each total not allowed
+            for signs in product((1, -1), repeat=len(lits)):
+                if not self.fits(signs.count(1)):
+                    sat.add_clause([-s * lit for s, lit in zip(signs, lits, strict=True)]
+                                   + ([] if guard is None else [-guard]))
+            return
+        if self.low > 0:
+            sat.add_at_least(list(lits), self.low, guard)
+        if self.high < len(lits):
+            sat.add_at_most(list(lits), self.high, guard)
+
+    def feasible(self, ones: int, open_: int) -> list[int]:
+        return [t for t in range(ones, ones + open_ + 1) if self.fits(t)]
+
+    def look(self, values: Sequence[int | None]) -> list[tuple[int, int]]:
+        ones = sum(v for v in values if v)
+        open_ = [i for i, v in enumerate(values) if v is None]
+        totals = self.feasible(ones, len(open_))
+        if not totals:
+            raise Broken(f"it would have {ones}" if ones > self.high or not open_
+                         else f"room for only {ones + len(open_)}" if ones + len(open_) < self.low
+                         else f"{ones} to {ones + len(open_)}, none of {sorted(self.allowed or ())}")
+        if totals[-1] == ones:
+            return [(i, 0) for i in open_]
+        if totals[0] == ones + len(open_):
+            return [(i, 1) for i in open_]
+        return []
+
+    def cuts(self, values: Sequence[int], lits: Sequence[int]) -> list[list[int]]:
+        return []
+
+    def bound(self) -> str:
+        if self.allowed is not None:
+            return " or ".join(map(str, sorted(self.allowed)))
+        return (f"exactly {self.low}" if self.low == self.high else f"at least {self.low}" if self.high >= len(self.cells)
+                else f"at most {self.high}" if self.low == 0 else f"{self.low} to {self.high}")
+
+
+@dataclass(frozen=True)
+class Connected:
+    """The ``links`` that are 1 join every node they touch, and every node of ``nodes``, into one group: islands
+    into one network (``nodes`` = every island), a loop's edges into one loop (no ``nodes``; the vertices' 0-or-2
+    counts do the rest). The SAT encoding leaves it out and adds a cut for each group a model leaves apart."""
+
+    links: tuple[tuple[Key, Hashable, Hashable], ...]
+    code: str
+    says: str
+    nodes: tuple[Hashable, ...] = ()
+    where: tuple[Cell, ...] | None = None
+    clue: Hashable | None = None
+    given: bool = False
+    cells: tuple[Key, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cells", tuple(key for key, _, _ in self.links))
+
+    def groups(self, values: Sequence[int | None]) -> list[set[Hashable]]:
+        """The groups the 1-links make of the nodes that must be joined (required or touched)."""
+        parent: dict[Hashable, Hashable] = {node: node for node in self.nodes}
+
+        def root(node: Hashable) -> Hashable:
+            while parent.setdefault(node, node) != node:
+                parent[node] = parent[parent[node]]
+                node = parent[node]
+            return node
+
+        for (_, a, b), value in zip(self.links, values, strict=True):
+            if value == 1:
+                parent[root(a)] = root(b)
+        found: dict[Hashable, set[Hashable]] = {}
+        for node in list(parent):
+            found.setdefault(root(node), set()).add(node)
+        return list(found.values())
+
+    def broken_by(self, values: Values) -> bool:
+        return len(self.groups([values[key] for key in self.cells])) > 1
+
+    def encode(self, sat: SatBackend, lits: Sequence[int], guard: int | None) -> None:
+        return None  # by cuts, as models come
+
+    def _present(self, group: set[Hashable], values: Sequence[int | None]) -> int | None:
+        """-1 when ``group`` holds a node that must be joined; else the position of one of its 1-links."""
+        if any(node in group for node in self.nodes):
+            return -1
+        return next(i for i, (_, a, _) in enumerate(self.links) if values[i] == 1 and a in group)
+
+    def _exits(self, group: set[Hashable]) -> list[int]:
+        return [i for i, (_, a, b) in enumerate(self.links) if (a in group) != (b in group)]
+
+    def cuts(self, values: Sequence[int], lits: Sequence[int]) -> list[list[int]]:
+        """For each two groups apart: some link out of the first is 1, or one of the two is not there (a group
+        of required nodes always is; another is there while the 1-link it was found by is)."""
+        groups = self.groups(values)
+        if len(groups) < 2:
+            return []
+        present = [self._present(group, values) for group in groups]
+        clauses = []
+        for k, group in enumerate(groups):
+            for j in range(k + 1, len(groups)):
+                clauses.append([lits[i] for i in self._exits(group)]
+                               + [-lits[p] for p in (present[k], present[j]) if p is not None and p >= 0])
+        return clauses
+
+    def look(self, values: Sequence[int | None]) -> list[tuple[int, int]]:
+        """A group with no way out while another exists is broken; a group with one way out takes it."""
+        groups = self.groups(values)
+        if len(groups) < 2:
+            return []
+        forced = []
+        for group in groups:
+            ways = [i for i in self._exits(group) if values[i] is None]
+            if not ways:
+                raise Broken(f"a group of {len(group)} would be cut off from the rest")
+            if len(ways) == 1:
+                forced.append((ways[0], 1))
+        return forced
+
+
+class Layout(Protocol):
+    """How a genre's answer lies on the model's 0/1 keys, and how a person names them."""
+
+    fields: tuple[str, ...]  # the answer's fields
+
+    def keys(self) -> tuple[Key, ...]: ...
+
+    def read(self, answer: Mapping[str, Any]) -> dict[Key, int]:
+        """Every key's value in an answer; raises InvalidInput when the answer has not the layout's shape."""
+
+    def write(self, ones: set[Key]) -> dict[str, Any]:
+        """The answer's fields with the keys ``ones`` at 1 and the others at 0."""
+
+    def cell(self, key: Key) -> Cell:
+        """The grid cell a key is drawn at (a violation or a hint points there)."""
+
+    def say(self, keys: Sequence[Key], value: int) -> str:
+        """``keys`` at ``value`` as a sentence: "r2c3 and r2c4 are empty"."""
+
+    def hint_entry(self, key: Key, value: int) -> dict[str, Any]:
+        """One decision of a hint, as the API gives it."""
+
+    def partial(self, state: Mapping[str, Any]) -> dict[Key, int]:
+        """The keys a hint request's partial answer decides."""
+
+    def state_fields(self, description: str) -> dict[str, Any]:
+        """The partial answer's fields (pydantic ``create_model`` definitions)."""
+
+
+def _grid_of(value: Any, rows: int, cols: int, name: str, allowed: Iterable[int] | None) -> list[list[Any]]:
+    problems = grid_shape_violations(value, rows, cols, name, allowed)
+    if problems:
+        raise InvalidInput("; ".join(p.message for p in problems), problems)
+    return value
+
+
+def _partial_grid(value: Any, rows: int, cols: int, name: str) -> list[list[int | None]]:
+    if value is None:
+        return [[None] * cols for _ in range(rows)]
+    if len(value) != rows or any(len(row) != cols for row in value):
+        raise InvalidInput(f"`{name}` must have {rows} rows of {cols} values, as the puzzle has")
+    return value
+
+
+def _are(names: str, count: int, what: str) -> str:
+    return f"{names} {'is' if count == 1 else 'are'} {what}"
+
+
+@dataclass(frozen=True)
+class Layers:
+    """Several 0/1 grids (a loop's horizontal and vertical edges); keys ``(field, r, c)``. ``name(field, r, c)``
+    names a key for people; ``one``/``zero`` name its values."""
+
+    shapes: Mapping[str, tuple[int, int]]
+    one: str
+    zero: str
+    name: Any = None  # (field, r, c) -> str; default: the cell's name
+    at: Any = None  # (field, r, c) -> Cell a key is drawn at; default: (r, c)
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        return tuple(self.shapes)
+
+    def _layered(self) -> tuple[tuple[str, int, int], ...]:
+        return tuple((f, r, c) for f, (rows, cols) in self.shapes.items() for r in range(rows) for c in range(cols))
+
+    def keys(self) -> tuple[Key, ...]:
+        return self._layered()
+
+    def read(self, answer: Mapping[str, Any]) -> dict[Key, int]:
+        grids = {f: _grid_of(answer.get(f), rows, cols, f, {0, 1}) for f, (rows, cols) in self.shapes.items()}
+        return {(f, r, c): grids[f][r][c] for f, r, c in self._layered()}
+
+    def write(self, ones: set[Key]) -> dict[str, Any]:
+        return {f: [[int((f, r, c) in ones) for c in range(cols)] for r in range(rows)]
+                for f, (rows, cols) in self.shapes.items()}
+
+    def cell(self, key: Key) -> Cell:
+        return self.at(*key) if self.at else (key[1], key[2])
+
+    def say(self, keys: Sequence[Key], value: int) -> str:
+        names = ", ".join(self.name(*k) if self.name else cell_name((k[1], k[2])) for k in keys)
+        return _are(names, len(keys), self.one if value else self.zero)
+
+    def hint_entry(self, key: Key, value: int) -> dict[str, Any]:
+        entry = {"cell": list(self.cell(key)), "value": value}
+        return entry if len(self.shapes) == 1 else {"field": key[0], "at": [key[1], key[2]], **entry}
+
+    def partial(self, state: Mapping[str, Any]) -> dict[Key, int]:
+        grids = {f: _partial_grid(state.get(f), rows, cols, f) for f, (rows, cols) in self.shapes.items()}
+        return {(f, r, c): v for f, r, c in self._layered() if (v := grids[f][r][c]) is not None}
+
+    def state_fields(self, description: str) -> dict[str, Any]:
+        return {f: (list[list[int | None]] | None, Field(None, description=f"{description}: the player's {f} so far, "
+                                                           "1, 0 or null for undecided; null or left out: nothing decided."))
+                for f in self.shapes}
+
+
+class Cells(Layers):
+    """One 0/1 grid, its keys the cells ``(r, c)`` (lights, stars, shaded cells)."""
+
+    def __init__(self, field_name: str, rows: int, cols: int, one: str, zero: str):
+        super().__init__({field_name: (rows, cols)}, one, zero)
+
+    def keys(self) -> tuple[Key, ...]:
+        (rows, cols), = self.shapes.values()
+        return tuple((r, c) for r in range(rows) for c in range(cols))
+
+    def _field(self) -> str:
+        return next(iter(self.shapes))
+
+    def read(self, answer: Mapping[str, Any]) -> dict[Key, int]:
+        return {key[1:]: v for key, v in super().read(answer).items()}
+
+    def write(self, ones: set[Key]) -> dict[str, Any]:
+        return super().write({(self._field(), r, c) for r, c in ones})
+
+    def cell(self, key: Key) -> Cell:
+        return key  # type: ignore[return-value]
+
+    def say(self, keys: Sequence[Key], value: int) -> str:
+        return _are(cells_named(keys), len(keys), self.one if value else self.zero)  # type: ignore[arg-type]
+
+    def hint_entry(self, key: Key, value: int) -> dict[str, Any]:
+        return {"cell": list(key), "value": value}  # type: ignore[arg-type]
+
+    def partial(self, state: Mapping[str, Any]) -> dict[Key, int]:
+        return {key[1:]: v for key, v in super().partial(state).items()}
+
+
+@dataclass(frozen=True)
+class Digits:
+    """A grid of digits 1..``digits`` (0 where ``blank`` allows none), as one-hot keys ``(r, c, d)``: the key is 1
+    when the cell holds ``d``. A person reads "r2c3 is 4" and "r2c3 is not 4"."""
+
+    field: str
+    rows: int
+    cols: int
+    digits: int
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        return (self.field,)
+
+    def keys(self) -> tuple[Key, ...]:
+        return tuple((r, c, d) for r in range(self.rows) for c in range(self.cols) for d in range(1, self.digits + 1))
+
+    def read(self, answer: Mapping[str, Any]) -> dict[Key, int]:
+        grid = _grid_of(answer.get(self.field), self.rows, self.cols, self.field, range(1, self.digits + 1))
+        return {(r, c, d): int(grid[r][c] == d) for r, c, d in self.keys()}
+
+    def write(self, ones: set[Key]) -> dict[str, Any]:
+        grid = [[0] * self.cols for _ in range(self.rows)]
+        for r, c, d in ones:  # type: ignore[misc]
+            grid[r][c] = d
+        return {self.field: grid}
+
+    def cell(self, key: Key) -> Cell:
+        return key[0], key[1]  # type: ignore[index]
+
+    def say(self, keys: Sequence[Key], value: int) -> str:
+        if value:
+            return ", ".join(f"{cell_name(self.cell(k))} is {k[2]}" for k in keys)  # type: ignore[index]
+        by_digit: dict[int, list[Cell]] = {}
+        for r, c, d in keys:  # type: ignore[misc]
+            by_digit.setdefault(d, []).append((r, c))
+        return "; ".join(f"{cells_named(cells)} {'is' if len(cells) == 1 else 'are'} not {d}"
+                         for d, cells in by_digit.items())
+
+    def hint_entry(self, key: Key, value: int) -> dict[str, Any]:
+        """As the play page's digits widget reads a hint: the digit placed, or taken out of the pencil marks."""
+        entry = {"cell": list(self.cell(key)), "value": key[2]}  # type: ignore[index]
+        return entry if value else {**entry, "eliminate": True}
+
+    def partial(self, state: Mapping[str, Any]) -> dict[Key, int]:
+        """A digit the player wrote decides its cell's keys; pencil marks take the digits they leave out."""
+        grid = _partial_grid(state.get(self.field), self.rows, self.cols, self.field)
+        marks = _partial_grid(state.get("candidates"), self.rows, self.cols, "candidates")
+        return {(r, c, d): int(grid[r][c] == d) for r, c, d in self.keys()
+                if grid[r][c] or (marks[r][c] is not None and d not in marks[r][c])}
+
+    def state_fields(self, description: str) -> dict[str, Any]:
+        return {self.field: (list[list[int | None]] | None, Field(None, description=f"{description}: the player's "
+                             "digits so far, 0 or null for an empty cell; null or left out: nothing written.")),
+                "candidates": (list[list[list[int] | None]] | None, Field(None, description="Per cell the digits "
+                               "still pencilled in, or null where the player keeps no marks."))}
 
 
 @dataclass(frozen=True)
 class Flat:
-    """A model's rules by number: each rule's cells (flat indices), each cell's rules, bounds, clues and givens."""
+    """A model's rules by number: each rule's keys (by index), each key's rules, bounds, clues and givens."""
 
     cells: list[list[int]]
     at: list[list[int]]
@@ -49,78 +412,86 @@ class Flat:
     high: list[int]
     clue: list[Hashable | None]
     givens: dict[int, int]
+    counts_only: bool  # every rule a plain interval Count: the generator's array checks read them
 
 
 @dataclass(frozen=True)
 class Model:
-    """A puzzle as the kit reads it: its grid's size, the answer's field name, what a 1 is called, and its
-    rules. A genre's ``model(puzzle)`` builds it; nothing else of the genre is needed to solve or check."""
+    """A puzzle as the kit reads it: its answer's layout and its rules. A genre's ``model(puzzle)`` builds it;
+    nothing else of the genre is needed to solve, check, grade or hint."""
 
-    rows: int
-    cols: int
-    field: str  # the answer's field, e.g. "lights"
-    one: str  # a 1 in a sentence: "a light"
-    zero: str  # a 0 in a sentence: "empty"
-    counts: tuple[Count, ...]
+    layout: Layout
+    rules: tuple[Rule, ...]
 
-    def cells(self) -> Iterator[Cell]:
-        return ((r, c) for r in range(self.rows) for c in range(self.cols))
+    @cached_property
+    def keys(self) -> tuple[Key, ...]:
+        return self.layout.keys()
 
-    def givens(self) -> dict[Cell, int]:
-        """Cells whose value the puzzle shows (a wall holds no light): decided before any deduction."""
-        return {cell: count.low for count in self.counts if count.given for cell in count.cells}
+    @cached_property
+    def index(self) -> dict[Key, int]:
+        return {key: i for i, key in enumerate(self.keys)}
+
+    def givens(self) -> dict[Key, int]:
+        """Keys whose value the puzzle shows (a wall holds no light): decided before any deduction."""
+        return {key: rule.low for rule in self.rules if rule.given for key in rule.cells}  # type: ignore[attr-defined]
 
     def showing(self, shown: Iterable[Hashable]) -> Model:
         """The same puzzle showing only the clues ``shown`` (the generator's model has every clue)."""
         kept = set(shown)
-        return replace(self, counts=tuple(c for c in self.counts if c.clue is None or c.clue in kept))
+        return replace(self, rules=tuple(r for r in self.rules if r.clue is None or r.clue in kept))
+
+    def where(self, rule: Rule) -> list[Cell]:
+        return list(rule.where or dict.fromkeys(self.layout.cell(key) for key in rule.cells))
 
     @cached_property
     def flat(self) -> Flat:
-        """The rules by number: each rule's cells and each cell's rules (a look after a change reads only those),
+        """The rules by number: each rule's keys and each key's rules (a look after a change reads only those),
         for the techniques and for the generator's thousands of level checks (``solvers.kit.human.Fixpoint``)."""
-        cells = [[r * self.cols + c for r, c in count.cells] for count in self.counts]
-        at: list[list[int]] = [[] for _ in range(self.rows * self.cols)]
+        index = self.index
+        cells = [[index[key] for key in rule.cells] for rule in self.rules]
+        at: list[list[int]] = [[] for _ in self.keys]
         for k, members in enumerate(cells):
-            for i in members:
+            for i in dict.fromkeys(members):
                 at[i].append(k)
-        givens = {r * self.cols + c: value for (r, c), value in self.givens().items()}
-        return Flat(cells, at, [c.low for c in self.counts], [c.high for c in self.counts], [c.clue for c in self.counts],
-                    givens)
+        counts_only = all(isinstance(r, Count) and r.allowed is None and len(set(r.cells)) == len(r.cells)
+                          for r in self.rules)
+        return Flat(cells, at, [getattr(r, "low", 0) for r in self.rules], [getattr(r, "high", 0) for r in self.rules],
+                    [r.clue for r in self.rules], {index[key]: value for key, value in self.givens().items()},
+                    counts_only)
 
 
-def described(count: Count, ones: int) -> str:
-    """Why ``count`` is broken, for a person: the rule and what the answer has instead."""
-    bound = (f"exactly {count.low}" if count.low == count.high else f"at least {count.low}" if count.high >= len(count.cells)
-             else f"at most {count.high}" if count.low == 0 else f"{count.low} to {count.high}")
-    return f"{count.says}: {bound}, the answer has {ones}"
+def described(rule: Rule, values: Values) -> str:
+    """Why ``rule`` is broken, for a person: the rule and what the answer has instead."""
+    if isinstance(rule, Count):
+        return f"{rule.says}: {rule.bound()}, the answer has {rule.ones(values)}"
+    return rule.says
 
 
-def check(model: Model, grid: Grid) -> list[Violation]:
-    """Every broken rule of ``model`` in ``grid``; raises InvalidInput when ``grid`` is not a 0/1 grid of its size."""
-    shape = grid_shape_violations(grid, model.rows, model.cols, model.field, {0, 1})
-    if shape:
-        raise InvalidInput("; ".join(v.message for v in shape), shape)
-    return [violation(count.code, described(count, count.ones(grid)), list(count.where or count.cells))
-            for count in model.counts if count.broken_by(grid)]
+def check(model: Model, answer: Mapping[str, Any]) -> list[Violation]:
+    """Every broken rule of ``model`` in the ``answer``'s fields; raises InvalidInput on a bad shape."""
+    values = model.layout.read(answer)
+    return [violation(rule.code, described(rule, values), model.where(rule))
+            for rule in model.rules if rule.broken_by(values)]
 
 
-def _encode(sat: SatBackend, model: Model, guards: dict[Hashable, int] | None = None) -> dict[Cell, int]:
-    """One variable per cell, one cardinality constraint per rule; a clue's rules only under its guard, where
-    ``guards`` has one (the generator's prover switches clues on by assuming their guards)."""
-    var = {cell: sat.new_var() for cell in model.cells()}
-    for count in model.counts:
-        lits = [var[cell] for cell in count.cells]
-        guard = None if guards is None or count.clue is None else guards.setdefault(count.clue, sat.new_var())
-        if count.low > 0:
-            sat.add_at_least(lits, count.low, guard)
-        if count.high < len(lits):
-            sat.add_at_most(lits, count.high, guard)
-    return var
+class Encoding:
+    """A model on one SAT instance: a variable per key, each rule's clauses (a clue's only under its guard where
+    ``guards`` is given: the prover switches clues on by assuming them), and the rules' lazy cuts."""
 
+    def __init__(self, sat: SatBackend, model: Model, guards: dict[Hashable, int] | None = None):
+        self.sat, self.model = sat, model
+        self.var = {key: sat.new_var() for key in model.keys}
+        self.lazy = [(rule, [self.var[key] for key in rule.cells]) for rule in model.rules
+                     if not isinstance(rule, Count)]
+        for rule in model.rules:
+            guard = None if guards is None or rule.clue is None else guards.setdefault(rule.clue, sat.new_var())
+            rule.encode(sat, [self.var[key] for key in rule.cells], guard)
 
-def _grid(model: Model, var: dict[Cell, int], chosen: set[int]) -> list[list[int]]:
-    return [[int(var[(r, c)] in chosen) for c in range(model.cols)] for r in range(model.rows)]
+    def refine(self, true: set[int]) -> list[list[int]]:
+        return [clause for rule, lits in self.lazy for clause in rule.cuts([int(lit in true) for lit in lits], lits)]
+
+    def ones(self, true: set[int]) -> set[Key]:
+        return {key for key, var in self.var.items() if var in true}
 
 
 def solve(model: Model, limit: int, deadline: Deadline, backend: str | None = None,
@@ -128,9 +499,10 @@ def solve(model: Model, limit: int, deadline: Deadline, backend: str | None = No
     """Count the answers up to ``max(limit, 2)`` on a SAT backend (CaDiCaL by default, z3 the second opinion),
     keeping the first ``keep``."""
     with make_backend(backend or "cadical") as sat:
-        var = _encode(sat, model)
-        found, counted, complete = count_models(sat, list(var.values()), max(limit, 2), deadline, keep=keep)
-    return SolveOutcome([{model.field: _grid(model, var, chosen)} for chosen in found], complete, count=counted)
+        encoding = Encoding(sat, model)
+        found, counted, complete = count_models(sat, list(encoding.var.values()), max(limit, 2), deadline,
+                                                encoding.refine, keep=keep)
+    return SolveOutcome([model.layout.write(encoding.ones(true)) for true in found], complete, count=counted)
 
 
 class Prover:
@@ -138,18 +510,20 @@ class Prover:
     clue's rules guarded by a literal, the answer itself ruled out once, and a set of clues asked by assuming
     their guards. The generator asks it again and again as it adds and removes clues on one board."""
 
-    def __init__(self, model: Model, answer: Grid):
+    def __init__(self, model: Model, answer: Mapping[str, Any]):
         self.model, self.answer = model, answer
         self.sat = make_backend("cadical")
         self.guards: dict[Hashable, int] = {}
-        self.var = _encode(self.sat, model, self.guards)
-        self.sat.add_clause(block({self.var[(r, c)] for r, c in model.cells() if answer[r][c]}, self.var.values()))
+        self.encoding = Encoding(self.sat, model, self.guards)
+        values = model.layout.read(answer)
+        var = self.encoding.var
+        self.sat.add_clause(block({var[key] for key, value in values.items() if value}, var.values()))
 
-    def other(self, shown: Iterable[Hashable], deadline: Deadline) -> list[list[int]] | None:
+    def other(self, shown: Iterable[Hashable], deadline: Deadline) -> dict[str, Any] | None:
         """An answer other than the prover's under the ``shown`` clues, or None when it is the only one."""
-        if self.sat.solve(deadline, [self.guards[clue] for clue in shown if clue in self.guards]):
-            return _grid(self.model, self.var, self.sat.true_vars())
-        return None
+        true = solve_refined(self.sat, deadline, self.encoding.refine,
+                             [self.guards[clue] for clue in shown if clue in self.guards])
+        return None if true is None else self.model.layout.write(self.encoding.ones(true))
 
     def close(self) -> None:
         self.sat.close()

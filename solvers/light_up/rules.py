@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from solvers.common import Cell, grid_shape_violations
 from solvers.grid import lines, neighbours, runs
-from solvers.kit.rules import Count, Model
+from solvers.kit.rules import Cells, Count, Model
 from solvers.techniques.human import cell_name, cells_named
 
 MAX_SIDE = 30
@@ -72,4 +72,4 @@ def model(puzzle: LightUpPuzzle) -> Model:
             beside = tuple(n for n in neighbours((r, c), puzzle.rows, puzzle.cols) if puzzle.walls[n[0]][n[1]] is None)
             counts.append(Count(beside, wall, wall, "wall-number",
                                 f"the {wall} at {cell_name((r, c))} counts the lights beside it", clue=(r, c)))
-    return Model(puzzle.rows, puzzle.cols, "lights", "a light", "empty", tuple(counts))
+    return Model(Cells("lights", puzzle.rows, puzzle.cols, "a light", "empty"), tuple(counts))

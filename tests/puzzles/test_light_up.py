@@ -51,7 +51,7 @@ def brute_force(puzzle: LightUpPuzzle) -> list[list[list[int]]]:
         grid = [[0] * puzzle.cols for _ in range(puzzle.rows)]
         for (r, c), bit in zip(cells, bits, strict=True):
             grid[r][c] = bit
-        if not kit.check(m, grid):
+        if not kit.check(m, {"lights": grid}):
             found.append(grid)
     return found
 
