@@ -124,4 +124,5 @@ PUZZLE_TYPE = PuzzleType(
                "walls": f"{WALL_SHARE:.0%} of the cells, rotationally symmetric"},
     difficulty=DIFFICULTY,
     play_script="solvers/light_up/play.js",  # the cells the player's lights reach are tinted
+    model=model,
 )

@@ -88,3 +88,6 @@ class PuzzleType(Generic[Params, Puzzle, Answer]):
     # `setup({data, cells, state, rows, cols})`, which may return `fixed` (a Map "r,c" -> "filled" / "empty"
     # of cells decided from the start) and `changed(key)` (called after each cell's state changes).
     play_script: str | None = None
+    # For a genre built on the kit: its model of a puzzle (``solvers.kit.rules.Model``). The conformance suite
+    # flips each of its keys and follows hints through its layout, whatever shape the answer has.
+    model: Callable[[Any], Any] | None = None

@@ -239,6 +239,12 @@ class Layout(Protocol):
     def partial(self, state: Mapping[str, Any]) -> dict[Key, int]:
         """The keys a hint request's partial answer decides."""
 
+    def state_of(self, decided: Mapping[Key, int]) -> dict[str, Any]:
+        """A partial answer deciding ``decided``, as a hint request sends it (``partial`` reads it back)."""
+
+    def decision(self, entry: Mapping[str, Any]) -> tuple[Key, int]:
+        """The key and value one of a hint's decisions names (``hint_entry`` read back)."""
+
     def state_fields(self, description: str) -> dict[str, Any]:
         """The partial answer's fields (pydantic ``create_model`` definitions)."""
 
@@ -299,8 +305,16 @@ class Layers:
         return _are(names, len(keys), self.one if value else self.zero)
 
     def hint_entry(self, key: Key, value: int) -> dict[str, Any]:
-        entry = {"cell": list(self.cell(key)), "value": value}
-        return entry if len(self.shapes) == 1 else {"field": key[0], "at": [key[1], key[2]], **entry}
+        return {"field": key[0], "at": [key[1], key[2]], "cell": list(self.cell(key)), "value": value}
+
+    def decision(self, entry: Mapping[str, Any]) -> tuple[Key, int]:
+        return (entry["field"], *entry["at"]), entry["value"]
+
+    def state_of(self, decided: Mapping[Key, int]) -> dict[str, Any]:
+        grids: dict[str, Any] = {f: [[None] * cols for _ in range(rows)] for f, (rows, cols) in self.shapes.items()}
+        for (f, r, c), value in decided.items():  # type: ignore[misc]
+            grids[f][r][c] = value
+        return grids
 
     def partial(self, state: Mapping[str, Any]) -> dict[Key, int]:
         grids = {f: _partial_grid(state.get(f), rows, cols, f) for f, (rows, cols) in self.shapes.items()}
@@ -339,6 +353,12 @@ class Cells(Layers):
 
     def hint_entry(self, key: Key, value: int) -> dict[str, Any]:
         return {"cell": list(key), "value": value}  # type: ignore[arg-type]
+
+    def decision(self, entry: Mapping[str, Any]) -> tuple[Key, int]:
+        return tuple(entry["cell"]), entry["value"]
+
+    def state_of(self, decided: Mapping[Key, int]) -> dict[str, Any]:
+        return super().state_of({(self._field(), *key): v for key, v in decided.items()})  # type: ignore[misc]
 
     def partial(self, state: Mapping[str, Any]) -> dict[Key, int]:
         return {key[1:]: v for key, v in super().partial(state).items()}
@@ -387,6 +407,22 @@ class Digits:
         """As the play page's digits widget reads a hint: the digit placed, or taken out of the pencil marks."""
         entry = {"cell": list(self.cell(key)), "value": key[2]}  # type: ignore[index]
         return entry if value else {**entry, "eliminate": True}
+
+    def decision(self, entry: Mapping[str, Any]) -> tuple[Key, int]:
+        return (*entry["cell"], entry["value"]), int(not entry.get("eliminate"))
+
+    def state_of(self, decided: Mapping[Key, int]) -> dict[str, Any]:
+        grid = [[0] * self.cols for _ in range(self.rows)]
+        out: dict[Cell, set[int]] = {}
+        for (r, c, d), value in decided.items():  # type: ignore[misc]
+            if value:
+                grid[r][c] = d
+            else:
+                out.setdefault((r, c), set()).add(d)
+        marks = [[None if grid[r][c] or (r, c) not in out else
+                  [d for d in range(1, self.digits + 1) if d not in out[(r, c)]] for c in range(self.cols)]
+                 for r in range(self.rows)]
+        return {self.field: grid, "candidates": marks}
 
     def partial(self, state: Mapping[str, Any]) -> dict[Key, int]:
         """A digit the player wrote decides its cell's keys; pencil marks take the digits they leave out."""

@@ -2,7 +2,9 @@
 being registered: a generated puzzle at the default parameters is unique on every backend it offers, its
 solution passes the checker and every single-cell change of it breaks a named rule, hints from an empty grid
 never contradict the solution and finish the puzzle, each interchange format reads back what it writes, and
-each picture is well-formed SVG. (The browser solve of every grid genre is tests/service/test_play_browser.py.)"""
+each picture is well-formed SVG. A genre built on the kit (``PuzzleType.model``) is also checked through its
+model's layout, whatever its answer's shape: every key changed breaks a rule, hints followed key by key.
+(The browser solve of every grid genre is tests/service/test_play_browser.py.)"""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from functools import cache
 from typing import Any, get_args, get_origin
 
 import pytest
+from pydantic import ValidationError
 
 from generators.pipeline import Generated
 from generators.registry import TYPES
@@ -98,6 +101,46 @@ def test_hints_from_an_empty_grid_are_sound_and_finish_the_puzzle(name: str) -> 
             grid[r][c] = value
         if all(step.get("eliminate") for step in hint.decide):
             return  # pencil marks live in the genre's own state fields: its own tests follow them to the end
+    pytest.fail("the hints did not finish the puzzle")
+
+
+KIT_TYPES = sorted(name for name in TYPES if TYPES[name].model is not None)
+
+
+@pytest.mark.parametrize("name", KIT_TYPES)
+def test_every_single_key_change_of_a_kit_genre_breaks_a_named_rule(name: str) -> None:
+    puzzle_type, generated = TYPES[name], made(name)
+    model = puzzle_type.model(generated.puzzle)  # type: ignore[misc]
+    values = model.layout.read(generated.solution.model_dump())
+    ones = {key for key, value in values.items() if value}
+    keys = list(model.keys)
+    for key in keys[:: max(1, len(keys) // SAMPLED_CELLS)]:
+        try:
+            answer = puzzle_type.answer_model(**model.layout.write(ones ^ {key}))
+            verdict = puzzle_type.check(generated.puzzle, answer)
+        except (InvalidInput, ValidationError) as exc:  # a shape the answer refuses is named too
+            assert str(exc)
+            continue
+        violations = verdict if isinstance(verdict, list) else verdict.violations
+        assert violations and all(v.rule and v.message for v in violations), key
+
+
+@pytest.mark.parametrize("name", sorted(name for name in KIT_TYPES if TYPES[name].difficulty is not None))
+def test_hints_of_a_kit_genre_are_sound_and_finish_the_puzzle(name: str) -> None:
+    puzzle_type, generated = TYPES[name], made(name)
+    difficulty, layout = puzzle_type.difficulty, puzzle_type.model(generated.puzzle).layout  # type: ignore[misc]
+    target = layout.read(generated.solution.model_dump())
+    decided: dict = {}
+    for _ in range(len(target) + 1):
+        state = difficulty.state_model(**layout.state_of(decided))  # type: ignore[union-attr]
+        hint = difficulty.hint(generated.puzzle, state, generated.solution, Deadline.after(60))  # type: ignore[union-attr]
+        if hint.technique == "solved":
+            return
+        assert hint.decide and not hint.mistakes and hint.message, hint
+        for entry in hint.decide:
+            key, value = layout.decision(entry)
+            assert target[key] == value, hint.message  # never a step against the solution
+            decided[key] = value
     pytest.fail("the hints did not finish the puzzle")
 
 
