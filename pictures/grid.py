@@ -57,9 +57,12 @@ class Grid:
         return self.rows * self.size
 
 
-def canvas(width: float, height: float, label: str) -> draw.Drawing:
-    """A white canvas whose viewBox is its size: it scales to whatever width the page gives it."""
-    d = draw.Drawing(width, height, role="img", aria_label=label, font_family=FONT)
+def canvas(width: float, height: float, label: str, looks: tuple[str, ...] = ()) -> draw.Drawing:
+    """A white canvas whose viewBox is its size: it scales to whatever width the page gives it. ``looks`` name
+    how the play page shows the player's marks on this board (app/static/play.css: ``white-text-when-filled``,
+    ``grey-text-when-empty``, ``green-when-filled``)."""
+    extra = {"data_looks": " ".join(looks)} if looks else {}
+    d = draw.Drawing(width, height, role="img", aria_label=label, font_family=FONT, **extra)
     d.append(draw.Title(label))
     d.append(draw.Rectangle(0, 0, width, height, fill="white"))
     return d

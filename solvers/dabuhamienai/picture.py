@@ -13,7 +13,7 @@ MARGIN = 6
 def render(puzzle: DabuhamienaiPuzzle, answer: DabuhamienaiAnswer | None = None, play: bool = False) -> str:
     n = puzzle.size
     grid = Grid(n, n, MARGIN, MARGIN)
-    d = canvas(grid.width + 2 * MARGIN, grid.height + 2 * MARGIN, f"Dabuhamienai {n}×{n}")
+    d = canvas(grid.width + 2 * MARGIN, grid.height + 2 * MARGIN, f"Dabuhamienai {n}×{n}", ("white-text-when-filled",))
     font = CELL * 0.55 if n < 10 else CELL * 0.48
     for r in range(n):
         for c in range(n):

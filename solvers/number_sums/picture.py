@@ -40,7 +40,7 @@ def region_colours(regions: list[list[int | None]]) -> dict[int, str]:
 def render(puzzle: NumberSumsPuzzle, answer: NumberSumsAnswer | None = None, play: bool = False) -> str:
     rows, cols = puzzle.shape
     grid = Grid(rows, cols, MARGIN + CELL, MARGIN + CELL)
-    d = canvas(grid.x(cols) + MARGIN, grid.y(rows) + MARGIN, f"Number Sums {rows}×{cols}")
+    d = canvas(grid.x(cols) + MARGIN, grid.y(rows) + MARGIN, f"Number Sums {rows}×{cols}", ("grey-text-when-empty",))
     regions = puzzle.regions
     tints = region_colours(regions) if regions else {}
     for c, target in enumerate(puzzle.col_sums):

@@ -28,7 +28,7 @@ def render(puzzle: OthelloPuzzle, answer: OthelloAnswer | None = None, play: boo
     grid = Grid(8, 8, MARGIN + CELL * 0.6, MARGIN + CELL * 0.6)
     caption = f"{SIDES[puzzle.to_move]} to move: {TASKS[puzzle.task]}"
     width = grid.x(8) + MARGIN
-    d = canvas(width, grid.y(8) + CELL * 0.9 + MARGIN, f"Othello, {caption}")
+    d = canvas(width, grid.y(8) + CELL * 0.9 + MARGIN, f"Othello, {caption}", ("green-when-filled",))
     for c in range(8):
         d.append(text(chr(ord("A") + c), grid.x(c + 0.5), grid.y(-0.3), CELL * 0.34, font_weight="bold"))
     for r in range(8):

@@ -195,6 +195,8 @@ def test_othello_click_the_move(browser, service: str, tmp_path: Path) -> None:
     assert not check(page).startswith("solved")
     cell(page, r, c).click()
     assert check(page).startswith("solved")
+    fill = cell(page, r, c).locator(".bg").evaluate("el => getComputedStyle(el).fill")
+    assert fill == "rgb(143, 214, 169)"  # the picture's look "green-when-filled" marks the chosen square
     page.screenshot(path=tmp_path / "othello-phone-solved.png", full_page=True)
     page.close()
 
