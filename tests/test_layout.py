@@ -5,6 +5,7 @@ longer circle, imports inside functions included), and the HTTP layer knows puzz
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -141,3 +142,42 @@ def test_make_compiles_before_serving_whenever_a_compiled_source_changed() -> No
             starts = next(i for i, line in enumerate(plan) if "uvicorn" in line or "pytest" in line)
             assert warm < starts, (target, changed)
     assert solvers.compiled_sources_digest() == Path(solvers.compiled_cache_dir()).name
+
+
+SHARED = ("solvers/kit", "solvers/grid.py", "solvers/sat.py", "solvers/common.py", "solvers/techniques/human.py",
+          "solvers/formats/puzzlink/codec.py", "pictures", "generators/kit.py", "generators/pipeline.py", "app/static")
+
+
+def genre_words() -> re.Pattern[str]:
+    names = {variant for name in TYPES for variant in (name, name.replace("-", "_"), name.replace("-", ""))}
+    return re.compile(r"\b(" + "|".join(sorted(map(re.escape, names))) + r")\b", re.IGNORECASE)
+
+
+def code_text(path: Path) -> str:
+    """What a file does, without what it says: Python's names and non-docstring strings; JS and CSS without
+    their comments. A comment may name a genre as an example; the code may not depend on one."""
+    if path.suffix == ".py":
+        tree = ast.parse(path.read_text())
+        docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                      if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                      and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+        return " ".join(node.value if isinstance(node, ast.Constant) else node.id if isinstance(node, ast.Name) else node.attr
+                        for node in ast.walk(tree)
+                        if (isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings)
+                        or isinstance(node, (ast.Name, ast.Attribute)))
+    return re.sub(r"/\*.*?\*/|//[^\n]*", "", path.read_text(), flags=re.DOTALL)
+
+
+def test_the_shared_layers_name_no_genre() -> None:
+    words = genre_words()
+    files = [p for place in SHARED for p in ((REPO / place).rglob("*") if (REPO / place).is_dir() else [REPO / place])
+             if p.suffix in (".py", ".js", ".css", ".html")]
+    assert len(files) > 10
+    named = {str(p.relative_to(REPO)): sorted(set(words.findall(code_text(p)))) for p in files}
+    assert {path: found for path, found in named.items() if found} == {}
+
+
+def test_the_genre_word_check_sees_a_genre_in_code(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text('"""Docstrings may say light-up."""\n# and comments sudoku\nMODES = ["cycle", "nonogram"]\n')
+    assert genre_words().findall(code_text(sample)) == ["nonogram"]
