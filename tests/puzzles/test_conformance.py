@@ -3,11 +3,13 @@ being registered: a generated puzzle at the default parameters is unique on ever
 solution passes the checker and every single-cell change of it breaks a named rule, hints from an empty grid
 never contradict the solution and finish the puzzle, each interchange format reads back what it writes, and
 each picture is well-formed SVG. A genre built on the kit (``PuzzleType.model``) is also checked through its
-model's layout, whatever its answer's shape: every key changed breaks a rule, hints followed key by key.
+model's layout, whatever its answer's shape: every key changed breaks a rule, hints followed key by key, and
+its levels rise with the effort a plain backtracking search spends, a measure the grader does not use.
 (The browser solve of every grid genre is tests/service/test_play_browser.py.)"""
 
 from __future__ import annotations
 
+import statistics
 import xml.etree.ElementTree as ET
 from functools import cache
 from typing import Any, get_args, get_origin
@@ -18,6 +20,7 @@ from pydantic import ValidationError
 from generators.pipeline import Generated
 from generators.registry import TYPES
 from solvers.common import Deadline, InvalidInput
+from solvers.kit.rules import Broken
 
 SEED = 5
 SAMPLED_CELLS = 60  # single-cell changes tried per puzzle, spread over the grid
@@ -142,6 +145,63 @@ def test_hints_of_a_kit_genre_are_sound_and_finish_the_puzzle(name: str) -> None
             assert target[key] == value, hint.message  # never a step against the solution
             decided[key] = value
     pytest.fail("the hints did not finish the puzzle")
+
+
+def search_nodes(model: Any) -> int:
+    """The effort a plain backtracking search spends to prove a kit model's answer unique: every rule applied
+    to a fixpoint at each node, the first open key tried both ways, nodes counted. The grader never counts
+    these: it reads how far a person's trial must be followed."""
+    flat, count = model.flat, 0
+
+    def settled(values: list[int | None], queue: set[int]) -> bool:
+        while queue:
+            k = queue.pop()
+            members = flat.cells[k]
+            try:
+                forced = model.rules[k].look([values[i] for i in members])
+            except Broken:
+                return False
+            for p, v in forced:
+                i = members[p]
+                if values[i] is None:
+                    values[i] = v
+                    queue.update(flat.at[i])
+                elif values[i] != v:
+                    return False
+        return True
+
+    def answers(values: list[int | None], queue: set[int]) -> int:
+        nonlocal count
+        count += 1
+        if not settled(values, queue):
+            return 0
+        if None not in values:
+            return 1
+        i, found = values.index(None), 0
+        for v in (1, 0):
+            found += answers([*values[:i], v, *values[i + 1:]], set(flat.at[i]))
+            if found > 1:
+                break
+        return found
+
+    start: list[int | None] = [None] * len(model.keys)
+    for i, v in flat.givens.items():
+        start[i] = v
+    assert answers(start, set(range(len(model.rules)))) == 1
+    return count
+
+
+@pytest.mark.parametrize("name", sorted(name for name in KIT_TYPES if TYPES[name].difficulty is not None))
+def test_a_kit_genres_levels_take_more_search_as_they_rise(name: str) -> None:
+    """Five puzzles per level at the default size: the median search effort never falls from one level to the
+    next, and the top level's is above the first's."""
+    puzzle_type = TYPES[name]
+    medians = []
+    for level in puzzle_type.difficulty.names:  # type: ignore[union-attr]
+        made_here = [puzzle_type.generate(puzzle_type.params_model(difficulty=level), seed, Deadline.after(120))
+                     for seed in range(5)]
+        medians.append(statistics.median(search_nodes(puzzle_type.model(m.puzzle)) for m in made_here))  # type: ignore[misc]
+    assert medians == sorted(medians) and medians[0] < medians[-1], medians
 
 
 @pytest.mark.parametrize("name", sorted(TYPES))
