@@ -65,7 +65,7 @@ def test_every_type_plays_with_a_widget_play_js_implements_and_ships_its_own_mod
     declared = re.search(r"^const MODES = \[([^\]]*)\];", play, re.MULTILINE)
     assert declared, "play.js declares its shared widgets as `const MODES = [...]`"
     implemented = set(string_literals(declared.group(1)))
-    assert implemented == {"cycle", "square", "pieces", "digits"}
+    assert implemented == {"cycle", "square", "pieces", "digits", "edges"}
     assert {name: t.play_mode for name, t in TYPES.items() if t.play_mode not in implemented} == {}
     for name, puzzle_type in TYPES.items():
         path = play_script(puzzle_type)
