@@ -1,0 +1,302 @@
+"""The kit's levels on integer arrays for a model with any rules (counts with ``allowed`` totals, a ``Loop``, a
+genre's own): the generator's thousands of "does this level still solve it?" checks and the grade, with no Step
+objects and no sentences, the same deductions as the kit's techniques (``solvers.kit.human``: the rules alone,
+short trials, trials followed as far as they go).
+
+A state changes by ``set`` and is put back by ``undo`` (a trail of array writes), so a trial costs what it
+decides, not a copy of the state. A loop's rule is followed by its paths' ends (each end knows the other end and
+the path's length), looking only at the paths that changed, not at every link.
+
+``Levels.fits`` also remembers which rules the last solve it accepted used: a clue whose rules that solve never
+used can go without a new solve (the same deductions still apply), so polishing a puzzle of many clues runs a
+solve only for the clues that matter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass, replace
+from functools import cache
+from typing import Any
+
+from solvers.kit.human import SHORT_ROUNDS
+from solvers.kit.loop import Loop
+from solvers.kit.rules import Broken, Count, Model
+from solvers.techniques.human import Difficulty, Grade, HumanSolver
+
+BROKEN, NOTHING = -2, -1
+Step = tuple[int, float]  # (the technique's number in the kit's levels: 0 rule, 1 short trial, 2 trial; effort)
+
+
+@cache
+def _table(low: int, high: int, allowed: frozenset[int] | None, size: int) -> dict[tuple[int, int], int]:
+    """What a count decides for each (ones, open keys): BROKEN, NOTHING, 0 (its open keys are 0) or 1."""
+    rule = Count((), low, high, "", "", allowed=allowed)
+    table = {}
+    for ones in range(size + 1):
+        for open_ in range(size - ones + 1):
+            totals = rule.feasible(ones, open_)
+            table[(ones, open_)] = (BROKEN if not totals else 0 if open_ and totals[-1] == ones
+                                    else 1 if open_ and totals[0] == ones + open_ else NOTHING)
+    return table
+
+
+@dataclass
+class Compiled:
+    """What a model's states share: each count's table, each key's counts, the loop's links as node pairs."""
+
+    model: Model
+    tables: list[dict[tuple[int, int], int] | None]
+    counts_at: list[list[int]]
+    loop: int
+    ends: dict[int, tuple[int, int]]
+    between: dict[frozenset[int], int]
+    nodes: int
+
+    @classmethod
+    def of(cls, model: Model) -> Compiled:
+        flat = model.flat
+        tables: list[dict[tuple[int, int], int] | None] = [
+            _table(r.low, r.high, r.allowed, len(r.cells)) if isinstance(r, Count) and len(set(r.cells)) == len(r.cells)
+            else None for r in model.rules]
+        loops = [k for k, rule in enumerate(model.rules) if isinstance(rule, Loop)]
+        ends: dict[int, tuple[int, int]] = {}
+        if loops:
+            rule = model.rules[loops[0]]
+            assert isinstance(rule, Loop)
+            ends = {i: rule.ends[p] for p, i in enumerate(flat.cells[loops[0]])}
+        return cls(model, tables, [[k for k in ks if tables[k] is not None] for ks in flat.at], loops[0] if loops else -1,
+                   ends, {frozenset(pair): i for i, pair in ends.items()}, 1 + max((max(p) for p in ends.values()), default=0))
+
+
+_last: list[Compiled] = []
+
+
+def compiled(model: Model) -> Compiled:
+    """The model's compiled form, kept for the last model asked (the generator asks about one at a time)."""
+    if not _last or _last[0].model is not model:
+        _last[:] = [Compiled.of(model)]
+    return _last[0]
+
+
+class State:
+    """The keys' values (-1 open), each count's ones and open keys, and each loop path's ends, on arrays."""
+
+    def __init__(self, model: Model, shown: frozenset[Hashable] | None = None):
+        self.c = c = compiled(model)
+        flat = model.flat
+        self.cells, self.at = flat.cells, flat.at
+        self.active = [clue is None or shown is None or clue in shown for clue in flat.clue]
+        self.values = [-1] * len(model.keys)
+        self.ones = [0] * len(flat.cells)
+        self.open = [len(cells) for cells in flat.cells]
+        self.trail: list[tuple[list[int], int, int]] = []
+        self.partner = [-1] * c.nodes  # the other end of the path a node ends; -1 alone, -2 inside a path
+        self.length = [0] * c.nodes  # the links of the path a node ends
+        self.lines = [0, 0]  # the loop's 1-links, and the length of a closed loop (0: none)
+        self.fresh: list[int] = []  # paths' ends joined since the loop last looked; [-1]: look at every path
+        for i, value in flat.givens.items():
+            self.set(i, value)
+        self.trail.clear()
+
+    def write(self, array: list[int], index: int, value: int) -> None:
+        self.trail.append((array, index, array[index]))
+        array[index] = value
+
+    def undo(self, mark: int) -> None:
+        trail = self.trail
+        while len(trail) > mark:
+            array, index, old = trail.pop()
+            array[index] = old
+
+    def set(self, i: int, value: int) -> None:
+        self.write(self.values, i, value)
+        for k in self.c.counts_at[i]:
+            self.write(self.open, k, self.open[k] - 1)
+            if value:
+                self.write(self.ones, k, self.ones[k] + 1)
+        if value and i in self.c.ends:
+            self._join(*self.c.ends[i])
+
+    def _join(self, a: int, b: int) -> None:
+        partner, length, lines = self.partner, self.length, self.lines
+        if partner[a] == -2 or partner[b] == -2:
+            return  # a third link at a node: its count breaks
+        far_a = (partner[a], length[a]) if partner[a] >= 0 else (a, 0)
+        far_b = (partner[b], length[b]) if partner[b] >= 0 else (b, 0)
+        if far_a[1] == far_b[1] == 0 and lines[0]:
+            self.fresh.append(-1)  # a new path beside others: a path that held every line no longer does
+        self.write(lines, 0, lines[0] + 1)
+        if far_a[0] == b:
+            self.write(lines, 1, far_a[1] + 1)
+            return
+        for node in (a, b):
+            if partner[node] >= 0:
+                self.write(partner, node, -2)
+        joined = far_a[1] + far_b[1] + 1
+        for node, far in ((far_a[0], far_b[0]), (far_b[0], far_a[0])):
+            self.write(partner, node, far)
+            self.write(length, node, joined)
+        self.fresh.append(far_a[0])
+
+    def _loop_look(self) -> list[tuple[int, int]]:
+        """The loop rule's look: broken when a loop closed with other lines outside it; else every open link
+        that would close a path while other lines exist is 0."""
+        lines, partner, length = self.lines, self.partner, self.length
+        if not lines[0] and min(self.values) >= 0:
+            raise Broken("there would be no loop")
+        if lines[1]:
+            if lines[0] > lines[1]:
+                raise Broken("a loop closed early")
+            return []
+        ends = range(len(partner)) if -1 in self.fresh else self.fresh
+        self.fresh = []
+        forced = []
+        for node in ends:
+            far = partner[node]
+            if far >= 0 and length[node] < lines[0]:
+                i = self.c.between.get(frozenset((node, far)))
+                if i is not None and self.values[i] < 0:
+                    forced.append((i, 0))
+        return forced
+
+    def look(self, k: int) -> list[tuple[int, int]]:
+        """The keys rule ``k`` decides now; raises Broken."""
+        table = self.c.tables[k]
+        if table is not None:
+            action = table[(self.ones[k], self.open[k])]
+            if action == BROKEN:
+                raise Broken("")
+            return [] if action == NOTHING else [(i, action) for i in self.cells[k] if self.values[i] < 0]
+        if k == self.c.loop:
+            return self._loop_look()
+        members = self.cells[k]
+        return [(members[p], v) for p, v in self.c.model.rules[k].look(
+            [None if self.values[i] < 0 else self.values[i] for i in members])]
+
+    def near(self, keys: Any) -> set[int]:
+        return {k for i in keys for k in self.at[i] if self.active[k]}
+
+    def follow(self, looking: set[int] | None = None, rounds: int | None = None, used: set[int] | None = None,
+               steps: list[Step] | None = None) -> int:
+        """Apply the rules round after round (all of them first when ``looking`` is None), at most ``rounds``;
+        the round a rule broke in, else 0. ``used`` gathers the rules that decided something or broke, ``steps``
+        a rule step for each rule that decided something."""
+        if looking is None:
+            self.fresh = [-1]
+            looking = {k for k, on in enumerate(self.active) if on}
+        done = 0
+        while looking and (rounds is None or done < rounds):
+            done += 1
+            decided: dict[int, int] = {}
+            for k in looking:
+                try:
+                    forced = self.look(k)
+                except Broken:
+                    if used is not None:
+                        used.add(k)
+                    return done
+                if forced:
+                    if used is not None:
+                        used.add(k)
+                    if steps is not None:
+                        steps.append((0, 1.0))
+                for i, value in forced:
+                    if decided.setdefault(i, value) != value:
+                        return done
+            for i, value in decided.items():
+                self.set(i, value)
+            looking = self.near(decided)
+        return 0
+
+    def solved(self) -> bool:
+        """Every key decided and no rule broken."""
+        if min(self.values) < 0:
+            return False
+        self.fresh = [-1]
+        try:
+            for k, on in enumerate(self.active):
+                if on:
+                    self.look(k)
+        except Broken:
+            return False
+        return True
+
+    def trials(self, rounds: int | None, used: set[int], steps: list[Step] | None = None) -> bool:
+        """Each open key assumed each way and followed ``rounds`` rounds (None: as far as they go); a broken rule
+        decides it the other way, and the rules go on. False when the rules break."""
+        progress = True
+        while progress and min(self.values) < 0:
+            progress = False
+            for i in [i for i, value in enumerate(self.values) if value < 0]:
+                for value in (1, 0):
+                    if self.values[i] >= 0:
+                        break
+                    mark, fired = len(self.trail), set()
+                    self.set(i, value)
+                    broke = self.follow(self.near([i]), rounds, fired)
+                    self.undo(mark)
+                    self.fresh = []  # the trial's paths are gone; the state before it had its look
+                    if broke:
+                        used |= fired
+                        if steps is not None:
+                            steps.append((1 if rounds is not None else 2, float(broke)))
+                        self.set(i, 1 - value)
+                        if self.follow(self.near([i]), None, used, steps):
+                            return False
+                        progress = True
+        return True
+
+
+def solves(model: Model, level: int, shown: frozenset[Hashable] | None = None, used: set[int] | None = None,
+           steps: list[Step] | None = None) -> bool:
+    """Whether the kit's levels up to ``level`` (0 the rules alone, 1 short trials, 2 long trials) solve ``model``
+    showing ``shown``; ``used`` gathers the rules the solve used, ``steps`` its steps."""
+    used = set() if used is None else used
+    state = State(model, shown)
+    if state.follow(None, None, used, steps):
+        return False
+    for rounds in (SHORT_ROUNDS, None)[:level]:
+        if min(state.values) < 0 and not state.trials(rounds, used, steps):
+            return False
+    return state.solved()
+
+
+def grade(people: HumanSolver[Model, Any], model: Model) -> Grade:
+    """The kit's grade (its level, and a score from its techniques' weights) from the array solve of the lowest
+    level that solves the model; the kit's own three levels only."""
+    assert [t.name for _, t in people.techniques()] == ["rule", "short trial", "trial"]
+    for level in range(3):
+        steps: list[Step] = []
+        if solves(model, level, None, None, steps):
+            return people.grade_numbered(steps, True)
+    return people.grade_numbered(steps, False)
+
+
+def fast(difficulty: Difficulty, people: HumanSolver[Model, Any], model_of: Any) -> Difficulty:
+    """A kit Difficulty that grades on arrays (the hints keep the kit's techniques and sentences)."""
+    return replace(difficulty, grade=lambda puzzle, deadline: grade(people, model_of(puzzle)))
+
+
+class Levels:
+    """``fits(model, shown)`` for the kit's generator at a level, remembering the rules the last accepted solve
+    used: a clue none of whose rules it used goes without a new solve."""
+
+    def __init__(self, level: int):
+        self.level = level
+        self.model: Model | None = None
+        self.shown: frozenset[Hashable] = frozenset()
+        self.used: set[int] = set()
+
+    def fits(self, model: Model, shown: frozenset[Hashable]) -> bool:
+        if model is self.model and shown < self.shown:
+            gone = self.shown - shown
+            if not any(model.flat.clue[k] in gone for k in self.used):
+                self.shown = shown
+                return True
+        used: set[int] = set()
+        if not solves(model, self.level, shown, used):
+            return False
+        self.model, self.shown, self.used = model, shown, used
+        return True
+
