@@ -443,3 +443,53 @@ def test_sudoku_16_takes_letters_for_10_to_16(browser, service: str, tmp_path: P
     page.screenshot(path=tmp_path / "sudoku16-desktop.png", full_page=True)
     assert page.errors == []  # type: ignore[attr-defined]
     page.close()
+
+
+def edge(page, field: str, r: int, c: int):  # noqa: ANN001, ANN201
+    return page.locator(f'[data-edge="{field},{r},{c}"]')
+
+
+def test_loop_edges_drawn_by_taps_and_keys_solve_and_a_wrong_edge_is_named(browser, service: str,
+                                                                            tmp_path: Path) -> None:
+    """Slitherlink on the shared edges widget: the loop drawn by tapping its edges solves (on a phone and a
+    desktop); an edge tapped once more is a cross, and the keyboard draws the same loop (Shift+arrow at a
+    focused cell); a stray line shows its broken rule; a hint decides edges."""
+    record = generate(service, "slitherlink", size=5, seed=7, difficulty="easy")
+    loop = [(field, r, c) for field in ("horizontal", "vertical")
+            for r, row in enumerate(record["solution"][field]) for c, v in enumerate(row) if v]
+    for viewport, name in ((PHONE, "phone"), (DESKTOP, "desktop")):
+        page = open_page(browser, service, record, viewport)
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        for field, r, c in loop:
+            edge(page, field, r, c).click()
+            assert edge(page, field, r, c).get_attribute("data-state") == "line"
+        assert check(page).startswith("solved")
+        page.screenshot(path=tmp_path / f"slitherlink-{name}-solved.png", full_page=True)
+        field, r, c = loop[0]
+        edge(page, field, r, c).click()
+        assert edge(page, field, r, c).get_attribute("data-state") == "cross"
+        assert not check(page).startswith("solved")
+        assert page.errors == []  # type: ignore[attr-defined]
+        page.close()
+
+    page = open_page(browser, service, record, PHONE)
+    rows, cols = len(record["solution"]["vertical"]), len(record["solution"]["horizontal"][0])
+    for field, r, c in loop:  # each edge from the cell it borders (the last row and column from the inside)
+        cr, cc = min(r, rows - 1), min(c, cols - 1)
+        side = ("ArrowUp" if r == cr else "ArrowDown") if field == "horizontal" else ("ArrowLeft" if c == cc else "ArrowRight")
+        page.focus(f'[data-cell="{cr},{cc}"]')
+        page.keyboard.press(f"Shift+{side}")
+    assert check(page).startswith("solved")
+    stray = next((f, r, c) for f in ("horizontal", "vertical") for r, row in enumerate(record["solution"][f])
+                 for c, v in enumerate(row) if not v)
+    edge(page, *stray).focus()
+    page.keyboard.press("Enter")
+    text = check(page)
+    assert "broken" in text and page.locator(".violation").count() >= 1
+    page.click('[data-action="clear"]')
+    assert page.locator('[data-edge][data-state="line"]').count() == 0
+    page.click('[data-action="hint"]')
+    sync_api.expect(page.locator("[data-result]")).to_contain_text("Hint", timeout=30_000)
+    assert page.locator('[data-edge][data-state="line"], [data-edge][data-state="cross"]').count() > 0
+    page.screenshot(path=tmp_path / "slitherlink-phone-hint.png", full_page=True)
+    page.close()

@@ -1,0 +1,146 @@
+"""Slitherlink generation through the genre kit: a loop drawn as the outline of a random region of cells grown
+without holes (as Tatham's generator draws it), and every cell's count of loop edges as the clues the kit's
+generator shows or hides.
+
+Levels are the kit's (a rule alone, short trials, long trials); sizes follow Simon Tatham's square-grid presets
+(7×7 and 10×10) with any size from 5 to 15 on request.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Literal
+
+from pydantic import BaseModel, Field, model_validator
+
+from generators.kit import make
+from generators.params import normalise_shape
+from generators.pipeline import Generated, generate_at_level
+from generators.spec import PuzzleType
+from solvers.common import Cell, Deadline, SolveOutcome, Violation
+from solvers.grid import neighbours
+from solvers.kit import human as kit_human
+from solvers.kit import rules as kit
+from solvers.kit.arrays import Levels, fast
+from solvers.slitherlink import picture, puzzlink, tatham
+from solvers.slitherlink.rules import SlitherlinkAnswer, SlitherlinkPuzzle, around, edges_of, layout, model
+
+MIN_SIDE, MAX_SIDE = 5, 15
+LOW_SHARE, HIGH_SHARE = 0.35, 0.6  # the region inside the loop: this share of the cells, drawn at random
+PEOPLE = kit_human.solver()
+DIFFICULTY = fast(kit_human.difficulty(PEOPLE, model, layout(1, 1), "(R+1)×C or R×(C+1) of 1 (a line), 0 (no line)"),
+                  PEOPLE, model)
+Edges = dict[str, list[list[int]]]
+
+
+class SlitherlinkParams(BaseModel):
+    size: int | None = Field(10, ge=MIN_SIDE, le=MAX_SIDE, description="Grid side (`rows` and `cols` override it).")
+    rows: int | None = Field(None, ge=MIN_SIDE, le=MAX_SIDE, description="Number of rows; defaults to `size`.")
+    cols: int | None = Field(None, ge=MIN_SIDE, le=MAX_SIDE, description="Number of columns; defaults to `size`.")
+    difficulty: Literal["easy", "medium", "hard"] = Field(
+        DIFFICULTY.default, description="What a person needs (see the type's `difficulties`): `easy` needs the rules alone.")
+
+    @model_validator(mode="after")
+    def _normalised(self) -> SlitherlinkParams:
+        normalise_shape(self)
+        return self
+
+    def shape(self) -> tuple[int, int]:
+        return self.rows or self.size or 0, self.cols or self.size or 0
+
+
+RING = ((-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1))  # the 8 cells around, in turn
+
+
+def _one_loop(inside: set[Cell], cell: Cell) -> bool:
+    """Whether the region (one loop's inside: connected, no holes, no two cells meeting at a corner alone) keeps
+    one loop as its outline with ``cell`` added: the region's cells around it form one unbroken arc (two arcs
+    would close a hole), and no 2×2 block of the grown region holds two cells diagonally alone."""
+    r, c = cell
+    ring = [(r + dr, c + dc) in inside for dr, dc in RING]
+    if sum(ring[i] and not ring[i - 1] for i in range(8)) != 1:
+        return False
+    return not any(ring[i] and not ring[i - 1] and not ring[(i + 1) % 8] for i in (1, 3, 5, 7))
+
+
+def loop_edges(inside: set[Cell], rows: int, cols: int) -> Edges:
+    """The outline of a region as the answer's two edge grids: an edge is on it where one side is inside."""
+    answer: Edges = {"horizontal": [[0] * cols for _ in range(rows + 1)], "vertical": [[0] * (cols + 1) for _ in range(rows)]}
+    for (field, r, c), _, _ in edges_of(rows, cols):
+        a, b = ((r - 1, c), (r, c)) if field == "horizontal" else ((r, c - 1), (r, c))
+        answer[field][r][c] = int((a in inside) != (b in inside))
+    return answer
+
+
+class SlitherlinkGenre:
+    """What the kit's generator needs: a loop, and every cell's count as a clue. The region grows by a cell
+    beside it, favouring cells it touches on one side only, so the loop winds rather than bulges."""
+
+    def draw(self, params: SlitherlinkParams, rng: random.Random) -> tuple[None, Edges]:
+        rows, cols = params.shape()
+        target = round(rows * cols * rng.uniform(LOW_SHARE, HIGH_SHARE))
+        start = (rng.randrange(rows), rng.randrange(cols))
+        inside, touching = {start}, set(neighbours(start, rows, cols))
+        while len(inside) < target:
+            growable = sorted(cell for cell in touching if _one_loop(inside, cell))
+            if not growable:
+                break
+            weights = [1.0 / sum(n in inside for n in neighbours(cell, rows, cols)) ** 2 for cell in growable]
+            cell = rng.choices(growable, weights)[0]
+            inside.add(cell)
+            touching = (touching | set(neighbours(cell, rows, cols))) - inside
+        return None, loop_edges(inside, rows, cols)
+
+    def clues(self, board: None, answer: Edges) -> list[Cell]:
+        rows, cols = len(answer["vertical"]), len(answer["horizontal"][0])
+        return [(r, c) for r in range(rows) for c in range(cols)]
+
+    def puzzle(self, board: None, answer: Edges, shown: frozenset[Cell]) -> SlitherlinkPuzzle:
+        rows, cols = len(answer["vertical"]), len(answer["horizontal"][0])
+        clues = [[sum(answer[f][i][j] for f, i, j in around(r, c)) if (r, c) in shown else None for c in range(cols)]
+                 for r in range(rows)]
+        return SlitherlinkPuzzle(rows=rows, cols=cols, clues=clues)
+
+    def model(self, puzzle: SlitherlinkPuzzle) -> kit.Model:
+        return model(puzzle)
+
+
+def generate_puzzle(params: SlitherlinkParams, seed: int, deadline: Deadline) -> Generated:
+    """As the kit's ``make_at_level``, with the level checks on arrays (``solvers.kit.arrays``): a loop's rule
+    is not a plain count, which the kit's own array checks need."""
+    fits = Levels(PEOPLE.level_names.index(params.difficulty)).fits
+    return generate_at_level(lambda draw_seed, budget: make(SlitherlinkGenre(), SlitherlinkAnswer, params, draw_seed,
+                                                            budget, fits), DIFFICULTY.grade, params.difficulty, seed, deadline)
+
+
+def check(puzzle: SlitherlinkPuzzle, answer: SlitherlinkAnswer) -> list[Violation]:
+    return kit.check(model(puzzle), answer.model_dump())
+
+
+def solve(puzzle: SlitherlinkPuzzle, limit: int, deadline: Deadline, backend: str | None = None,
+          keep: int | None = None) -> SolveOutcome:
+    return kit.solve(model(puzzle), limit, deadline, backend, keep)
+
+
+PUZZLE_TYPE = PuzzleType(
+    name="slitherlink",
+    id_prefix="sli",
+    summary="Draw one closed loop along the grid's edges, without branches or crossings; each number counts the "
+            "loop's edges around its cell.",
+    params_model=SlitherlinkParams,
+    puzzle_model=SlitherlinkPuzzle,
+    answer_model=SlitherlinkAnswer,
+    generate=generate_puzzle,
+    check=check,
+    solve=solve,
+    render=picture.render,
+    parse_url=puzzlink.parse_url,
+    to_url=puzzlink.to_url,
+    parse_tatham=tatham.parse_tatham,
+    to_tatham=tatham.to_tatham,
+    backends=("cadical", "z3"),
+    catalogue={"sizes": f"{MIN_SIDE}–{MAX_SIDE} rows and columns to generate; up to 30 to solve",
+               "loop": f"the outline of a region of {LOW_SHARE:.0%}–{HIGH_SHARE:.0%} of the cells"},
+    difficulty=DIFFICULTY,
+    play_mode="edges",
+)
