@@ -95,12 +95,13 @@ class State:
         self.length = [0] * c.nodes  # the links of the path a node ends
         self.lines = [0, 0]  # the loop's 1-links, and the length of a closed loop (0: none)
         self.fresh: list[int] = []  # paths' ends joined since the loop last looked; [-1]: look at every path
+        self.trying = False
         for i, value in flat.givens.items():
             self.set(i, value)
-        self.trail.clear()
 
     def write(self, array: list[int], index: int, value: int) -> None:
-        self.trail.append((array, index, array[index]))
+        if self.trying:  # a trial's writes are undone; the solve's own are kept
+            self.trail.append((array, index, array[index]))
         array[index] = value
 
     def undo(self, mark: int) -> None:
@@ -111,10 +112,19 @@ class State:
 
     def set(self, i: int, value: int) -> None:
         self.write(self.values, i, value)
-        for k in self.c.counts_at[i]:
-            self.write(self.open, k, self.open[k] - 1)
-            if value:
-                self.write(self.ones, k, self.ones[k] + 1)
+        ones, open_ = self.ones, self.open
+        if self.trying:
+            trail = self.trail
+            for k in self.c.counts_at[i]:
+                trail.append((open_, k, open_[k]))
+                open_[k] -= 1
+                if value:
+                    trail.append((ones, k, ones[k]))
+                    ones[k] += 1
+        else:
+            for k in self.c.counts_at[i]:
+                open_[k] -= 1
+                ones[k] += value
         if value and i in self.c.ends:
             self._join(*self.c.ends[i])
 
@@ -186,12 +196,22 @@ class State:
             self.fresh = [-1]
             looking = {k for k, on in enumerate(self.active) if on}
         done = 0
+        tables, ones, open_, values, cells = self.c.tables, self.ones, self.open, self.values, self.cells
         while looking and (rounds is None or done < rounds):
             done += 1
             decided: dict[int, int] = {}
             for k in looking:
+                table = tables[k]
                 try:
-                    forced = self.look(k)
+                    if table is None:
+                        forced = self.look(k)
+                    else:  # a count, inline: most of the looks
+                        action = table[(ones[k], open_[k])]
+                        if action == NOTHING:
+                            continue
+                        if action == BROKEN:
+                            raise Broken("")
+                        forced = [(i, action) for i in cells[k] if values[i] < 0]
                 except Broken:
                     if used is not None:
                         used.add(k)
@@ -222,29 +242,42 @@ class State:
             return False
         return True
 
-    def trials(self, rounds: int | None, used: set[int], steps: list[Step] | None = None) -> bool:
-        """Each open key assumed each way and followed ``rounds`` rounds (None: as far as they go); a broken rule
-        decides it the other way, and the rules go on. False when the rules break."""
+    def attempt(self, i: int, value: int, rounds: int | None, used: set[int], steps: list[Step] | None,
+                plan: list[tuple[int, int, int | None]] | None) -> bool | None:
+        """Assume key ``i`` is ``value`` and follow it ``rounds`` rounds: True when a rule broke (``i`` is then the
+        other value, followed as far as the rules go), False when none did, None when the rules then break."""
+        fired: set[int] = set()
+        self.trying = True
+        self.set(i, value)
+        broke = self.follow(self.near([i]), rounds, fired)
+        self.undo(0)
+        self.trying = False
+        self.fresh = []  # the trial's paths are gone; the state before it had its look
+        if not broke:
+            return False
+        used |= fired
+        if steps is not None:
+            steps.append((1 if rounds is not None else 2, float(broke)))
+        if plan is not None:
+            plan.append((i, value, rounds))
+        self.set(i, 1 - value)
+        return None if self.follow(self.near([i]), None, used, steps) else True
+
+    def trials(self, rounds: int | None, used: set[int], steps: list[Step] | None = None,
+               plan: list[tuple[int, int, int | None]] | None = None, keys: set[int] | None = None) -> bool:
+        """Each open key (of ``keys``, else all) assumed each way and followed ``rounds`` rounds (None: as far as
+        they go); a broken rule decides it the other way, and the rules go on. False when the rules break."""
         progress = True
         while progress and min(self.values) < 0:
             progress = False
-            for i in [i for i, value in enumerate(self.values) if value < 0]:
+            for i in [i for i in (range(len(self.values)) if keys is None else sorted(keys)) if self.values[i] < 0]:
                 for value in (1, 0):
                     if self.values[i] >= 0:
                         break
-                    mark, fired = len(self.trail), set()
-                    self.set(i, value)
-                    broke = self.follow(self.near([i]), rounds, fired)
-                    self.undo(mark)
-                    self.fresh = []  # the trial's paths are gone; the state before it had its look
-                    if broke:
-                        used |= fired
-                        if steps is not None:
-                            steps.append((1 if rounds is not None else 2, float(broke)))
-                        self.set(i, 1 - value)
-                        if self.follow(self.near([i]), None, used, steps):
-                            return False
-                        progress = True
+                    found = self.attempt(i, value, rounds, used, steps, plan)
+                    if found is None:
+                        return False
+                    progress = progress or found
         return True
 
 
@@ -279,24 +312,48 @@ def fast(difficulty: Difficulty, people: HumanSolver[Model, Any], model_of: Any)
 
 
 class Levels:
-    """``fits(model, shown)`` for the kit's generator at a level, remembering the rules the last accepted solve
-    used: a clue none of whose rules it used goes without a new solve."""
+    """``fits(model, shown)`` for the kit's generator at a level. It remembers the last solve it accepted: the
+    rules it used (a clue none of whose rules it used goes without a new solve) and its trials in order, which a
+    solve without one more clue tries first, then trials near the clue gone. A solve that does not finish so
+    answers no (a clue kept that a full search might have let go: the puzzle stays at its level, with one more
+    clue); the first solve of a board is a full one."""
 
     def __init__(self, level: int):
         self.level = level
         self.model: Model | None = None
         self.shown: frozenset[Hashable] = frozenset()
         self.used: set[int] = set()
+        self.plan: list[tuple[int, int, int | None]] = []
 
     def fits(self, model: Model, shown: frozenset[Hashable]) -> bool:
-        if model is self.model and shown < self.shown:
+        again = model is self.model and shown < self.shown
+        if again:
             gone = self.shown - shown
             if not any(model.flat.clue[k] in gone for k in self.used):
                 self.shown = shown
                 return True
         used: set[int] = set()
-        if not solves(model, self.level, shown, used):
+        plan: list[tuple[int, int, int | None]] = []
+        state = State(model, shown)
+        if state.follow(None, None, used):
             return False
-        self.model, self.shown, self.used = model, shown, used
+        for i, value, rounds in self.plan if again else ():
+            if state.values[i] < 0 and state.attempt(i, value, rounds, used, None, plan) is None:
+                return False
+        keys = self._near(state, self.shown - shown) if again else None
+        for rounds in (SHORT_ROUNDS, None)[:self.level]:
+            if min(state.values) < 0 and not state.trials(rounds, used, None, plan, keys):
+                return False
+        if not state.solved():
+            return False
+        self.model, self.shown, self.used, self.plan = model, shown, used, plan
         return True
 
+    @staticmethod
+    def _near(state: State, gone: frozenset[Hashable]) -> set[int]:
+        """The keys within two counts of the clues ``gone``: where a trial can newly be needed without them."""
+        flat, counts_at = state.c.model.flat, state.c.counts_at
+        keys = {i for k, clue in enumerate(flat.clue) if clue in gone for i in flat.cells[k]}
+        for _ in range(2):
+            keys |= {j for i in keys for k in counts_at[i] for j in flat.cells[k]}
+        return keys
