@@ -35,8 +35,8 @@ class Loop(Connected):
         sat.add_clause(list(lits))  # some link is 1; the rest by cuts, as models come
 
     def look(self, values: Sequence[int | None]) -> list[tuple[int, int]]:
-        """No loop at all is broken; a loop closed while other lines exist is broken; a link whose ends are the two ends of one path closes
-        it early while other lines exist, so it is 0."""
+        """No loop at all, or a loop closed while other lines exist, is broken; a link whose ends are the two ends
+        of one path would close it early while other lines exist, so it is 0."""
         parent = list(range(2 * len(self.ends) + 1))
 
         def root(node: int) -> int:
