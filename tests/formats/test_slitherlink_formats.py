@@ -26,7 +26,7 @@ def test_tathams_own_puzzle_is_read_by_solve_and_grade(client) -> None:
     solved = client.post("/solve/slitherlink", json={"tatham": entry["tatham"]})
     assert solved.status_code == 200 and solved.json()["status"] == "unique"
     graded = client.post("/grade/slitherlink", json={"tatham": entry["tatham"]})
-    assert graded.status_code == 200 and graded.json()["level"] == "easy"
+    assert graded.status_code == 200 and graded.json()["level"] in ("easy", "medium")  # his Easy: ours or a step above
 
 
 def test_what_cannot_be_read_is_a_422_that_says_why(client) -> None:
