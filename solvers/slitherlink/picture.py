@@ -10,17 +10,17 @@ from __future__ import annotations
 import drawsvg as draw
 
 from pictures.grid import CELL, INK, Grid, canvas, cell_background, cell_group, finish, text
-from solvers.slitherlink.rules import SlitherlinkAnswer, SlitherlinkPuzzle, edges_of
+from solvers.slitherlink.rules import SlitherlinkAnswer, SlitherlinkPuzzle, edge_namer, edges_of
 
 MARGIN = 10
 LOOP, CROSS = "#1f4e9c", "#c1121f"
 
 
 def _edge(grid: Grid, field: str, r: int, c: int, a: tuple[int, int], b: tuple[int, int], play: bool,
-          on: bool) -> draw.Group:
+          on: bool, label: str) -> draw.Group:
     (x0, y0), (x1, y1) = (grid.x(a[1]), grid.y(a[0])), (grid.x(b[1]), grid.y(b[0]))
     group = draw.Group(class_="edge", data_edge=f"{field},{r},{c}", tabindex="-1", role="button",
-                       aria_label=f"{field} edge {r + 1},{c + 1}") if play else draw.Group()
+                       aria_label=label) if play else draw.Group()
     if play:
         half = grid.size / 2
         dx, dy = (0, half) if field == "horizontal" else (half, 0)
@@ -46,9 +46,10 @@ def render(puzzle: SlitherlinkPuzzle, answer: SlitherlinkAnswer | None = None, p
             if clue is not None:
                 group.append(text(clue, *grid.centre(r, c), CELL * 0.55))
             d.append(group)
+    name = edge_namer(puzzle.rows, puzzle.cols)
     for (field, r, c), a, b in edges_of(puzzle.rows, puzzle.cols):
         on = answer is not None and bool(getattr(answer, field)[r][c])
-        d.append(_edge(grid, field, r, c, a, b, play, on))
+        d.append(_edge(grid, field, r, c, a, b, play, on, name(field, r, c)))
     dots = draw.Group(fill=INK, class_="dots")
     for i in range(puzzle.rows + 1):
         for j in range(puzzle.cols + 1):

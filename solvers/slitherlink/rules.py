@@ -59,10 +59,11 @@ def around(r: int, c: int) -> tuple[Key, ...]:
 def layout(rows: int, cols: int) -> Layers:
     """The two edge grids as the kit's keys, each edge named and drawn at the cell it borders."""
     return Layers({"horizontal": (rows + 1, cols), "vertical": (rows, cols + 1)}, "a line", "crossed",
-                  name=_namer(rows, cols), at=lambda field, r, c: (min(r, rows - 1), min(c, cols - 1)))
+                  name=edge_namer(rows, cols), at=lambda field, r, c: (min(r, rows - 1), min(c, cols - 1)))
 
 
-def _namer(rows: int, cols: int) -> Callable[[str, int, int], str]:
+def edge_namer(rows: int, cols: int) -> Callable[[str, int, int], str]:
+    """Edges named by the cell they border: above or left of it, below or right of it on the last row or column."""
     def name(field: str, r: int, c: int) -> str:
         if field == "horizontal":
             return f"the edge below {cell_name((r - 1, c))}" if r == rows else f"the edge above {cell_name((r, c))}"
