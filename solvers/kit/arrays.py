@@ -158,7 +158,7 @@ class State:
         if lines[1]:
             if lines[0] > lines[1]:
                 raise Broken("a loop closed early")
-            return []
+            return [(i, 0) for i in self.c.ends if self.values[i] < 0]
         ends = range(len(partner)) if -1 in self.fresh else self.fresh
         self.fresh = []
         forced = []

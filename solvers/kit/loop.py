@@ -36,7 +36,8 @@ class Loop(Connected):
 
     def look(self, values: Sequence[int | None]) -> list[tuple[int, int]]:
         """No loop at all, or a loop closed while other lines exist, is broken; a link whose ends are the two ends
-        of one path would close it early while other lines exist, so it is 0."""
+        of one path would close it early while other lines exist, so it is 0; once the loop is closed, every other
+        link is 0."""
         parent = list(range(2 * len(self.ends) + 1))
 
         def root(node: int) -> int:
@@ -52,10 +53,11 @@ class Loop(Connected):
             a, b = self.ends[i]
             parent[root(a)] = root(b)
         links = Counter(root(self.ends[i][0]) for i in on)
-        if len(links) < 2:
-            return []
         nodes = Counter(root(node) for node in {n for i in on for n in self.ends[i]})
-        if any(links[group] == nodes[group] for group in links):
+        closed = any(links[group] == nodes[group] for group in links)
+        if len(links) < 2:  # one loop closed: no other line anywhere
+            return [(i, 0) for i, value in enumerate(values) if value is None] if closed else []
+        if closed:
             raise Broken("a loop would be closed with other lines outside it")
         return [(i, 0) for i, value in enumerate(values)
                 if value is None and root(self.ends[i][0]) == root(self.ends[i][1])]
