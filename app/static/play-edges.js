@@ -1,8 +1,8 @@
 // Drawing along a grid's edges (loop genres), a mode of the play page (play.js loads it).
 //   The picture draws each edge as <g data-edge="field,r,c"> (the answer's field and the index in it) over the
 //   board's cells. A tap on an edge cycles it: nothing -> line -> cross -> nothing. Keyboard: arrows move
-//   between cells as everywhere, Shift+arrow cycles the edge on that side of the focused cell; a focused
-//   edge (Tab from it, or after a tap) cycles with Enter or Space.
+//   between cells as everywhere, Shift+arrow cycles the edge on that side of the focused cell; an edge a tap
+//   focused cycles with Enter or Space too.
 //   Check sends each field as a 0/1 grid (a line 1, anything else 0); a hint request sends undrawn edges as
 //   null, so crosses count as decided.
 // Hooks: each edge keeps data-state (unknown / line / cross) and the classes `line` / `cross`.
