@@ -143,4 +143,5 @@ PUZZLE_TYPE = PuzzleType(
                "loop": f"the outline of a region of {LOW_SHARE:.0%}–{HIGH_SHARE:.0%} of the cells"},
     difficulty=DIFFICULTY,
     play_mode="edges",
+    model=model,
 )
