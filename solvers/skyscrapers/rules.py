@@ -5,15 +5,20 @@ lower one behind it); a digit given inside the grid stays.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from pydantic import BaseModel, Field, model_validator
 
 from solvers.common import grid_shape_violations
+from solvers.kit.rules import Count, Digits, Model
+from solvers.kit.seen import Seen
+from solvers.techniques.human import cell_name
 
 MAX_SIDE = 16
 SIDES = ("top", "bottom", "left", "right")  # the clue lists in Tatham's order (his game ID, pzprjs's outside cells)
 Clues = list[int | None]
+PLACE = {"top": "above column", "bottom": "below column", "left": "left of row", "right": "right of row"}
 
 
 class SkyscrapersPuzzle(BaseModel):
@@ -58,10 +63,23 @@ class SkyscrapersAnswer(BaseModel):
     digits: list[list[int]] = Field(description="N×N heights 1..N (the givens included).")
 
 
-def seen(heights: list[int]) -> int:
-    """How many towers of a line are seen from its first end."""
-    count = tallest = 0
-    for h in heights:
-        if h > tallest:
-            count, tallest = count + 1, h
-    return count
+def model(puzzle: SkyscrapersPuzzle, hidden_sides: bool = True) -> Model:
+    """A Latin square as counts over one-hot keys (each cell one height, each row and column each height once),
+    each given digit a count shown, and each clue a visibility rule (``solvers.kit.seen``) the generator may
+    hide. A clue alone reads its line by the towers placed in it, as Tatham's Easy does; what its cells may still
+    hold is the line analysis, a technique of its own. ``hidden_sides``: the generator may hide the clues outside."""
+    n, rules = puzzle.size, []
+    heights = range(1, n + 1)
+    for r, c in itertools.product(range(n), repeat=2):
+        rules.append(Count(tuple((r, c, d) for d in heights), 1, 1, "one-height", f"{cell_name((r, c))} holds one tower"))
+        if puzzle.givens[r][c] is not None:
+            rules.append(Count(((r, c, puzzle.givens[r][c]),), 1, 1, "given", f"{cell_name((r, c))} is given", given=True,
+                               clue=("given", r * n + c)))
+    for i, d in itertools.product(range(n), heights):
+        rules.append(Count(tuple((i, c, d) for c in range(n)), 1, 1, "row-repeats", f"row {i + 1} holds one {d}"))
+        rules.append(Count(tuple((r, i, d) for r in range(n)), 1, 1, "column-repeats", f"column {i + 1} holds one {d}"))
+    for side, i, clue, line in puzzle.lines():
+        if clue is not None:
+            rules.append(Seen(tuple(line), n, clue, "towers-seen", f"the {clue} {PLACE[side]} {i + 1} counts the towers "
+                              f"seen from there", clue=(side, i) if hidden_sides else None, placed_only=True))
+    return Model(Digits("digits", n, n, n), tuple(rules))
