@@ -20,7 +20,6 @@ from solvers.common import Deadline, SolveOutcome, Violation
 from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
 from solvers.kit.arrays import solves
-from solvers.kit.pencil import PencilDigits
 from solvers.kit.seen import LINES, analysed, towers_seen
 from solvers.skyscrapers import picture, puzzlink, tatham
 from solvers.skyscrapers.rules import SIDES, SkyscrapersAnswer, SkyscrapersPuzzle, model
@@ -39,7 +38,7 @@ PEOPLE = HumanSolver((
     Level("expert", (kit_human._trial("trial", "Assume a cell's height and follow the rules as far as they go: a broken "
                                       "rule rules it out.", 20.0, TRIALS, 10_000),)),
 ), kit_human.start)
-DIFFICULTY = kit_human.difficulty(PEOPLE, model, PencilDigits("digits", 1, 1, 9),
+DIFFICULTY = kit_human.difficulty(PEOPLE, model, kit.Digits("digits", 1, 1, 9),
                                   "N×N heights 1..N, 0 or null for an empty cell")
 Clue = tuple[str, int]  # (side, index) a clue outside; ("given", r * N + c) a digit inside
 Answer = dict[str, list[list[int]]]
@@ -171,4 +170,5 @@ PUZZLE_TYPE = PuzzleType(
     catalogue={"sizes": f"{MIN_SIDE}–{MAX_SIDE} to generate; up to 16 to solve"},
     difficulty=DIFFICULTY,
     play_mode="digits",
+    model=model,
 )
