@@ -20,6 +20,7 @@ from solvers.common import Deadline, SolveOutcome, Violation
 from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
 from solvers.kit.arrays import solves
+from solvers.kit.latin import latin_square
 from solvers.kit.seen import LINES, analysed, towers_seen
 from solvers.skyscrapers import picture, puzzlink, tatham
 from solvers.skyscrapers.rules import SIDES, SkyscrapersAnswer, SkyscrapersPuzzle, model
@@ -48,40 +49,6 @@ class SkyscrapersParams(BaseModel):
     size: int = Field(DEFAULT_SIDE, ge=MIN_SIDE, le=MAX_SIDE, description="N: the grid is N×N, towers 1..N.")
     difficulty: Literal["easy", "medium", "hard", "expert"] = Field(
         DIFFICULTY.default, description="What a person needs (see the type's `difficulties`).")
-
-
-def latin_square(n: int, rng: random.Random) -> list[list[int]]:
-    """A random N×N Latin square, row by row: each row a random matching of the columns to the heights they still
-    lack (a Latin rectangle always extends, so it never fails)."""
-    lacking = [set(range(1, n + 1)) for _ in range(n)]
-    rows = []
-    for _ in range(n):
-        row = _matching(lacking, rng)
-        rows.append(row)
-        for c, h in enumerate(row):
-            lacking[c].discard(h)
-    return rows
-
-
-def _matching(lacking: list[set[int]], rng: random.Random) -> list[int]:
-    """A perfect matching of the columns to heights each lacks, by random augmenting paths (Kuhn's)."""
-    col_of: dict[int, int] = {}
-
-    def place(c: int, tried: set[int]) -> bool:
-        for h in rng.sample(sorted(lacking[c]), len(lacking[c])):
-            if h not in tried:
-                tried.add(h)
-                if h not in col_of or place(col_of[h], tried):
-                    col_of[h] = c
-                    return True
-        return False
-
-    for c in rng.sample(range(len(lacking)), len(lacking)):
-        place(c, set())
-    row = [0] * len(lacking)
-    for h, c in col_of.items():
-        row[c] = h
-    return row
 
 
 @dataclass(frozen=True)

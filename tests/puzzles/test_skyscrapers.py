@@ -10,8 +10,9 @@ import random
 import pytest
 
 from bench.stats import spearman
-from generators.skyscrapers import DIFFICULTY, PEOPLE, SkyscrapersParams, check, generate_puzzle, latin_square, solve
+from generators.skyscrapers import DIFFICULTY, PEOPLE, SkyscrapersParams, check, generate_puzzle, solve
 from solvers.common import Deadline, InvalidInput
+from solvers.kit.latin import latin_square
 from solvers.kit.seen import placements, towers_seen
 from solvers.skyscrapers.picture import render
 from solvers.skyscrapers.puzzlink import parse_url, to_url
