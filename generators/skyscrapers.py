@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from generators.kit import make
 from generators.pipeline import Generated, generate_at_level
@@ -48,7 +48,13 @@ Answer = dict[str, list[list[int]]]
 class SkyscrapersParams(BaseModel):
     size: int = Field(DEFAULT_SIDE, ge=MIN_SIDE, le=MAX_SIDE, description="N: the grid is N×N, towers 1..N.")
     difficulty: Literal["easy", "medium", "hard", "expert"] = Field(
-        DIFFICULTY.default, description="What a person needs (see the type's `difficulties`).")
+        DIFFICULTY.default, description="What a person needs (see the type's `difficulties`); size 4 has no `expert`.")
+
+    @model_validator(mode="after")
+    def _made(self) -> SkyscrapersParams:
+        if self.size == 4 and self.difficulty == "expert":
+            raise ValueError("difficulty 'expert' is not made at size 4: no 4×4 drawn needs more than a trial of three rounds")
+        return self
 
 
 @dataclass(frozen=True)
