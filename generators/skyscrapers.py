@@ -27,6 +27,8 @@ from solvers.skyscrapers.rules import SIDES, SkyscrapersAnswer, SkyscrapersPuzzl
 from solvers.techniques.human import HumanSolver, Level, Trials
 
 MIN_SIDE, MAX_SIDE, DEFAULT_SIDE = 4, 9, 6
+LEVELS = ("easy", "medium", "hard", "expert")
+TOP_LEVEL = {4: "hard", 7: "medium", 8: "medium", 9: "medium"}  # the hardest level made at each size (else expert)
 CHAIN = 3  # rounds a hard trial is followed: enough for nine in ten of Tatham's Extreme puzzles, one in ten of his Unreasonable
 TRIALS = Trials([kit_human.RULE, LINES])
 # Tatham's four levels, one each: Easy reads a clue's line by its placed towers (``placed_only``), Hard by what its
@@ -48,12 +50,16 @@ Answer = dict[str, list[list[int]]]
 class SkyscrapersParams(BaseModel):
     size: int = Field(DEFAULT_SIDE, ge=MIN_SIDE, le=MAX_SIDE, description="N: the grid is N×N, towers 1..N.")
     difficulty: Literal["easy", "medium", "hard", "expert"] = Field(
-        DIFFICULTY.default, description="What a person needs (see the type's `difficulties`); size 4 has no `expert`.")
+        DIFFICULTY.default, description="What a person needs (see the type's `difficulties`): every level at sizes 5 "
+        "and 6 (Tatham's), easy to hard at 4, easy and medium at 7 to 9.")
 
     @model_validator(mode="after")
     def _made(self) -> SkyscrapersParams:
-        if self.size == 4 and self.difficulty == "expert":
-            raise ValueError("difficulty 'expert' is not made at size 4: no 4×4 drawn needs more than a trial of three rounds")
+        top = TOP_LEVEL.get(self.size, "expert")
+        if LEVELS.index(self.difficulty) > LEVELS.index(top):
+            why = ("no 4×4 drawn needs more than a trial of three rounds" if self.size == 4 else
+                   "the level checks, in Python, take seconds to minutes there")
+            raise ValueError(f"difficulty {self.difficulty!r} is not made at size {self.size}: {why}; it goes up to {top}")
         return self
 
 
