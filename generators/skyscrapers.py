@@ -24,7 +24,7 @@ from solvers.kit.latin import latin_square
 from solvers.kit.seen import LINES, analysed, towers_seen
 from solvers.skyscrapers import picture, puzzlink, tatham
 from solvers.skyscrapers.rules import SIDES, SkyscrapersAnswer, SkyscrapersPuzzle, model
-from solvers.techniques.human import HumanSolver, Level, Trials
+from solvers.techniques.human import Grade, HumanSolver, Level, Trials
 
 MIN_SIDE, MAX_SIDE, DEFAULT_SIDE = 4, 9, 6
 LEVELS = ("easy", "medium", "hard", "expert")
@@ -57,9 +57,8 @@ class SkyscrapersParams(BaseModel):
     def _made(self) -> SkyscrapersParams:
         top = TOP_LEVEL.get(self.size, "expert")
         if LEVELS.index(self.difficulty) > LEVELS.index(top):
-            why = ("no 4×4 drawn needs more than a trial of three rounds" if self.size == 4 else
-                   "the level checks, in Python, take seconds to minutes there")
-            raise ValueError(f"difficulty {self.difficulty!r} is not made at size {self.size}: {why}; it goes up to {top}")
+            why = "no 4×4 drawn needs more" if self.size == 4 else "its level checks, in Python, take seconds to minutes"
+            raise ValueError(f"difficulty {self.difficulty!r} is not made at size {self.size} ({why}): up to {top}")
         return self
 
 
@@ -105,7 +104,7 @@ class SkyscrapersGenre:
 
 # Whether a level solves a puzzle, on arrays (``solvers.kit.arrays``): the generator asks it for every clue it
 # tries to remove. The top level has none: its puzzles are proved unique by the kit's prover.
-FITS: dict[str, Callable[[kit.Model, frozenset[Clue]], bool]] = {
+FITS: dict[str, Callable[[kit.Model, frozenset[Clue] | None], bool]] = {
     "easy": lambda model, shown: solves(model, shown),
     "medium": lambda model, shown: solves(model, shown, analysed),
     "hard": lambda model, shown: solves(model, shown, analysed, trials=CHAIN),
@@ -113,11 +112,17 @@ FITS: dict[str, Callable[[kit.Model, frozenset[Clue]], bool]] = {
 
 
 def generate_puzzle(params: SkyscrapersParams, seed: int, deadline: Deadline) -> Generated:
-    """As the kit's ``make_at_level``, with the level checks on arrays; a draw graded off its level is drawn again."""
+    """As the kit's ``make_at_level``, with the level checks on arrays; a draw graded off its level is drawn again,
+    and one the arrays already place off it skips the (dearer) graded path."""
     level = params.difficulty
+
+    def grade(puzzle: SkyscrapersPuzzle, budget: Deadline) -> Grade:
+        found = next((name for name, fits in FITS.items() if fits(model(puzzle), None)), "expert")
+        return DIFFICULTY.grade(puzzle, budget) if found == level else Grade(found, 0.0, 0, None)
+
     return generate_at_level(lambda draw_seed, budget: make(SkyscrapersGenre(level == "easy"), SkyscrapersAnswer, params,
                                                             draw_seed, budget, FITS.get(level), level != "easy"),
-                             DIFFICULTY.grade, level, seed, deadline)
+                             grade, level, seed, deadline)
 
 
 def check(puzzle: SkyscrapersPuzzle, answer: SkyscrapersAnswer) -> list[Violation]:
