@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
-from generators import battleship, dabuhamienai, light_up, nonogram, number_sums, othello, slitherlink, sudoku, ubongo
+from generators import (
+    battleship,
+    dabuhamienai,
+    light_up,
+    nonogram,
+    number_sums,
+    othello,
+    skyscrapers,
+    slitherlink,
+    sudoku,
+    ubongo,
+)
 from generators.spec import PuzzleType
 
 TYPES: dict[str, PuzzleType] = {
@@ -17,5 +28,6 @@ TYPES: dict[str, PuzzleType] = {
         nonogram.PUZZLE_TYPE,
         light_up.PUZZLE_TYPE,
         slitherlink.PUZZLE_TYPE,
+        skyscrapers.PUZZLE_TYPE,
     )
 }

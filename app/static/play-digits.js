@@ -1,4 +1,4 @@
-// Digit entry with pencil marks (sudoku), a mode of the play page (play.js loads it).
+// Digit entry with pencil marks (any Latin square, with boxes where the picture draws them), a mode of the play page (play.js loads it).
 //   Tap a cell to select it, then type its digit: keys 1-9, and on a 16x16 A-G for 10-16 (the board and
 //   the keypad show 10-16); 0, Backspace or Delete clears. The Pencil button (or the P key) switches
 //   between writing digits and toggling pencil marks. The keypad below the board does the same by taps.
@@ -8,7 +8,8 @@
 // data-marks ("1 5 9"); the buttons carry data-action="pencil" (aria-pressed) and data-digit="d".
 
 const SVG_NS = "http://www.w3.org/2000/svg";
-const MARK_LAYOUT = { 4: [2, 2], 6: [2, 3], 9: [3, 3], 16: [4, 4] }; // pencil marks: rows x columns in a cell
+// Pencil marks: rows x columns in a cell (6: 2 x 3, 9: 3 x 3), for any N.
+const markLayout = (n) => [Math.ceil(n / Math.ceil(Math.sqrt(n))), Math.ceil(Math.sqrt(n))];
 
 export function createDigitsMode({ data, cells, say, clearMarks, setState }) {
   const n = data.puzzle.size;
@@ -20,7 +21,8 @@ export function createDigitsMode({ data, cells, say, clearMarks, setState }) {
 
   const keyOf = (r, c) => `${r},${c}`;
   const isGiven = (key) => { const [r, c] = key.split(",").map(Number); return givens[r][c] > 0; };
-  const BOX = { 4: [2, 2], 6: [2, 3], 9: [3, 3], 16: [4, 4] }[n];
+  // Boxes only where the picture draws them (its `.boxes` lines): a Latin square without boxes has rows and columns.
+  const BOX = document.querySelector("#board .boxes") ? { 4: [2, 2], 6: [2, 3], 9: [3, 3], 16: [4, 4] }[n] : null;
 
   function allowed(key) {
     // Digits the filled cells of the row, column and box leave for this cell (what a person pencils).
@@ -30,6 +32,7 @@ export function createDigitsMode({ data, cells, say, clearMarks, setState }) {
       seen.add(digits.get(keyOf(r, k)));
       seen.add(digits.get(keyOf(k, c)));
     }
+    if (!BOX) return [...Array(n).keys()].map((d) => d + 1).filter((d) => !seen.has(d));
     const r0 = r - (r % BOX[0]);
     const c0 = c - (c % BOX[1]);
     for (let i = r0; i < r0 + BOX[0]; i++) for (let j = c0; j < c0 + BOX[1]; j++) seen.add(digits.get(keyOf(i, j)));
@@ -53,7 +56,7 @@ export function createDigitsMode({ data, cells, say, clearMarks, setState }) {
     const x0 = +bg.getAttribute("x");
     const y0 = +bg.getAttribute("y");
     const size = +bg.getAttribute("width");
-    const [mr, mc] = MARK_LAYOUT[n];
+    const [mr, mc] = markLayout(n);
     for (const d of set) {
       const t = document.createElementNS(SVG_NS, "text");
       const row = Math.floor((d - 1) / mc);

@@ -492,4 +492,35 @@ def test_loop_edges_drawn_by_taps_and_keys_solve_and_a_wrong_edge_is_named(brows
     sync_api.expect(page.locator("[data-result]")).to_contain_text("Hint", timeout=30_000)
     assert page.locator('[data-edge][data-state="line"], [data-edge][data-state="cross"]').count() > 0
     page.screenshot(path=tmp_path / "slitherlink-phone-hint.png", full_page=True)
+
+
+def test_skyscrapers_digits_beside_the_clues(browser, service: str, tmp_path: Path) -> None:
+    """A 5×5 (no boxes: pencil marks in 2 rows of 3) solved by typing heights, the clues outside the cells; a
+    pencil mark allowed by its row and column alone, and a hint that fills or pencils."""
+    record = generate(service, "skyscrapers", size=5, difficulty="easy", seed=3)
+    givens, solution = record["puzzle"]["givens"], record["solution"]["digits"]
+    open_cells = [(r, c) for r in range(5) for c in range(5) if givens[r][c] is None]
+    for viewport, name in ((PHONE, "phone"), (DESKTOP, "desktop")):
+        page = open_page(browser, service, record, viewport)
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        assert page.locator(".clue").count() == sum(v is not None for side in ("top", "bottom", "left", "right")
+                                                    for v in record["puzzle"][side])
+        first = open_cells[0]
+        cell(page, *first).click()
+        page.click('[data-action="pencil"]')
+        for d in (1, 5):
+            page.keyboard.press(str(d))
+        assert cell(page, *first).get_attribute("data-marks") == "1 5"
+        page.keyboard.press("p")
+        for r, c in open_cells:
+            type_digit(page, r, c, solution[r][c])
+        assert check(page).startswith("solved")
+        page.screenshot(path=tmp_path / f"skyscrapers-{name}-solved.png", full_page=True)
+        assert page.errors == []  # type: ignore[attr-defined]
+        page.close()
+    page = open_page(browser, service, record, PHONE)
+    page.click('[data-action="hint"]')
+    sync_api.expect(page.locator("[data-result]")).to_contain_text("Hint", timeout=30_000)
+    assert page.locator('[data-cell][data-state="filled"]').count() > 0 or page.locator("[data-marks]").count() > 0
+    assert page.errors == []  # type: ignore[attr-defined]
     page.close()

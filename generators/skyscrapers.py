@@ -1,0 +1,158 @@
+"""Skyscrapers generation through the genre kit: a random Latin square, and its 4N edge clues as the clues the
+kit's generator shows or hides (Tatham's Towers shows them all at Easy and removes them above).
+
+Sizes 4 to 9 (Tatham's presets are 4 to 6, his generator takes 3 to 9); levels as in ``LEVELS``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, model_validator
+
+from generators.kit import make
+from generators.pipeline import Generated, generate_at_level
+from generators.spec import PuzzleType
+from solvers.common import Deadline, SolveOutcome, Violation
+from solvers.kit import human as kit_human
+from solvers.kit import rules as kit
+from solvers.kit.latin import latin_square
+from solvers.kit.propagation import solves
+from solvers.kit.seen import LINES, analysed, towers_seen
+from solvers.skyscrapers import picture, puzzlink, tatham
+from solvers.skyscrapers.rules import SIDES, SkyscrapersAnswer, SkyscrapersPuzzle, model
+from solvers.techniques.human import Grade, HumanSolver, Level, Trials
+
+MIN_SIDE, MAX_SIDE, DEFAULT_SIDE = 4, 9, 6
+LEVELS = ("easy", "medium", "hard", "expert")
+TOP_LEVEL = {4: "hard", 7: "medium", 8: "medium", 9: "medium"}  # the hardest level made at each size (else expert)
+CHAIN = 3  # rounds a hard trial is followed: enough for nine in ten of Tatham's Extreme puzzles, one in ten of his Unreasonable
+TRIALS = Trials([kit_human.RULE, LINES])
+# Tatham's four levels, one each: Easy reads a clue's line by its placed towers (``placed_only``), Hard by what its
+# cells may still hold (the line analysis), Extreme needs short chains of deductions, Unreasonable long ones.
+PEOPLE = HumanSolver((
+    Level("easy", (kit_human.RULE,)),
+    Level("medium", (LINES,)),
+    Level("hard", (kit_human._trial("short trial", f"Assume a cell's height and follow the rules at most {CHAIN} rounds: "
+                                    "a broken rule rules it out.", 5.0, TRIALS, CHAIN),)),
+    Level("expert", (kit_human._trial("trial", "Assume a cell's height and follow the rules as far as they go: a broken "
+                                      "rule rules it out.", 20.0, TRIALS, 10_000),)),
+), kit_human.start)
+DIFFICULTY = kit_human.difficulty(PEOPLE, model, kit.Digits("digits", 1, 1, 9),
+                                  "N×N heights 1..N, 0 or null for an empty cell")
+Clue = tuple[str, int]  # (side, index) a clue outside; ("given", r * N + c) a digit inside
+Answer = dict[str, list[list[int]]]
+
+
+class SkyscrapersParams(BaseModel):
+    size: int = Field(DEFAULT_SIDE, ge=MIN_SIDE, le=MAX_SIDE, description="N: the grid is N×N, towers 1..N.")
+    difficulty: Literal["easy", "medium", "hard", "expert"] = Field(
+        DIFFICULTY.default, description="What a person needs (see the type's `difficulties`): every level at sizes 5 "
+        "and 6 (Tatham's), easy to hard at 4, easy and medium at 7 to 9.")
+
+    @model_validator(mode="after")
+    def _made(self) -> SkyscrapersParams:
+        top = TOP_LEVEL.get(self.size, "expert")
+        if LEVELS.index(self.difficulty) > LEVELS.index(top):
+            why = "no 4×4 drawn needs more" if self.size == 4 else "its level checks, in Python, take seconds to minutes"
+            raise ValueError(f"difficulty {self.difficulty!r} is not made at size {self.size} ({why}): up to {top}")
+        return self
+
+
+@dataclass(frozen=True)
+class Board:
+    """What a puzzle is drawn on: its size and the N cells that may show their digit. All 4N clues leave a Latin
+    square ambiguous often enough that Tatham's generator shows digits too; a few cells drawn at random keep
+    the clues outside the grid the puzzle's main matter."""
+
+    size: int
+    may_show: frozenset[int]  # cells r * N + c
+
+
+class SkyscrapersGenre:
+    """What the kit's generator needs: a Latin square, and the towers seen from each side and a few digits inside
+    as the clues. ``every_side``: every clue outside is shown and any digit may be (Tatham's Easy)."""
+
+    def __init__(self, every_side: bool = False):
+        self.every_side = every_side
+
+    def draw(self, params: SkyscrapersParams, rng: random.Random) -> tuple[Board, Answer]:
+        n = params.size
+        shows = n * n if self.every_side else n * n // 4
+        return Board(n, frozenset(rng.sample(range(n * n), shows))), {"digits": latin_square(n, rng)}
+
+    def clues(self, board: Board, answer: Answer) -> list[Clue]:
+        """The clues outside (unless all are shown), then the board's cells that may show their digit."""
+        sides = [] if self.every_side else [(side, i) for side in SIDES for i in range(board.size)]
+        return sides + [("given", i) for i in sorted(board.may_show)]
+
+    def puzzle(self, board: Board, answer: Answer, shown: frozenset[Clue]) -> SkyscrapersPuzzle:
+        n, grid = board.size, answer["digits"]
+        lines = {"top": lambda i: [grid[r][i] for r in range(n)], "bottom": lambda i: [grid[r][i] for r in range(n)][::-1],
+                 "left": lambda i: grid[i], "right": lambda i: grid[i][::-1]}
+        clues: dict[str, Any] = {side: [towers_seen(lines[side](i)) if self.every_side or (side, i) in shown else None
+                                        for i in range(n)] for side in SIDES}
+        givens = [[grid[r][c] if ("given", r * n + c) in shown else None for c in range(n)] for r in range(n)]
+        return SkyscrapersPuzzle(size=n, givens=givens, **clues)
+
+    def model(self, puzzle: SkyscrapersPuzzle) -> kit.Model:
+        return model(puzzle, hidden_sides=not self.every_side)
+
+
+# Whether a level solves a puzzle, on arrays (``solvers.kit.propagation``): the generator asks it for every clue it
+# tries to remove. The top level has none: its puzzles are proved unique by the kit's prover.
+FITS: dict[str, Callable[[kit.Model, frozenset[Clue] | None], bool]] = {
+    "easy": lambda model, shown: solves(model, shown),
+    "medium": lambda model, shown: solves(model, shown, analysed),
+    "hard": lambda model, shown: solves(model, shown, analysed, trials=CHAIN),
+}
+
+
+def generate_puzzle(params: SkyscrapersParams, seed: int, deadline: Deadline) -> Generated:
+    """As the kit's ``make_at_level``, with the level checks on arrays; a draw graded off its level is drawn again,
+    and one the arrays already place off it skips the (dearer) graded path."""
+    level = params.difficulty
+
+    def grade(puzzle: SkyscrapersPuzzle, budget: Deadline) -> Grade:
+        found = next((name for name, fits in FITS.items() if fits(model(puzzle), None)), "expert")
+        return DIFFICULTY.grade(puzzle, budget) if found == level else Grade(found, 0.0, 0, None)
+
+    return generate_at_level(lambda draw_seed, budget: make(SkyscrapersGenre(level == "easy"), SkyscrapersAnswer, params,
+                                                            draw_seed, budget, FITS.get(level), level != "easy"),
+                             grade, level, seed, deadline)
+
+
+def check(puzzle: SkyscrapersPuzzle, answer: SkyscrapersAnswer) -> list[Violation]:
+    return kit.check(model(puzzle), answer.model_dump())
+
+
+def solve(puzzle: SkyscrapersPuzzle, limit: int, deadline: Deadline, backend: str | None = None,
+          keep: int | None = None) -> SolveOutcome:
+    return kit.solve(model(puzzle), limit, deadline, backend, keep)
+
+
+PUZZLE_TYPE = PuzzleType(
+    name="skyscrapers",
+    id_prefix="sky",
+    summary="Fill the grid with towers 1..N, each once per row and column; each clue outside counts the towers "
+            "seen from there, taller ones hiding lower ones behind them.",
+    params_model=SkyscrapersParams,
+    puzzle_model=SkyscrapersPuzzle,
+    answer_model=SkyscrapersAnswer,
+    generate=generate_puzzle,
+    check=check,
+    solve=solve,
+    render=picture.render,
+    parse_url=puzzlink.parse_url,
+    to_url=puzzlink.to_url,
+    parse_tatham=tatham.parse_tatham,
+    to_tatham=tatham.to_tatham,
+    backends=("cadical", "z3"),
+    catalogue={"sizes": f"{MIN_SIDE}–{MAX_SIDE} to generate; up to 16 to solve"},
+    difficulty=DIFFICULTY,
+    play_mode="digits",
+    model=model,
+)

@@ -1,0 +1,190 @@
+"""A visibility rule over a line of digit cells: seen from its near end, exactly ``count`` of the line's towers
+show, a tower showing when it is taller than every one before it. The line holds each height 1..``digits``
+once (the model's counts say so); its keys are the layout's one-hot ``(r, c, d)``: "the cell holds d".
+
+It is not a count: the SAT encoding adds, per cell, "the tallest so far is at least d" and "this tower shows",
+and counts the towers that show; a person reads the line by its orders of towers (``placements``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from solvers.common import Cell
+from solvers.kit.rules import Broken, Key, Model, Rule, Values
+from solvers.sat import SatBackend
+from solvers.techniques.human import Contradiction, GridState, Step, Technique
+
+
+@lru_cache(maxsize=1 << 16)
+def placements(count: int, allowed: tuple[int, ...]) -> tuple[int, ...] | None:
+    """For each position of a line (nearest first), the heights (bit ``h``) that some order of the heights
+    1..len(allowed), each height ``h`` at a position whose ``allowed`` has bit ``h``, puts there while showing
+    ``count`` towers; None when no order does. Orders are walked as (heights used, towers shown) states, each
+    once, so a line of 9 takes thousands of steps, not 9! (the tallest so far is the highest height used)."""
+    n = len(allowed)
+    support = [0] * n
+    known: dict[tuple[int, int], bool] = {}
+
+    def completes(used: int, shown: int) -> bool:
+        if (used, shown) in known:
+            return known[(used, shown)]
+        at, tallest, ok = used.bit_count(), used.bit_length() - 1, False
+        if at == n:
+            ok = shown == count
+        options = allowed[at] & ~used if at < n else 0
+        while options:
+            bit = options & -options
+            options ^= bit
+            height = bit.bit_length() - 1
+            more = shown + (height > tallest)
+            if more <= count <= more + n - height and completes(used | bit, more):
+                support[at] |= bit
+                ok = True
+        known[(used, shown)] = ok
+        return ok
+
+    return tuple(support) if completes(0, 0) else None
+
+
+def _allowed(digits: int, candidates: bool, values: tuple[int | None, ...]) -> tuple[int, ...]:
+    """Each cell's possible heights as bits: its placed height; else the heights not placed elsewhere in the
+    line, and, with ``candidates``, not ruled out of the cell."""
+    masks = []
+    for i in range(0, len(values), digits):
+        cell = values[i:i + digits]
+        if 1 in cell:
+            masks.append(1 << (cell.index(1) + 1))
+        else:
+            masks.append(sum(2 << d for d, v in enumerate(cell) if v is None or not candidates))
+    if not candidates:
+        taken = sum(1 << (values[i:i + digits].index(1) + 1) for i in range(0, len(values), digits)
+                    if 1 in values[i:i + digits])
+        masks = [m if m.bit_count() == 1 and m & taken else m & ~taken for m in masks]
+    return tuple(masks)
+
+
+@lru_cache(maxsize=1 << 16)
+def _read(count: int, digits: int, candidates: bool, values: tuple[int | None, ...]) -> list[tuple[int, int]] | None:
+    support = placements(count, _allowed(digits, candidates, values))
+    if support is None:
+        return None
+    forced = []
+    for p, value in enumerate(values):
+        if value is None:
+            bits = support[p // digits]
+            d = p % digits + 1
+            if not bits >> d & 1:
+                forced.append((p, 0))
+            elif bits == 1 << d:
+                forced.append((p, 1))
+    return forced
+
+
+def towers_seen(heights: Sequence[int]) -> int:
+    count = tallest = 0
+    for height in heights:
+        if height > tallest:
+            count, tallest = count + 1, height
+    return count
+
+
+@dataclass(frozen=True)
+class Seen:
+    """From the near end of ``line`` (its cells, nearest first) exactly ``count`` towers show. ``placed_only``:
+    a person's look reads only the heights already placed in the line, not what is ruled out of its cells (the
+    quicker reading; ``line_analysis`` reads both)."""
+
+    line: tuple[Cell, ...]
+    digits: int
+    count: int
+    code: str
+    says: str
+    clue: Hashable | None = None
+    given: bool = False
+    placed_only: bool = False
+    cells: tuple[Key, ...] = field(init=False)
+    where: tuple[Cell, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cells", tuple((r, c, d) for r, c in self.line for d in range(1, self.digits + 1)))
+        object.__setattr__(self, "where", self.line)
+
+    def heights(self, values: Values) -> list[int] | None:
+        """The line's heights, or None while a cell holds no single height (its own rule says so)."""
+        held = [[d for d in range(1, self.digits + 1) if values[(r, c, d)]] for r, c in self.line]
+        return [h[0] for h in held] if all(len(h) == 1 for h in held) else None
+
+    def broken_by(self, values: Values) -> bool:
+        heights = self.heights(values)
+        return heights is not None and towers_seen(heights) != self.count
+
+    def encode(self, sat: SatBackend, lits: Sequence[int], guard: int | None) -> None:
+        """``tall[i][d]``: the tallest of cells 0..i is at least d; cell i shows when its height h is above the
+        tallest before it (not ``tall[i-1][h]``); exactly ``count`` cells show. Only the count is guarded: the
+        other clauses define the helper variables, whatever the clue."""
+        n, digits = len(self.line), self.digits
+        x = [lits[i * digits:(i + 1) * digits] for i in range(n)]
+        tall = [[sat.new_var() for _ in range(digits)] for _ in range(n)]
+        shows = [sat.new_var() for _ in range(n)]
+        for i in range(n):
+            for d in range(digits):
+                causes = [x[i][d]] + ([tall[i][d + 1]] if d + 1 < digits else []) + ([tall[i - 1][d]] if i else [])
+                for cause in causes:
+                    sat.add_clause([-cause, tall[i][d]])
+                sat.add_clause([-tall[i][d], *causes])
+                if i == 0:
+                    sat.add_clause([-x[i][d], shows[i]])
+                else:
+                    sat.add_clause([-x[i][d], tall[i - 1][d], shows[i]])
+                    sat.add_clause([-x[i][d], -tall[i - 1][d], -shows[i]])
+        sat.add_at_least(shows, self.count, guard)
+        sat.add_at_most(shows, self.count, guard)
+
+    def look(self, values: Sequence[int | None]) -> list[tuple[int, int]]:
+        return self.read(values, not self.placed_only)
+
+    def read(self, values: Sequence[int | None], candidates: bool) -> list[tuple[int, int]]:
+        """The keys every order of the line's towers that shows ``count`` agrees on, from what is decided."""
+        forced = _read(self.count, self.digits, candidates, tuple(values))
+        if forced is None:
+            raise Broken(f"no order of its towers shows {self.count}")
+        return list(forced)
+
+    def cuts(self, values: Sequence[int], lits: Sequence[int]) -> list[list[int]]:
+        return []
+
+
+def _analyse(model: Model, state: GridState, rules: Sequence[int]) -> list[Step]:
+    """What every order of a line's towers agrees on, reading what is ruled out of its cells too."""
+    steps, layout, keys = [], model.layout, model.keys
+    for k in rules:
+        rule, members = model.rules[k], model.flat.cells[k]
+        if not isinstance(rule, Seen):
+            continue
+        try:
+            forced = rule.read([state.values[i] for i in members], candidates=True)
+        except Broken as broken:
+            raise Contradiction(f"{rule.says}, and {broken.why}", rule.line) from None
+        if forced:
+            said = "; ".join(layout.say([keys[members[p]] for p, v in forced if v == value], value)
+                             for value in (1, 0) if any(v == value for _, v in forced))
+            steps.append(Step(LINE_ANALYSIS, f"{rule.says}: every order of its towers that shows {rule.count}, "
+                                             f"with what its cells may still hold, has {said}",
+                              tuple(((0, members[p]), v) for p, v in forced), rule.line))
+    return steps
+
+
+LINE_ANALYSIS = "line analysis"
+LINES = Technique(
+    LINE_ANALYSIS, "Every order of a line's towers that shows its clue, with what each of its cells may still hold: "
+    "what they all agree on.", 2.0, lambda model, state: _analyse(model, state, range(len(model.rules))),
+    lambda model, state, changed: _analyse(model, state, list(dict.fromkeys(k for i in changed for k in model.flat.at[i]))))
+
+
+def analysed(rule: Rule, values: Sequence[int | None]) -> list[tuple[int, int]]:
+    """A rule's look, a visibility rule's with what its cells may still hold (``LINES``): the reading of the
+    level with the line analysis, for ``solvers.kit.propagation``."""
+    return rule.read(values, candidates=True) if isinstance(rule, Seen) else rule.look(values)

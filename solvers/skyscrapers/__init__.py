@@ -1,0 +1,2 @@
+"""Skyscrapers (Towers): its model on the genre kit (``rules``), its puz.link and Tatham formats and its picture.
+Checking, solving, levels, hints and generation are the kit's."""

@@ -1,0 +1,183 @@
+"""Skyscrapers through the genre kit: the visibility rule (its placements and its SAT encoding) against brute force,
+the published pzprjs example, Tatham's own puzzles (unique, read both ways, graded in his order), generated
+puzzles at each level (unique by z3, checked, graded, hinted to the end with pencil marks), and the picture."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from bench.stats import spearman
+from generators.skyscrapers import DIFFICULTY, PEOPLE, SkyscrapersParams, check, generate_puzzle, solve
+from solvers.common import Deadline, InvalidInput
+from solvers.kit.latin import latin_square
+from solvers.kit.seen import placements, towers_seen
+from solvers.skyscrapers.picture import render
+from solvers.skyscrapers.puzzlink import parse_url, to_url
+from solvers.skyscrapers.rules import SIDES, SkyscrapersAnswer, SkyscrapersPuzzle
+from solvers.skyscrapers.tatham import parse_tatham, to_tatham
+from tests.conftest import REFERENCE, read_jsonl
+
+RULES = {"row-repeats", "column-repeats", "towers-seen", "given"}
+TATHAM_ORDER = ["easy", "hard", "extreme", "unreasonable"]
+
+
+def published() -> list[dict]:
+    return read_jsonl(REFERENCE / "skyscrapers" / "pzprjs.jsonl")
+
+
+def tathams() -> list[dict]:
+    return read_jsonl(REFERENCE / "skyscrapers" / "tatham.jsonl")
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_placements_agree_with_every_order_of_the_line(seed: int) -> None:
+    rng = random.Random(seed)
+    n = rng.randrange(1, 7)
+    allowed = tuple(rng.randrange(1, 1 << n) << 1 for _ in range(n))
+    count = rng.randrange(1, n + 1)
+    support, found = [0] * n, False
+    for order in itertools.permutations(range(1, n + 1)):
+        if all(allowed[i] >> h & 1 for i, h in enumerate(order)) and towers_seen(order) == count:
+            found = True
+            for i, h in enumerate(order):
+                support[i] |= 1 << h
+    assert placements(count, allowed) == (tuple(support) if found else None)
+
+
+def small_puzzle(seed: int) -> SkyscrapersPuzzle:
+    """A 4×4 with a random share of its clues and a digit or two (solvable or not)."""
+    rng = random.Random(seed)
+    n = 4
+    grid = latin_square(n, rng)
+    looks = {"top": lambda i: [grid[r][i] for r in range(n)], "bottom": lambda i: [grid[r][i] for r in range(n)][::-1],
+             "left": lambda i: grid[i], "right": lambda i: grid[i][::-1]}
+    clues = {side: [towers_seen(looks[side](i)) if rng.random() < 0.4 else None for i in range(n)] for side in SIDES}
+    if rng.random() < 0.3:
+        clues["top"][0] = rng.randrange(1, n + 1)  # perhaps not the drawn square's: maybe no answer at all
+    givens = [[grid[r][c] if rng.random() < 0.1 else None for c in range(n)] for r in range(n)]
+    return SkyscrapersPuzzle(size=n, givens=givens, **clues)
+
+
+def latin_squares(n: int, rows: tuple[tuple[int, ...], ...] = ()) -> list[list[list[int]]]:
+    """Every N×N Latin square (576 of them at 4), row by row."""
+    if len(rows) == n:
+        return [[list(row) for row in rows]]
+    return [square for row in itertools.permutations(range(1, n + 1))
+            if all(row[c] != above[c] for above in rows for c in range(n)) for square in latin_squares(n, (*rows, row))]
+
+
+def brute_force(puzzle: SkyscrapersPuzzle) -> list[list[list[int]]]:
+    return [grid for grid in latin_squares(puzzle.size) if not check(puzzle, SkyscrapersAnswer(digits=grid))]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_kit_counts_what_brute_force_counts_on_both_backends(seed: int) -> None:
+    puzzle = small_puzzle(seed)
+    truth = brute_force(puzzle)
+    for backend in ("cadical", "z3"):
+        outcome = solve(puzzle, 1000, Deadline.after(60), backend)
+        assert outcome.complete and outcome.count == len(truth), (backend, puzzle)
+        assert sorted(s["digits"] for s in outcome.solutions) == sorted(truth)
+
+
+@pytest.mark.parametrize("entry", published(), ids=lambda e: e["url"])
+def test_published_puzzles_have_their_published_answer_alone(entry: dict) -> None:
+    puzzle = parse_url(entry["url"])
+    outcome = solve(puzzle, 10, Deadline.after(20))
+    assert outcome.complete and outcome.count == 1
+    assert outcome.solutions[0]["digits"] == entry["digits"]
+    assert check(puzzle, SkyscrapersAnswer(digits=entry["digits"])) == []
+    assert to_url(puzzle) == entry["url"]
+
+
+@pytest.mark.parametrize("entry", tathams(), ids=lambda e: e["tatham"])
+def test_tathams_puzzles_are_unique_and_read_both_ways(entry: dict) -> None:
+    puzzle = parse_tatham(entry["tatham"])
+    assert to_tatham(puzzle) == entry["tatham"]
+    assert parse_url(to_url(puzzle)) == puzzle
+    outcome = solve(puzzle, 2, Deadline.after(60))
+    assert outcome.complete and outcome.count == entry["answers"] == 1
+
+
+@pytest.mark.slow
+def test_our_levels_follow_tathams() -> None:
+    entries = tathams()
+    ours = [PEOPLE.level_names.index(DIFFICULTY.grade(parse_tatham(e["tatham"]), Deadline.after(60)).level or "expert")
+            for e in entries]
+    assert spearman([TATHAM_ORDER.index(e["level"]) for e in entries], ours) >= 0.8
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard", "expert"])
+@pytest.mark.parametrize("seed", range(2))
+def test_generated_puzzles_are_unique_checked_and_of_their_level(level: str, seed: int) -> None:
+    params = SkyscrapersParams(size=5, difficulty=level)
+    made = generate_puzzle(params, seed, Deadline.after(120))
+    again = generate_puzzle(params, seed, Deadline.after(120))
+    assert (again.puzzle, again.solution) == (made.puzzle, made.solution)  # same seed, same puzzle
+    assert solve(made.puzzle, 10, Deadline.after(20), "z3").count == 1  # the second backend agrees it is unique
+    assert made.difficulty is not None and made.difficulty.level == level
+    assert DIFFICULTY.grade(made.puzzle, Deadline.after(20)).level == level
+    assert check(made.puzzle, made.solution) == []
+    digits = made.solution.digits
+    for r, c in itertools.product(range(5), repeat=2):
+        changed = [row[:] for row in digits]
+        changed[r][c] = digits[r][c] % 5 + 1
+        broken = check(made.puzzle, SkyscrapersAnswer(digits=changed))
+        assert broken and {v.rule for v in broken} <= RULES, (r, c)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_hints_with_pencil_marks_follow_the_solution_to_the_end(seed: int) -> None:
+    made = generate_puzzle(SkyscrapersParams(size=5, difficulty="hard"), seed, Deadline.after(120))
+    n, solution = 5, made.solution.digits
+    digits: list[list[int | None]] = [[None] * n for _ in range(n)]
+    marks: list[list[list[int] | None]] = [[None] * n for _ in range(n)]
+    for _ in range(n * n * n + 1):
+        state = DIFFICULTY.state_model(digits=digits, candidates=marks)
+        hint = DIFFICULTY.hint(made.puzzle, state, made.solution, Deadline.after(20))
+        if hint.technique == "solved":
+            break
+        assert hint.decide and not hint.mistakes and hint.message
+        for step in hint.decide:
+            (r, c), d = step["cell"], step["value"]
+            if step.get("eliminate"):
+                assert d != solution[r][c], hint.message  # never the solution's height taken out
+                marks[r][c] = [k for k in (marks[r][c] or range(1, n + 1)) if k != d]
+            else:
+                assert d == solution[r][c], hint.message  # never a height against the solution
+                digits[r][c] = d
+    else:
+        pytest.fail("hints did not finish the puzzle")
+    givens = made.puzzle.givens
+    assert [[givens[r][c] or digits[r][c] for c in range(n)] for r in range(n)] == solution  # the page shows the givens
+
+
+def test_a_hint_names_a_wrong_height() -> None:
+    made = generate_puzzle(SkyscrapersParams(size=5, difficulty="easy"), 1, Deadline.after(60))
+    digits: list[list[int | None]] = [[None] * 5 for _ in range(5)]
+    digits[0][0] = made.solution.digits[0][0] % 5 + 1
+    hint = DIFFICULTY.hint(made.puzzle, DIFFICULTY.state_model(digits=digits), made.solution, Deadline.after(20))
+    assert hint.technique == "mistakes" and hint.mistakes == [[0, 0]]
+
+
+def test_bad_formats_say_what_is_wrong() -> None:
+    with pytest.raises(InvalidInput, match="skyscrapers"):
+        parse_url("https://puzz.link/p?sudoku/4/4/g")
+    with pytest.raises(InvalidInput, match="square"):
+        parse_url("https://puzz.link/p?skyscrapers/4/3/k13h4j3g")
+    with pytest.raises(InvalidInput, match="clues"):
+        parse_tatham("4:1/2/3")
+    with pytest.raises(InvalidInput, match="cells"):
+        parse_tatham("4:2/1/3/2/2/2/1/3/2/4/1/3/2/1/2/2,a1")
+
+
+def test_the_picture_draws_clues_givens_and_the_solution() -> None:
+    entry = published()[0]
+    puzzle = parse_url(entry["url"])
+    svg = render(puzzle, SkyscrapersAnswer(digits=entry["digits"]))
+    assert svg.count('class="clue ') == 4 and svg.count('class="solved-digit"') == 16
+    play = render(puzzle, None, play=True)
+    assert play.count('class="entry"') == 16 and play.count("data-cell=") == 16
