@@ -1,0 +1,136 @@
+"""Hashi generation through the genre kit: islands grown as Tatham's generator grows them (from one island, a
+bridge of one or two to a new island along a random free straight line, now and then a bridge between two islands
+already there), every island's number shown, boards drawn until the level solves one alone.
+
+Levels are the kit's (a rule alone, short trials, long trials); sizes and levels follow Simon Tatham's presets
+(7×7 to 15×15, easy to hard), with any size from 5 to 15 on request.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, model_validator
+
+from generators.kit import make_at_level
+from generators.params import normalise_shape
+from generators.pipeline import Generated
+from generators.spec import PuzzleType
+from solvers.common import Cell, Deadline, SolveOutcome, Violation
+from solvers.hashi import picture, puzzlink, tatham
+from solvers.hashi.rules import HashiAnswer, HashiPuzzle, model
+from solvers.kit import human as kit_human
+from solvers.kit import rules as kit
+
+MIN_SIDE, MAX_SIDE = 5, 15
+ISLAND_SHARE, LOOP_SHARE = 0.2, 0.1  # islands a board grows to, as Tatham's boards have; bridges closing a loop
+STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+PEOPLE = kit_human.solver()
+DIFFICULTY = kit_human.difficulty(PEOPLE, model, "R×C of null (water) or 1–8 (an island's number)", "medium")
+Board = list[list[int | None]]
+
+
+class HashiParams(BaseModel):
+    size: int | None = Field(10, ge=MIN_SIDE, le=MAX_SIDE, description="Grid side (`rows` and `cols` override it).")
+    rows: int | None = Field(None, ge=MIN_SIDE, le=MAX_SIDE, description="Number of rows; defaults to `size`.")
+    cols: int | None = Field(None, ge=MIN_SIDE, le=MAX_SIDE, description="Number of columns; defaults to `size`.")
+    difficulty: Literal["easy", "medium", "hard"] = Field(
+        DIFFICULTY.default, description="What a person needs (see the type's `difficulties`): `easy` needs the rules alone.")
+
+    @model_validator(mode="after")
+    def _normalised(self) -> HashiParams:
+        normalise_shape(self)
+        return self
+
+    def shape(self) -> tuple[int, int]:
+        return self.rows or self.size or 0, self.cols or self.size or 0
+
+
+def grow(rows: int, cols: int, rng: random.Random) -> dict[tuple[Cell, Cell], int]:
+    """Bridges of a random connected network, each pair with its count: a line from an island runs over free water
+    (no island, no bridge) and ends on a new island, or, now and then, on the island it meets."""
+    start = (rng.randrange(rows), rng.randrange(cols))
+    islands, water, bridges = {start}, set(), {}
+    target = max(2, round(ISLAND_SHARE * rows * cols * rng.uniform(0.8, 1.2)))
+    for _ in range(40 * target):
+        if len(islands) >= target:
+            break
+        (r, c), (dr, dc) = rng.choice(sorted(islands)), rng.choice(STEPS)
+        path = []
+        r, c = r + dr, c + dc
+        while 0 <= r < rows and 0 <= c < cols and (r, c) not in islands and (r, c) not in water:
+            path.append((r, c))
+            r, c = r + dr, c + dc
+        end = (r, c) if (r, c) in islands and path and rng.random() < LOOP_SHARE else None
+        if end is None and len(path) >= 2:
+            stop = rng.randrange(1, len(path))
+            end, path = path[stop], path[:stop]
+            islands.add(end)
+        if end is None:
+            continue
+        pair = tuple(sorted((end, (path[0][0] - dr, path[0][1] - dc))))
+        bridges[pair] = rng.choice((1, 2))
+        water.update(path)
+    return bridges  # type: ignore[return-value]
+
+
+class HashiGenre:
+    """What the kit's generator needs: a board and its answer. Every island shows its number, so there are no clues
+    to choose: the kit draws boards until one is unique (and solvable at the level)."""
+
+    def draw(self, params: HashiParams, rng: random.Random) -> tuple[Board, dict[str, Any]]:
+        rows, cols = params.shape()
+        bridges = grow(rows, cols, rng)
+        board: Board = [[None] * cols for _ in range(rows)]
+        for (a, b), count in bridges.items():
+            for r, c in (a, b):
+                board[r][c] = (board[r][c] or 0) + count
+        answer = {"bridges": [{"from": list(a), "to": list(b), "count": n} for (a, b), n in sorted(bridges.items())]}
+        return board, answer
+
+    def clues(self, board: Board, answer: dict[str, Any]) -> list[Cell]:
+        return []
+
+    def puzzle(self, board: Board, answer: dict[str, Any], shown: frozenset[Cell]) -> HashiPuzzle:
+        return HashiPuzzle(rows=len(board), cols=len(board[0]), islands=board)
+
+    def model(self, puzzle: HashiPuzzle) -> kit.Model:
+        return model(puzzle)
+
+
+def generate_puzzle(params: HashiParams, seed: int, deadline: Deadline) -> Generated:
+    return make_at_level(HashiGenre(), HashiAnswer, DIFFICULTY, PEOPLE, params, seed, deadline)
+
+
+def check(puzzle: HashiPuzzle, answer: HashiAnswer) -> list[Violation]:
+    return kit.check(model(puzzle), answer.model_dump())
+
+
+def solve(puzzle: HashiPuzzle, limit: int, deadline: Deadline, backend: str | None = None,
+          keep: int | None = None) -> SolveOutcome:
+    return kit.solve(model(puzzle), limit, deadline, backend, keep)
+
+
+PUZZLE_TYPE = PuzzleType(
+    name="hashi",
+    id_prefix="has",
+    summary="Join the islands with bridges along rows and columns, one or two a pair, none crossing, each island "
+            "with as many bridges as its number and all of them one network.",
+    params_model=HashiParams,
+    puzzle_model=HashiPuzzle,
+    answer_model=HashiAnswer,
+    generate=generate_puzzle,
+    check=check,
+    solve=solve,
+    render=picture.render,
+    parse_url=puzzlink.parse_url,
+    to_url=puzzlink.to_url,
+    parse_tatham=tatham.parse_tatham,
+    to_tatham=tatham.to_tatham,
+    backends=("cadical", "z3"),
+    catalogue={"sizes": f"{MIN_SIDE}–{MAX_SIDE} rows and columns to generate; up to 30 to solve",
+               "islands": f"about {ISLAND_SHARE:.0%} of the cells"},
+    difficulty=DIFFICULTY,
+    play_mode="links",
+)
