@@ -19,15 +19,17 @@ from generators.pipeline import Generated
 from generators.spec import PuzzleType
 from solvers.common import Cell, Deadline, SolveOutcome, Violation
 from solvers.hashi import picture, puzzlink, tatham
-from solvers.hashi.rules import HashiAnswer, HashiPuzzle, model
+from solvers.hashi.rules import Bridges, HashiAnswer, HashiPuzzle, model
 from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
 
 MIN_SIDE, MAX_SIDE = 5, 15
 ISLAND_SHARE, LOOP_SHARE = 0.2, 0.1  # islands a board grows to, as Tatham's boards have; bridges closing a loop
+MAX_GROWN = 100  # networks grown for one board with one answer; past it the kit's own checks refuse the last
+DOUBLE = {"easy": 0.7, "medium": 0.5, "hard": 0.3}  # double bridges: the fewer, the more a board needs trials
 STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 PEOPLE = kit_human.solver()
-DIFFICULTY = kit_human.difficulty(PEOPLE, model, "R×C of null (water) or 1–8 (an island's number)", "medium")
+DIFFICULTY = kit_human.difficulty(PEOPLE, model, Bridges(), "A list of {from, to, count}")
 Board = list[list[int | None]]
 
 
@@ -47,7 +49,7 @@ class HashiParams(BaseModel):
         return self.rows or self.size or 0, self.cols or self.size or 0
 
 
-def grow(rows: int, cols: int, rng: random.Random) -> dict[tuple[Cell, Cell], int]:
+def grow(rows: int, cols: int, double: float, rng: random.Random) -> dict[tuple[Cell, Cell], int]:
     """Bridges of a random connected network, each pair with its count: a line from an island runs over free water
     (no island, no bridge) and ends on a new island, or, now and then, on the island it meets."""
     start = (rng.randrange(rows), rng.randrange(cols))
@@ -70,7 +72,7 @@ def grow(rows: int, cols: int, rng: random.Random) -> dict[tuple[Cell, Cell], in
         if end is None:
             continue
         pair = tuple(sorted((end, (path[0][0] - dr, path[0][1] - dc))))
-        bridges[pair] = rng.choice((1, 2))
+        bridges[pair] = 2 if rng.random() < double else 1
         water.update(path)
     return bridges  # type: ignore[return-value]
 
@@ -80,14 +82,18 @@ class HashiGenre:
     to choose: the kit draws boards until one is unique (and solvable at the level)."""
 
     def draw(self, params: HashiParams, rng: random.Random) -> tuple[Board, dict[str, Any]]:
+        """A grown network whose numbers have no other answer: one SAT count (a few ms) drops the rest before the
+        kit's dearer level check, which would otherwise look through every trial of a board no one can solve."""
         rows, cols = params.shape()
-        bridges = grow(rows, cols, rng)
-        board: Board = [[None] * cols for _ in range(rows)]
-        for (a, b), count in bridges.items():
-            for r, c in (a, b):
-                board[r][c] = (board[r][c] or 0) + count
-        answer = {"bridges": [{"from": list(a), "to": list(b), "count": n} for (a, b), n in sorted(bridges.items())]}
-        return board, answer
+        for _ in range(MAX_GROWN):
+            bridges = grow(rows, cols, DOUBLE[params.difficulty], rng)
+            board: Board = [[None] * cols for _ in range(rows)]
+            for (a, b), count in bridges.items():
+                for r, c in (a, b):
+                    board[r][c] = (board[r][c] or 0) + count
+            if solve(self.puzzle(board, {}, frozenset()), 2, Deadline.after(10)).count == 1:
+                break
+        return board, {"bridges": [{"from": list(a), "to": list(b), "count": n} for (a, b), n in sorted(bridges.items())]}
 
     def clues(self, board: Board, answer: dict[str, Any]) -> list[Cell]:
         return []

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from generators import battleship, dabuhamienai, light_up, nonogram, number_sums, othello, sudoku, ubongo
+from generators import battleship, dabuhamienai, hashi, light_up, nonogram, number_sums, othello, sudoku, ubongo
 from generators.spec import PuzzleType
 
 TYPES: dict[str, PuzzleType] = {
@@ -16,5 +16,6 @@ TYPES: dict[str, PuzzleType] = {
         sudoku.PUZZLE_TYPE,
         nonogram.PUZZLE_TYPE,
         light_up.PUZZLE_TYPE,
+        hashi.PUZZLE_TYPE,
     )
 }
