@@ -1,10 +1,5 @@
-"""Hashi generation through the genre kit: islands grown as Tatham's generator grows them (from one island, a
-bridge of one or two to a new island along a random free straight line, now and then a bridge between two islands
-already there), every island's number shown, boards drawn until the level solves one alone.
-
-Levels are the kit's (a rule alone, short trials, long trials); sizes and levels follow Simon Tatham's presets
-(7×7 to 15×15, easy to hard), with any size from 5 to 15 on request.
-"""
+"""Hashi generation through the genre kit: a network grown as Tatham's generator grows one, every island's number
+shown, boards drawn until one has one answer at the level. Sizes 5 to 15 (Tatham's presets 7, 10, 15), three levels."""
 
 from __future__ import annotations
 
@@ -50,8 +45,8 @@ class HashiParams(BaseModel):
 
 
 def grow(rows: int, cols: int, double: float, rng: random.Random) -> dict[tuple[Cell, Cell], int]:
-    """Bridges of a random connected network, each pair with its count: a line from an island runs over free water
-    (no island, no bridge) and ends on a new island, or, now and then, on the island it meets."""
+    """A random connected network's bridges: a line from an island runs over free water (no island, no bridge) to a
+    new island, or now and then to the island it meets."""
     start = (rng.randrange(rows), rng.randrange(cols))
     islands, water, bridges = {start}, set(), {}
     target = max(2, round(ISLAND_SHARE * rows * cols * rng.uniform(0.8, 1.2)))
@@ -78,12 +73,11 @@ def grow(rows: int, cols: int, double: float, rng: random.Random) -> dict[tuple[
 
 
 class HashiGenre:
-    """What the kit's generator needs: a board and its answer. Every island shows its number, so there are no clues
-    to choose: the kit draws boards until one is unique (and solvable at the level)."""
+    """A board and its answer for the kit's generator; every number is shown, so there are no clues to choose."""
 
     def draw(self, params: HashiParams, rng: random.Random) -> tuple[Board, dict[str, Any]]:
-        """A grown network whose numbers have no other answer: one SAT count (a few ms) drops the rest before the
-        kit's dearer level check, which would otherwise look through every trial of a board no one can solve."""
+        """A grown network whose numbers have one answer: a SAT count (milliseconds) drops the others before the
+        kit's level check, which would look through every trial of a board no one can solve."""
         rows, cols = params.shape()
         for _ in range(MAX_GROWN):
             bridges = grow(rows, cols, DOUBLE[params.difficulty], rng)
@@ -139,4 +133,5 @@ PUZZLE_TYPE = PuzzleType(
                "islands": f"about {ISLAND_SHARE:.0%} of the cells"},
     difficulty=DIFFICULTY,
     play_mode="links",
+    model=model,
 )

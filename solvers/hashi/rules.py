@@ -1,11 +1,7 @@
-"""Hashi (Bridges, Hashiwokakero): join the islands with horizontal and vertical bridges, one or two between a
-pair that see each other along a row or column, no bridge crossing another, each island with as many bridges as
-its number, all islands one network.
+"""Hashi (Bridges): join the islands by one or two bridges between pairs that see each other along a row or
+column, no bridge crossing another, each island with as many bridges as its number, all islands one network.
 
-The answer is a list of bridges, so the genre writes its own layout (``Bridges``): each pair of islands that see
-each other has two 0/1 keys, ``(a, b, 1)`` "one bridge" and ``(a, b, 2)`` "two bridges". Its rules are counts over
-those keys (a 2-key listed twice weighs two) and one ``Connected``.
-"""
+The answer is a list of bridges, laid out (``Bridges``) as two keys per pair, ``(a, b, 1)`` and ``(a, b, 2)``."""
 
 from __future__ import annotations
 
@@ -19,7 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from solvers.common import Cell, InvalidInput, grid_shape_violations
 from solvers.grid import lines
-from solvers.kit.rules import Broken, Connected, Count, Model
+from solvers.kit.network import Network
+from solvers.kit.rules import Broken, Count, Model
 from solvers.techniques.human import cell_name
 
 MAX_SIDE = 30
@@ -65,18 +62,12 @@ def pairs(puzzle: HashiPuzzle) -> list[Pair]:
     return found
 
 
-def between(pair: Pair) -> list[Cell]:
-    """The water cells a bridge of ``pair`` passes over."""
-    (r0, c0), (r1, c1) = pair
-    return [(r, c0) for r in range(r0 + 1, r1)] if c0 == c1 else [(r0, c) for c in range(c0 + 1, c1)]
-
-
 def crossings(found: Iterable[Pair]) -> list[tuple[Pair, Pair]]:
     """The pairs whose bridges would cross: a row's bridge and a column's over the same water cell."""
     over: dict[Cell, list[Pair]] = {}
-    for pair in found:
-        for cell in between(pair):
-            over.setdefault(cell, []).append(pair)
+    for (r0, c0), (r1, c1) in found:
+        for cell in [(r, c0) for r in range(r0 + 1, r1)] if c0 == c1 else [(r0, c) for c in range(c0 + 1, c1)]:
+            over.setdefault(cell, []).append(((r0, c0), (r1, c1)))
     return [(a, b) for crossing in over.values() for a, b in combinations(crossing, 2)]
 
 
@@ -85,8 +76,8 @@ def name(pair: Pair) -> str:
 
 
 class Bridges:
-    """The answer's ``bridges`` list as the kit's 0/1 keys: ``(a, b, n)`` is 1 when a and b have n bridges. Without
-    a puzzle it only names the fields of a hint's partial answer."""
+    """The ``bridges`` list as 0/1 keys: ``(a, b, n)`` is 1 when a and b have n bridges. A hint's partial answer
+    lists a pair known to have none with count 0, and counts ruled out one by one as ``excluded``."""
 
     fields = ("bridges",)
 
@@ -98,8 +89,6 @@ class Bridges:
         return tuple((a, b, n) for a, b in self.pairs for n in (1, 2))
 
     def _entries(self, items: Any, counts: Sequence[int], once: bool = True) -> list[tuple[Pair, int]]:
-        """Each listed bridge as (pair, count); raises InvalidInput on an unknown pair, a count not in ``counts`` or
-        (``once``) a pair listed twice."""
         found: list[tuple[Pair, int]] = []
         for item in items or []:
             bridge = item if isinstance(item, Bridge) else Bridge.model_validate(item)
@@ -121,11 +110,21 @@ class Bridges:
         return {(a, b, n): int(drawn.get((a, b)) == n) for a, b in self.pairs for n in (1, 2)}
 
     def partial(self, state: Mapping[str, Any]) -> dict[Key, int]:
-        """A hint request's drawn bridges (count 0: a pair the player says has none) and the counts a hint ruled
-        out (``excluded``); other keys undecided."""
         ruled = {(a, b, n): 0 for (a, b), n in self._entries(state.get("excluded"), (1, 2), once=False)}
         drawn = self._entries(state.get("bridges"), (0, 1, 2))
         return {**ruled, **{(a, b, n): int(count == n) for (a, b), count in drawn for n in (1, 2)}}
+
+    def state_of(self, decided: Mapping[Key, int]) -> dict[str, Any]:
+        state: dict[str, list[dict[str, Any]]] = {"bridges": [], "excluded": []}
+        for a, b in self.pairs:
+            told = {n: decided[(a, b, n)] for n in (1, 2) if (a, b, n) in decided}
+            count = next((n for n, value in told.items() if value), 0 if len(told) == 2 else None)
+            for field, n in [("bridges", count)] if count is not None else [("excluded", n) for n in told]:
+                state[field].append({"from": list(a), "to": list(b), "count": n})
+        return state
+
+    def decision(self, entry: Mapping[str, Any]) -> tuple[Key, int]:
+        return (tuple(entry["from"]), tuple(entry["to"]), entry["count"]), entry["value"]
 
     def write(self, ones: set[Any]) -> dict[str, Any]:
         return {"bridges": [{"from": list(a), "to": list(b), "count": n} for a, b, n in sorted(ones)]}
@@ -142,17 +141,15 @@ class Bridges:
         return {"cell": list(a), "from": list(a), "to": list(b), "count": n, "value": value}
 
     def state_fields(self, description: str) -> dict[str, Any]:
-        return {"bridges": (list[Bridge] | None, Field(None, description=(
-            f"{description}: the bridges drawn so far (count 1 or 2), count 0 for a pair known to have none; "
-            "other pairs undecided."))),
-                "excluded": (list[Bridge] | None, Field(None, description=(
-                    "Counts ruled out so far: the pair has not `count` bridges (a hint's decision with value 0).")))}
+        return {"bridges": (list[Bridge] | None, Field(None, description=f"{description}: drawn so far, count 0 for "
+                                                       "a pair known to have none; other pairs undecided.")),
+                "excluded": (list[Bridge] | None, Field(None, description="Counts a pair is known not to have."))}
 
 
 @lru_cache(maxsize=1 << 16)
 def agreed(number: int, values: tuple[int | None, ...]) -> tuple[tuple[int, int], ...] | str:
-    """What every way of making ``number`` from an island's keys (``Island``) agrees on, as (position, value); a
-    str when no way makes it (why not). Islands see few patterns, so each is worked out once."""
+    """What every way of making ``number`` from an island's keys agrees on, as (position, value); a str when no
+    way makes it (why not). Islands see few patterns: each is worked out once."""
     options = [[n for n in (0, 1, 2) if values[j] in (None, int(n == 1)) and values[j + 1] in (None, int(n == 2))]
                for j in range(0, len(values), 3)]
     ways = [way for way in product(*options) if sum(way) == number]
@@ -170,9 +167,8 @@ def agreed(number: int, values: tuple[int | None, ...]) -> tuple[tuple[int, int]
 
 @dataclass(frozen=True)
 class Island(Count):
-    """An island's number: each pair's one-bridge key, then its two-bridge key twice (it weighs two). A person
-    reads it pair by pair (none, one or two bridges each), so it decides what every way of making the number
-    agrees on: an 8 takes two bridges every way, a 3 with two pairs at least one each."""
+    """An island's number over each pair's keys, the two-bridge key twice (it weighs two). A person reads it pair by
+    pair (none, one or two bridges), so it decides what every way agrees on: a 3 with two pairs has one each."""
 
     def look(self, values: Sequence[int | None]) -> list[tuple[int, int]]:
         found = agreed(self.low, tuple(values))
@@ -181,53 +177,9 @@ class Island(Count):
         return list(found)
 
 
-class Network(Connected):
-    """``Connected`` whose look reads each link once, on node numbers (not each group's links in turn): the look at
-    a 15×15 board's network runs thousands of times in a level check."""
-
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        number = {node: i for i, node in enumerate(dict.fromkeys([*self.nodes, *(n for _, a, b in self.links for n in (a, b))]))}
-        object.__setattr__(self, "ends", [(number[a], number[b]) for _, a, b in self.links])
-        object.__setattr__(self, "required", [number[node] for node in self.nodes])
-        object.__setattr__(self, "size", len(number))
-
-    def look(self, values: Sequence[int | None]) -> list[tuple[int, int]]:
-        parent = list(range(self.size))
-
-        def root(x: int) -> int:
-            while parent[x] != x:
-                parent[x] = x = parent[parent[x]]
-            return x
-
-        present, ends = set(self.required), self.ends
-        for i in [i for i, value in enumerate(values) if value == 1]:
-            a, b = ends[i]
-            parent[root(a)] = root(b)
-            present.update((a, b))
-        top = [root(x) for x in range(self.size)]
-        members: dict[int, int] = {}
-        for x in present:
-            members[top[x]] = members.get(top[x], 0) + 1
-        if len(members) < 2:
-            return []
-        ways: dict[int, list[int]] = {g: [] for g in members}
-        for i in [i for i, value in enumerate(values) if value is None]:
-            a, b = top[ends[i][0]], top[ends[i][1]]
-            if a != b:
-                if a in ways:
-                    ways[a].append(i)
-                if b in ways:
-                    ways[b].append(i)
-        for g, out in ways.items():
-            if not out:
-                raise Broken(f"a group of {members[g]} would be cut off from the rest")
-        return [(out[0], 1) for out in ways.values() if len(out) == 1]
-
-
 def model(puzzle: HashiPuzzle) -> Model:
-    """Each pair has one count of bridges at most; an island's bridges make its number; crossing pairs are not
-    both bridged; the bridged pairs join every island into one network."""
+    """A pair has one count at most; an island's bridges make its number; of two crossing pairs one at most is
+    bridged; the bridges join every island into one network."""
     layout = Bridges(puzzle)
     rules: list[Any] = [Count(((a, b, 1), (a, b, 2)), 0, 1, "one-count-per-pair",
                               f"{name((a, b))} has one count of bridges", where=(a, b)) for a, b in layout.pairs]
@@ -240,6 +192,6 @@ def model(puzzle: HashiPuzzle) -> Model:
         rules.append(Count(tuple((*pair, n) for pair in (p, q) for n in (1, 2)), 0, 1, "bridges-cross",
                            f"{name(p)} and {name(q)} cross (one of them at most)", where=(*p, *q)))
     links = tuple(((a, b, n), a, b) for a, b in layout.pairs for n in (1, 2))
-    rules.append(Network(links, "islands-connected", "every island is joined into one network",
-                           nodes=tuple(sorted(layout.islands)), where=tuple(sorted(layout.islands))))
+    every = tuple(sorted(layout.islands))
+    rules.append(Network(links, "islands-connected", "every island is joined into one network", every, every))
     return Model(layout, tuple(rules))
