@@ -14,16 +14,19 @@ from generators.pipeline import Generated
 from generators.spec import PuzzleType
 from solvers.common import Cell, Deadline, SolveOutcome, Violation
 from solvers.hashi import picture, puzzlink, tatham
-from solvers.hashi.rules import Bridges, HashiAnswer, HashiPuzzle, model
+from solvers.hashi.rules import Bridges, HashiAnswer, HashiPuzzle, model, network
 from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
+from solvers.techniques.human import HumanSolver, Level, Technique
 
 MIN_SIDE, MAX_SIDE = 5, 15
 ISLAND_SHARE, LOOP_SHARE = 0.2, 0.1  # islands a board grows to, as Tatham's boards have; bridges closing a loop
 MAX_GROWN = 100  # networks grown for one board with one answer; past it the kit's own checks refuse the last
 DOUBLE = {"easy": 0.7, "medium": 0.5, "hard": 0.3}  # double bridges: the fewer, the more a board needs trials
 STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
-PEOPLE = kit_human.solver()
+NETWORK = Technique("network", "A group of islands with one way out to the rest takes it.", 3.0, network)
+PLAIN, JOINED = kit_human.solver(), kit_human.solver(extra=(NETWORK,))  # trials with the network's look: hard only
+PEOPLE = HumanSolver((*PLAIN.levels[:2], Level("hard", (NETWORK, *JOINED.levels[2].techniques))), start=PLAIN.start)
 DIFFICULTY = kit_human.difficulty(PEOPLE, model, Bridges(), "A list of {from, to, count}")
 Board = list[list[int | None]]
 
@@ -48,12 +51,12 @@ def grow(rows: int, cols: int, double: float, rng: random.Random) -> dict[tuple[
     """A random connected network's bridges: a line from an island runs over free water (no island, no bridge) to a
     new island, or now and then to the island it meets."""
     start = (rng.randrange(rows), rng.randrange(cols))
-    islands, water, bridges = {start}, set(), {}
+    islands, water, bridges = {start: None}, set(), {}  # islands in the order they grew
     target = max(2, round(ISLAND_SHARE * rows * cols * rng.uniform(0.8, 1.2)))
     for _ in range(40 * target):
         if len(islands) >= target:
             break
-        (r, c), (dr, dc) = rng.choice(sorted(islands)), rng.choice(STEPS)
+        (r, c), (dr, dc) = rng.choice(list(islands)), rng.choice(STEPS)
         path = []
         r, c = r + dr, c + dc
         while 0 <= r < rows and 0 <= c < cols and (r, c) not in islands and (r, c) not in water:
@@ -63,7 +66,7 @@ def grow(rows: int, cols: int, double: float, rng: random.Random) -> dict[tuple[
         if end is None and len(path) >= 2:
             stop = rng.randrange(1, len(path))
             end, path = path[stop], path[:stop]
-            islands.add(end)
+            islands[end] = None
         if end is None:
             continue
         pair = tuple(sorted((end, (path[0][0] - dr, path[0][1] - dc))))

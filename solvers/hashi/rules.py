@@ -15,9 +15,10 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from solvers.common import Cell, InvalidInput, grid_shape_violations
 from solvers.grid import lines
-from solvers.kit.network import Network
+from solvers.kit.network import Network as Joined
 from solvers.kit.rules import Broken, Count, Model
-from solvers.techniques.human import cell_name
+from solvers.sat import SatBackend
+from solvers.techniques.human import Contradiction, GridState, Step, cell_name
 
 MAX_SIDE = 30
 Pair = tuple[Cell, Cell]
@@ -170,6 +171,16 @@ class Island(Count):
     """An island's number over each pair's keys, the two-bridge key twice (it weighs two). A person reads it pair by
     pair (none, one or two bridges), so it decides what every way agrees on: a 3 with two pairs has one each."""
 
+    def encode(self, sat: SatBackend, lits: Sequence[int], guard: int | None) -> None:
+        """Each way the pairs' counts miss the number ruled out by one clause (a few dozen per island)."""
+        pairs = [(lits[j], lits[j + 1]) for j in range(0, len(lits), 3)]
+        for way in product((0, 1, 2), repeat=len(pairs)) if pairs else ():
+            if sum(way) != self.low:
+                sat.add_clause([lit for (one, two), n in zip(pairs, way, strict=True)
+                                for lit in (-one if n == 1 else one, -two if n == 2 else two)])
+        if not pairs:
+            super().encode(sat, lits, guard)
+
     def look(self, values: Sequence[int | None]) -> list[tuple[int, int]]:
         found = agreed(self.low, tuple(values))
         if isinstance(found, str):
@@ -195,3 +206,25 @@ def model(puzzle: HashiPuzzle) -> Model:
     every = tuple(sorted(layout.islands))
     rules.append(Network(links, "islands-connected", "every island is joined into one network", every, every))
     return Model(layout, tuple(rules))
+
+
+
+class Network(Joined):
+    """The islands' one network, which a person reads as a technique of the hard level (``network``), as Tatham's
+    Bridges looks at groups of islands only at Hard: alone, it decides nothing."""
+
+    def look(self, values: Sequence[int | None]) -> list[tuple[int, int]]:
+        return []
+
+
+def network(m: Model, state: GridState) -> list[Step]:
+    """A group of islands with one way out to the rest takes it; one with none breaks the rule."""
+    k, rule = next((k, rule) for k, rule in enumerate(m.rules) if isinstance(rule, Network))
+    members = m.flat.cells[k]
+    try:
+        forced = Joined.look(rule, [state.values[i] for i in members])
+    except Broken as broken:
+        raise Contradiction(f"{rule.says}, and {broken.why}", m.where(rule)) from None
+    decided = {members[p]: value for p, value in forced}
+    return [Step("network", f"{rule.says}, and this is a group's last way out: {m.layout.say([m.keys[i]], 1)}",
+                 (((0, i), 1),), m.keys[i][:2]) for i in decided]
