@@ -32,10 +32,10 @@ class HashiPuzzle(BaseModel):
 
     @model_validator(mode="after")
     def _islands_fit(self) -> HashiPuzzle:
-        cells = [[0 if v is None else v for v in row] if isinstance(row, list) else row for row in self.islands]
-        problems = grid_shape_violations(cells, self.rows, self.cols, "islands", range(9))
+        cells = [[1 if v is None else v for v in row] if isinstance(row, list) else row for row in self.islands]
+        problems = grid_shape_violations(cells, self.rows, self.cols, "islands", range(1, 9))
         if problems:
-            raise ValueError("; ".join(p.message.replace("0..8", "null, 1..8") for p in problems))
+            raise ValueError("; ".join(p.message.replace("1..8", "null, 1..8") for p in problems))
         return self
 
 
