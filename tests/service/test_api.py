@@ -276,6 +276,7 @@ SOLVABLE = {
     "sudoku": {"size": 4, "givens": [[0, 1, 0, 0], [0, 0, 0, 2], [3, 0, 0, 0], [0, 0, 3, 0]]},
     "nonogram": {"rows": 2, "cols": 3, "row_clues": [[2], [1]], "col_clues": [[1], [1], [1]]},
     "light-up": {"rows": 2, "cols": 3, "walls": [[None, 1, None], [None, None, -1]]},
+    "hashi": {"rows": 2, "cols": 3, "islands": [[1, None, 3], [None, None, 2]]},
 }
 
 
