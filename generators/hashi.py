@@ -14,17 +14,17 @@ from generators.pipeline import Generated
 from generators.spec import PuzzleType
 from solvers.common import Cell, Deadline, SolveOutcome, Violation
 from solvers.hashi import picture, puzzlink, tatham
-from solvers.hashi.rules import Bridges, HashiAnswer, HashiPuzzle, model, network
+from solvers.hashi.rules import Bridges, HashiAnswer, HashiPuzzle, model
 from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
-from solvers.techniques.human import HumanSolver, Level, Technique
+from solvers.kit.network import NETWORK
+from solvers.techniques.human import HumanSolver, Level
 
 MIN_SIDE, MAX_SIDE = 5, 15
 ISLAND_SHARE, LOOP_SHARE = 0.2, 0.1  # islands a board grows to, as Tatham's boards have; bridges closing a loop
 MAX_GROWN = 100  # networks grown for one board with one answer; past it the kit's own checks refuse the last
 DOUBLE = {"easy": 0.7, "medium": 0.5, "hard": 0.3}  # double bridges: the fewer, the more a board needs trials
 STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
-NETWORK = Technique("network", "A group of islands with one way out to the rest takes it.", 3.0, network)
 PLAIN, JOINED = kit_human.solver(), kit_human.solver(extra=(NETWORK,))  # trials with the network's look: hard only
 PEOPLE = HumanSolver((*PLAIN.levels[:2], Level("hard", (NETWORK, *JOINED.levels[2].techniques))), start=PLAIN.start)
 DIFFICULTY = kit_human.difficulty(PEOPLE, model, Bridges(), "A list of {from, to, count}")

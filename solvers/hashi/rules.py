@@ -15,10 +15,10 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from solvers.common import Cell, InvalidInput, grid_shape_violations
 from solvers.grid import lines
-from solvers.kit.network import Network as Joined
+from solvers.kit.network import Deferred
 from solvers.kit.rules import Broken, Count, Model
 from solvers.sat import SatBackend
-from solvers.techniques.human import Contradiction, GridState, Step, cell_name
+from solvers.techniques.human import cell_name
 
 MAX_SIDE = 30
 Pair = tuple[Cell, Cell]
@@ -204,27 +204,6 @@ def model(puzzle: HashiPuzzle) -> Model:
                            f"{name(p)} and {name(q)} cross (one of them at most)", where=(*p, *q)))
     links = tuple(((a, b, n), a, b) for a, b in layout.pairs for n in (1, 2))
     every = tuple(sorted(layout.islands))
-    rules.append(Network(links, "islands-connected", "every island is joined into one network", every, every))
+    rules.append(Deferred(links, "islands-connected", "every island is joined into one network", every, every))
     return Model(layout, tuple(rules))
 
-
-
-class Network(Joined):
-    """The islands' one network, which a person reads as a technique of the hard level (``network``), as Tatham's
-    Bridges looks at groups of islands only at Hard: alone, it decides nothing."""
-
-    def look(self, values: Sequence[int | None]) -> list[tuple[int, int]]:
-        return []
-
-
-def network(m: Model, state: GridState) -> list[Step]:
-    """A group of islands with one way out to the rest takes it; one with none breaks the rule."""
-    k, rule = next((k, rule) for k, rule in enumerate(m.rules) if isinstance(rule, Network))
-    members = m.flat.cells[k]
-    try:
-        forced = Joined.look(rule, [state.values[i] for i in members])
-    except Broken as broken:
-        raise Contradiction(f"{rule.says}, and {broken.why}", m.where(rule)) from None
-    decided = {members[p]: value for p, value in forced}
-    return [Step("network", f"{rule.says}, and this is a group's last way out: {m.layout.say([m.keys[i]], 1)}",
-                 (((0, i), 1),), m.keys[i][:2]) for i in decided]

@@ -1,12 +1,15 @@
 """``Connected`` with a look that reads each link once, on node numbers: ``Connected.look`` goes through every link
 for each group in turn, which a level check of a large network (thousands of looks, most of them with one group per
-node) spends most of its time on. Same groups, same decisions, same sentences; the SAT cuts are Connected's."""
+node) spends most of its time on. Same groups, same decisions, same sentences; the SAT cuts are Connected's.
+
+``Deferred`` is a network a person reads only as a technique (``NETWORK``), at the level the genre puts it."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from solvers.kit.rules import Broken, Connected
+from solvers.kit.rules import Broken, Connected, Model
+from solvers.techniques.human import Contradiction, GridState, Step, Technique
 
 
 class Network(Connected):
@@ -50,3 +53,31 @@ class Network(Connected):
             if not out:
                 raise Broken(f"a group of {members[g]} would be cut off from the rest")
         return [(out[0], 1) for out in ways.values() if len(out) == 1]
+
+
+class Deferred(Network):
+    """A network that, as a rule alone, decides nothing: a person reads it as the technique ``NETWORK`` (Tatham's
+    Bridges looks at groups of islands only at Hard)."""
+
+    def look(self, values: Sequence[int | None]) -> list[tuple[int, int]]:
+        return []
+
+
+def read_network(model: Model, state: GridState) -> list[Step]:
+    """Each deferred network's look: a group with one way out to the rest takes it; one with none breaks the rule."""
+    steps = []
+    for k, rule in enumerate(model.rules):
+        if isinstance(rule, Deferred):
+            members = model.flat.cells[k]
+            try:
+                forced = Network.look(rule, [state.values[i] for i in members])
+            except Broken as broken:
+                raise Contradiction(f"{rule.says}, and {broken.why}", model.where(rule)) from None
+            steps += [Step("network", f"{rule.says}, and this is a group's last way out: "
+                           f"{model.layout.say([model.keys[i]], 1)}", (((0, i), 1),), (model.layout.cell(model.keys[i]),))
+                      for i in dict.fromkeys(members[p] for p, _ in forced)]
+    return steps
+
+
+NETWORK = Technique("network", "A group with one way out to the rest takes it; a group with none is a contradiction.",
+                    3.0, read_network)
