@@ -56,11 +56,11 @@ class Network(Connected):
 
 
 class Deferred(Network):
-    """A network that, as a rule alone, decides nothing: a person reads it as the technique ``NETWORK`` (Tatham's
-    Bridges looks at groups of islands only at Hard)."""
+    """A network that, as a rule alone, decides nothing and is broken only once every link is decided: a person
+    reads it as the technique ``NETWORK`` (Tatham's Bridges looks at groups of islands only at Hard)."""
 
     def look(self, values: Sequence[int | None]) -> list[tuple[int, int]]:
-        return []
+        return [] if None in values else super().look(values)
 
 
 def read_network(model: Model, state: GridState) -> list[Step]:
