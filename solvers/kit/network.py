@@ -57,7 +57,7 @@ class Network(Connected):
 
 class Deferred(Network):
     """A network that, as a rule alone, decides nothing and is broken only once every link is decided: a person
-    reads it as the technique ``NETWORK`` (Tatham's Bridges looks at groups of islands only at Hard)."""
+    reads it as the technique ``NETWORK``, at the level the genre puts it."""
 
     def look(self, values: Sequence[int | None]) -> list[tuple[int, int]]:
         return [] if None in values else super().look(values)
