@@ -5,6 +5,7 @@ from __future__ import annotations
 from generators import (
     battleship,
     dabuhamienai,
+    hashi,
     light_up,
     nonogram,
     number_sums,
@@ -29,5 +30,6 @@ TYPES: dict[str, PuzzleType] = {
         light_up.PUZZLE_TYPE,
         slitherlink.PUZZLE_TYPE,
         skyscrapers.PUZZLE_TYPE,
+        hashi.PUZZLE_TYPE,
     )
 }

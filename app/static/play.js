@@ -9,6 +9,7 @@
 //   pieces: pick a piece, rotate/flip it, place it on the board; click a placed piece to lift it
 //   digits: its own module, play-digits.js: select a cell, type its digit or pencil marks
 //   edges : its own module, play-edges.js: draw lines and crosses on the edges between the grid's dots
+//   links : its own module, play-links.js: join numbered cells along rows and columns by one or two links
 // A genre's module (shipped in its folder, e.g. solvers/<genre>/play.js) exports
 //   setup({ data, cells, state, rows, cols }) -> { fixed?, changed? }
 // fixed: a Map "r,c" -> "filled" / "empty" of cells decided from the start (they cannot be changed); without
@@ -16,7 +17,7 @@
 // changed(key): called after each cell's state changes (e.g. to grey a clue or reshape a drawing).
 
 const data = JSON.parse(document.getElementById("puzzle-data").textContent);
-const MODES = ["cycle", "square", "pieces", "digits", "edges"]; // what PuzzleType.play_mode may name
+const MODES = ["cycle", "square", "pieces", "digits", "edges", "links"]; // what PuzzleType.play_mode may name
 const mode = data.mode;
 if (!MODES.includes(mode)) throw new Error(`The play page has no widget ${JSON.stringify(mode)}.`);
 const HOW = {
@@ -40,7 +41,11 @@ const NEXT = { unknown: "filled", filled: "empty", empty: "unknown" };
 const genre = data.module ? (await import(data.module)).setup({ data, cells, state, rows, cols }) || {} : {};
 
 // A mode kept in its own module (same version query as this one: the assets are cached for a year).
-const MODULES = { digits: ["./play-digits.js", "createDigitsMode"], edges: ["./play-edges.js", "createEdgesMode"] };
+const MODULES = {
+  digits: ["./play-digits.js", "createDigitsMode"],
+  edges: ["./play-edges.js", "createEdgesMode"],
+  links: ["./play-links.js", "createLinksMode"],
+};
 const extra = MODULES[mode]
   ? (await import(MODULES[mode][0] + new URL(import.meta.url).search))[MODULES[mode][1]]({ data, cells, say, clearMarks, setState })
   : null;

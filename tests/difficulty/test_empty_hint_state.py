@@ -12,7 +12,8 @@ GENERATE_BUDGET_SECONDS = 120  # the `client` fixture's (conftest): a loaded mac
 HINTED = sorted(name for name, t in TYPES.items() if t.difficulty is not None)
 PARAMS = {"dabuhamienai": {"size": 5, "difficulty": "easy"}, "battleship": {"size": 6, "difficulty": "easy"},
           "number-sums": {"size": 4}, "ubongo": {"pieces": 3}, "othello": {"empties": 8}, "sudoku": {"size": 4},
-          "nonogram": {"size": 5, "difficulty": "easy"}, "light-up": {"size": 7, "difficulty": "easy"}}
+          "nonogram": {"size": 5, "difficulty": "easy"}, "light-up": {"size": 7, "difficulty": "easy"},
+          "hashi": {"size": 7, "difficulty": "easy"}}
 
 
 def explicitly_empty(name: str, puzzle: dict) -> dict:
@@ -23,6 +24,8 @@ def explicitly_empty(name: str, puzzle: dict) -> dict:
         return {"hint": 1}
     if name == "sudoku":
         return {"digits": [[0] * puzzle["size"] for _ in range(puzzle["size"])]}
+    if name == "hashi":
+        return {"bridges": []}
     rows = len(puzzle["numbers"]) if "numbers" in puzzle else puzzle.get("rows", puzzle.get("size"))
     cols = len(puzzle["numbers"][0]) if "numbers" in puzzle else puzzle.get("cols", puzzle.get("size"))
     field = next(iter(TYPES[name].difficulty.state_model.model_fields))

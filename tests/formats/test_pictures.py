@@ -20,6 +20,7 @@ PARAMS = {
     "sudoku": {"size": 9},
     "nonogram": {"size": 8},
     "light-up": {"size": 7},
+    "hashi": {"size": 7},
 }
 
 
@@ -46,6 +47,8 @@ def expected_texts(name: str, puzzle: dict) -> set[str]:
         return {str(v) for row in puzzle["walls"] for v in row if v is not None and v >= 0}
     if name == "nonogram":
         return {str(run) for runs in puzzle["row_clues"] + puzzle["col_clues"] for run in runs}
+    if name == "hashi":
+        return {str(v) for row in puzzle["islands"] for v in row if v}
     return set("ABCDEFGH") | {str(rank) for rank in range(1, 9)}
 
 
@@ -105,6 +108,7 @@ def test_play_mode_marks_every_cell_with_its_hook(name: str) -> None:
         "sudoku": ({"size": 4, "givens": [[0, 1, 0, 0], [0, 0, 0, 2], [3, 0, 0, 0], [0, 0, 3, 0]]}, 16),
         "nonogram": ({"rows": 2, "cols": 3, "row_clues": [[2], [1]], "col_clues": [[1], [1], [1]]}, 6),
         "light-up": ({"rows": 2, "cols": 3, "walls": [[None, 1, None], [None, None, -1]]}, 6),
+        "hashi": ({"rows": 2, "cols": 3, "islands": [[1, None, 2], [None, None, 1]]}, 3),
     }
     payload, cells = examples[name]
     puzzle_type = TYPES[name]

@@ -65,6 +65,10 @@ PUZZLES = {
         "rows": st.integers(-1, 7), "cols": st.integers(-1, 7),
         "walls": grid(st.sampled_from([None, None, None, None, -1, 0, 1, 2, 4, 5, -3]), 7),
     }),
+    "hashi": st.fixed_dictionaries({
+        "rows": st.integers(-1, 6), "cols": st.integers(-1, 6),
+        "islands": grid(st.sampled_from([None, None, None, 1, 2, 3, 4, 8, 0, 9]), 6),
+    }),
 }
 
 

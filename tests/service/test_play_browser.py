@@ -201,6 +201,37 @@ def test_othello_click_the_move(browser, service: str, tmp_path: Path) -> None:
     page.close()
 
 
+def test_links_join_islands_by_taps_drags_and_keys_and_take_a_hint(browser, service: str, tmp_path: Path) -> None:
+    """Hashi's bridges through the shared `links` widget: the first pair by two taps, the others by drags, the
+    last by Shift+arrow from its first island; one missing shows a broken rule, all of them are solved."""
+    record = generate(service, "hashi", size=7, seed=11)
+    first, *middle, last = record["solution"]["bridges"]
+    page = open_page(browser, service, record, DESKTOP)
+    page.screenshot(path=tmp_path / "hashi-desktop-start.png", full_page=True)
+    for _ in range(first["count"]):
+        cell(page, *first["from"]).click()
+        cell(page, *first["to"]).click()
+    for bridge in middle:
+        for _ in range(bridge["count"]):
+            cell(page, *bridge["from"]).drag_to(cell(page, *bridge["to"]))
+    assert page.locator("[data-links] line").count() == sum(b["count"] for b in [first, *middle])
+    assert not check(page).startswith("solved")
+    assert page.locator(".violation").count() >= 1
+    (r0, c0), (_, c1) = last["from"], last["to"]
+    arrow = "ArrowDown" if c0 == c1 else "ArrowRight"  # the answer lists each pair from its top or left island
+    page.focus(f'[data-cell="{r0},{c0}"]')
+    for _ in range(last["count"]):
+        page.keyboard.press(f"Shift+{arrow}")
+    assert check(page).startswith("solved")
+    page.screenshot(path=tmp_path / "hashi-desktop-solved.png", full_page=True)
+    page.click('[data-action="clear"]')
+    assert page.locator("[data-links] line").count() == 0
+    page.click('[data-action="hint"]')
+    sync_api.expect(page.locator("[data-result]")).to_contain_text("Hint", timeout=30_000)
+    assert page.errors == []  # type: ignore[attr-defined]
+    page.close()
+
+
 def normalise(cells: list[tuple[int, int]]) -> list[tuple[int, int]]:
     r0, c0 = min(r for r, _ in cells), min(c for _, c in cells)
     return sorted((r - r0, c - c0) for r, c in cells)

@@ -55,7 +55,7 @@ def test_the_script_reader_skips_comments_and_sees_keys_and_strings() -> None:
 
 def test_the_shared_play_scripts_name_no_puzzle_type() -> None:
     scripts = sorted(STATIC.glob("*.js"))
-    assert {path.name for path in scripts} >= {"play.js", "play-digits.js", "front.js"}
+    assert {path.name for path in scripts} >= {"play.js", "play-digits.js", "play-links.js", "front.js"}
     named = {path.name: sorted(named_types(path.read_text())) for path in scripts}
     assert {script: names for script, names in named.items() if names} == {}
 
@@ -65,7 +65,7 @@ def test_every_type_plays_with_a_widget_play_js_implements_and_ships_its_own_mod
     declared = re.search(r"^const MODES = \[([^\]]*)\];", play, re.MULTILINE)
     assert declared, "play.js declares its shared widgets as `const MODES = [...]`"
     implemented = set(string_literals(declared.group(1)))
-    assert implemented == {"cycle", "square", "pieces", "digits", "edges"}
+    assert implemented == {"cycle", "square", "pieces", "digits", "edges", "links"}
     assert {name: t.play_mode for name, t in TYPES.items() if t.play_mode not in implemented} == {}
     for name, puzzle_type in TYPES.items():
         path = play_script(puzzle_type)

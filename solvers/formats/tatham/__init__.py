@@ -1,0 +1,1 @@
+"""Simon Tatham's game IDs (the text `sgt-* --generate` prints and his programs read)."""
