@@ -4,12 +4,10 @@ shown, boards drawn until one has one answer at the level. Sizes 5 to 15 (Tatham
 from __future__ import annotations
 
 import random
-from typing import Any, Literal
-
-from pydantic import BaseModel, Field, model_validator
+from typing import Any
 
 from generators.kit import make_at_level
-from generators.params import normalise_shape
+from generators.params import rectangle_params
 from generators.pipeline import Generated
 from generators.spec import PuzzleType
 from solvers.common import Cell, Deadline, SolveOutcome, Violation
@@ -31,20 +29,7 @@ DIFFICULTY = kit_human.difficulty(PEOPLE, model, Bridges(), "A list of {from, to
 Board = list[list[int | None]]
 
 
-class HashiParams(BaseModel):
-    size: int | None = Field(10, ge=MIN_SIDE, le=MAX_SIDE, description="Grid side (`rows` and `cols` override it).")
-    rows: int | None = Field(None, ge=MIN_SIDE, le=MAX_SIDE, description="Number of rows; defaults to `size`.")
-    cols: int | None = Field(None, ge=MIN_SIDE, le=MAX_SIDE, description="Number of columns; defaults to `size`.")
-    difficulty: Literal["easy", "medium", "hard"] = Field(
-        DIFFICULTY.default, description="What a person needs (see the type's `difficulties`): `easy` needs the rules alone.")
-
-    @model_validator(mode="after")
-    def _normalised(self) -> HashiParams:
-        normalise_shape(self)
-        return self
-
-    def shape(self) -> tuple[int, int]:
-        return self.rows or self.size or 0, self.cols or self.size or 0
+HashiParams = rectangle_params("HashiParams", __name__, MIN_SIDE, MAX_SIDE, 10, DIFFICULTY)
 
 
 def grow(rows: int, cols: int, double: float, rng: random.Random) -> dict[tuple[Cell, Cell], int]:

@@ -8,12 +8,9 @@ presets (7×7 to 14×14, easy to hard), with any size from 5 to 14 on request.
 from __future__ import annotations
 
 import random
-from typing import Literal
-
-from pydantic import BaseModel, Field, model_validator
 
 from generators.kit import make_at_level
-from generators.params import normalise_shape
+from generators.params import rectangle_params
 from generators.pipeline import Generated
 from generators.spec import PuzzleType
 from solvers.common import Cell, Deadline, SolveOutcome, Violation
@@ -32,20 +29,7 @@ Walls = list[list[int | None]]
 Grid = list[list[int]]
 
 
-class LightUpParams(BaseModel):
-    size: int | None = Field(10, ge=MIN_SIDE, le=MAX_SIDE, description="Grid side (`rows` and `cols` override it).")
-    rows: int | None = Field(None, ge=MIN_SIDE, le=MAX_SIDE, description="Number of rows; defaults to `size`.")
-    cols: int | None = Field(None, ge=MIN_SIDE, le=MAX_SIDE, description="Number of columns; defaults to `size`.")
-    difficulty: Literal["easy", "medium", "hard"] = Field(
-        DIFFICULTY.default, description="What a person needs (see the type's `difficulties`): `easy` needs the rules alone.")
-
-    @model_validator(mode="after")
-    def _normalised(self) -> LightUpParams:
-        normalise_shape(self)
-        return self
-
-    def shape(self) -> tuple[int, int]:
-        return self.rows or self.size or 0, self.cols or self.size or 0
+LightUpParams = rectangle_params("LightUpParams", __name__, MIN_SIDE, MAX_SIDE, 10, DIFFICULTY)
 
 
 class LightUpGenre:

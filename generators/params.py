@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Literal, Protocol
+
+from pydantic import BaseModel, Field, model_validator
+
+from solvers.techniques.human import Difficulty
 
 
 class SizedGrid(Protocol):
@@ -19,3 +23,30 @@ def normalise_shape(params: SizedGrid) -> None:
         params.size, params.rows, params.cols = rows, None, None
     else:
         params.size, params.rows, params.cols = None, rows, cols
+
+
+def rectangle_params(name: str, module: str, low: int, high: int, default: int, graded: Difficulty) -> type[BaseModel]:
+    """The parameters of a genre on a rectangle of any size from ``low`` to ``high`` with the kit's levels:
+    ``size`` or ``rows``/``cols``, and ``difficulty``, one of ``graded``'s levels. ``name`` and ``module`` are
+    where the class is bound, so a worker process unpickles its instances."""
+    levels = Literal[tuple(graded.names)]  # type: ignore[valid-type]
+
+    class Params(BaseModel):
+        size: int | None = Field(default, ge=low, le=high, description="Grid side (`rows` and `cols` override it).")
+        rows: int | None = Field(None, ge=low, le=high, description="Number of rows; defaults to `size`.")
+        cols: int | None = Field(None, ge=low, le=high, description="Number of columns; defaults to `size`.")
+        difficulty: levels = Field(  # type: ignore[valid-type]
+            graded.default, description="What a person needs (see the type's `difficulties`): "
+                                        f"`{graded.names[0]}` needs the rules alone.")
+
+        @model_validator(mode="after")
+        def _normalised(self) -> Params:
+            normalise_shape(self)
+            return self
+
+        def shape(self) -> tuple[int, int]:
+            return self.rows or self.size or 0, self.cols or self.size or 0
+
+    Params.__name__ = Params.__qualname__ = name
+    Params.__module__ = module
+    return Params

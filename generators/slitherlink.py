@@ -9,12 +9,9 @@ Levels are the kit's (a rule alone, short trials, long trials); sizes follow Sim
 from __future__ import annotations
 
 import random
-from typing import Literal
-
-from pydantic import BaseModel, Field, model_validator
 
 from generators.kit import make
-from generators.params import normalise_shape
+from generators.params import rectangle_params
 from generators.pipeline import Generated, generate_at_level
 from generators.spec import PuzzleType
 from solvers.common import Cell, Deadline, SolveOutcome, Violation
@@ -33,20 +30,7 @@ DIFFICULTY = fast(kit_human.difficulty(PEOPLE, model, layout(1, 1), "(R+1)×C or
 Edges = dict[str, list[list[int]]]
 
 
-class SlitherlinkParams(BaseModel):
-    size: int | None = Field(10, ge=MIN_SIDE, le=MAX_SIDE, description="Grid side (`rows` and `cols` override it).")
-    rows: int | None = Field(None, ge=MIN_SIDE, le=MAX_SIDE, description="Number of rows; defaults to `size`.")
-    cols: int | None = Field(None, ge=MIN_SIDE, le=MAX_SIDE, description="Number of columns; defaults to `size`.")
-    difficulty: Literal["easy", "medium", "hard"] = Field(
-        DIFFICULTY.default, description="What a person needs (see the type's `difficulties`): `easy` needs the rules alone.")
-
-    @model_validator(mode="after")
-    def _normalised(self) -> SlitherlinkParams:
-        normalise_shape(self)
-        return self
-
-    def shape(self) -> tuple[int, int]:
-        return self.rows or self.size or 0, self.cols or self.size or 0
+SlitherlinkParams = rectangle_params("SlitherlinkParams", __name__, MIN_SIDE, MAX_SIDE, 10, DIFFICULTY)
 
 
 RING = ((-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1))  # the 8 cells around, in turn
