@@ -30,7 +30,20 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from bench.stats import percentile
-from generators import battleship, dabuhamienai, kit, light_up, nonogram, number_sums, othello, sudoku, ubongo
+from generators import (
+    battleship,
+    dabuhamienai,
+    hashi,
+    kit,
+    light_up,
+    nonogram,
+    number_sums,
+    othello,
+    skyscrapers,
+    slitherlink,
+    sudoku,
+    ubongo,
+)
 from generators.registry import TYPES
 from generators.spec import PuzzleType
 from solvers.common import Deadline
@@ -56,6 +69,9 @@ BANDS: dict[str, list[Band]] = {
     "sudoku": [Band("size", 4, 9, 16, {})],
     "nonogram": [Band("size", 5, 15, 30, {})],
     "light-up": [Band("size", 5, 10, 14, {})],
+    "slitherlink": [Band("size", 5, 10, 15, {})],
+    "skyscrapers": [Band("size", 4, 6, 9, {})],
+    "hashi": [Band("size", 5, 10, 15, {})],
 }
 
 UNGRADED: dict[str, Callable[[BaseModel, int, Deadline], Any]] = {
@@ -66,8 +82,12 @@ UNGRADED: dict[str, Callable[[BaseModel, int, Deadline], Any]] = {
     "othello": othello.generate_unique,
     "sudoku": sudoku.generate_unique,
     "nonogram": lambda p, seed, deadline: nonogram.generate_unique(*p.shape(), seed, deadline),
-    "light-up": lambda p, seed, deadline: kit.make(light_up.LightUpGenre(), light_up.LightUpAnswer, "lights", p, seed,
-                                                   deadline),
+    "light-up": lambda p, seed, deadline: kit.make(light_up.LightUpGenre(), light_up.LightUpAnswer, p, seed, deadline),
+    "slitherlink": lambda p, seed, deadline: kit.make(slitherlink.SlitherlinkGenre(), slitherlink.SlitherlinkAnswer, p,
+                                                      seed, deadline),
+    "skyscrapers": lambda p, seed, deadline: kit.make(skyscrapers.SkyscrapersGenre(), skyscrapers.SkyscrapersAnswer, p,
+                                                      seed, deadline),
+    "hashi": lambda p, seed, deadline: kit.make(hashi.HashiGenre(), hashi.HashiAnswer, p, seed, deadline),
 }
 
 
