@@ -13,7 +13,8 @@ HINTED = sorted(name for name, t in TYPES.items() if t.difficulty is not None)
 PARAMS = {"dabuhamienai": {"size": 5, "difficulty": "easy"}, "battleship": {"size": 6, "difficulty": "easy"},
           "number-sums": {"size": 4}, "ubongo": {"pieces": 3}, "othello": {"empties": 8}, "sudoku": {"size": 4},
           "nonogram": {"size": 5, "difficulty": "easy"}, "light-up": {"size": 7, "difficulty": "easy"},
-          "hashi": {"size": 7, "difficulty": "easy"}}
+          "hashi": {"size": 7, "difficulty": "easy"}, "slitherlink": {"size": 5, "difficulty": "easy"},
+          "skyscrapers": {"size": 4, "difficulty": "easy"}}
 
 
 def explicitly_empty(name: str, puzzle: dict) -> dict:
@@ -26,6 +27,11 @@ def explicitly_empty(name: str, puzzle: dict) -> dict:
         return {"digits": [[0] * puzzle["size"] for _ in range(puzzle["size"])]}
     if name == "hashi":
         return {"bridges": []}
+    if name == "skyscrapers":
+        return {"digits": [[0] * puzzle["size"] for _ in range(puzzle["size"])]}
+    if name == "slitherlink":
+        rows, cols = puzzle["rows"], puzzle["cols"]
+        return {"horizontal": [[None] * cols for _ in range(rows + 1)], "vertical": [[None] * (cols + 1) for _ in range(rows)]}
     rows = len(puzzle["numbers"]) if "numbers" in puzzle else puzzle.get("rows", puzzle.get("size"))
     cols = len(puzzle["numbers"][0]) if "numbers" in puzzle else puzzle.get("cols", puzzle.get("size"))
     field = next(iter(TYPES[name].difficulty.state_model.model_fields))

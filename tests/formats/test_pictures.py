@@ -21,6 +21,8 @@ PARAMS = {
     "nonogram": {"size": 8},
     "light-up": {"size": 7},
     "hashi": {"size": 7},
+    "slitherlink": {"size": 5},
+    "skyscrapers": {"size": 4},
 }
 
 
@@ -49,6 +51,11 @@ def expected_texts(name: str, puzzle: dict) -> set[str]:
         return {str(run) for runs in puzzle["row_clues"] + puzzle["col_clues"] for run in runs}
     if name == "hashi":
         return {str(v) for row in puzzle["islands"] for v in row if v}
+    if name == "slitherlink":
+        return {str(v) for row in puzzle["clues"] for v in row if v is not None}
+    if name == "skyscrapers":
+        return ({str(v) for side in ("top", "bottom", "left", "right") for v in puzzle[side] if v}
+                | {str(v) for row in puzzle["givens"] for v in row if v})
     return set("ABCDEFGH") | {str(rank) for rank in range(1, 9)}
 
 
@@ -109,6 +116,9 @@ def test_play_mode_marks_every_cell_with_its_hook(name: str) -> None:
         "nonogram": ({"rows": 2, "cols": 3, "row_clues": [[2], [1]], "col_clues": [[1], [1], [1]]}, 6),
         "light-up": ({"rows": 2, "cols": 3, "walls": [[None, 1, None], [None, None, -1]]}, 6),
         "hashi": ({"rows": 2, "cols": 3, "islands": [[1, None, 2], [None, None, 1]]}, 3),
+        "slitherlink": ({"rows": 2, "cols": 3, "clues": [[3, None, 1], [None, 2, None]]}, 6),
+        "skyscrapers": ({"size": 3, "top": [3, 2, 1], "bottom": [1, 2, 2], "left": [3, 2, 1], "right": [1, 2, 2],
+                         "givens": [[None] * 3 for _ in range(3)]}, 9),
     }
     payload, cells = examples[name]
     puzzle_type = TYPES[name]
