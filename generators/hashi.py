@@ -10,7 +10,7 @@ from generators.kit import make_at_level
 from generators.params import rectangle_params
 from generators.pipeline import Generated
 from generators.spec import PuzzleType
-from solvers.common import Cell, Deadline, SolveOutcome, Violation
+from solvers.common import Cell, Deadline
 from solvers.hashi import picture, puzzlink, tatham
 from solvers.hashi.rules import Bridges, HashiAnswer, HashiPuzzle, model
 from solvers.kit import human as kit_human
@@ -91,13 +91,8 @@ def generate_puzzle(params: HashiParams, seed: int, deadline: Deadline) -> Gener
     return make_at_level(HashiGenre(), HashiAnswer, DIFFICULTY, PEOPLE, params, seed, deadline)
 
 
-def check(puzzle: HashiPuzzle, answer: HashiAnswer) -> list[Violation]:
-    return kit.check(model(puzzle), answer.model_dump())
-
-
-def solve(puzzle: HashiPuzzle, limit: int, deadline: Deadline, backend: str | None = None,
-          keep: int | None = None) -> SolveOutcome:
-    return kit.solve(model(puzzle), limit, deadline, backend, keep)
+check = kit.checker(model)
+solve = kit.solver(model)
 
 
 PUZZLE_TYPE = PuzzleType(

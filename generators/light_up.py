@@ -13,7 +13,7 @@ from generators.kit import make_at_level
 from generators.params import rectangle_params
 from generators.pipeline import Generated
 from generators.spec import PuzzleType
-from solvers.common import Cell, Deadline, SolveOutcome, Violation
+from solvers.common import Cell, Deadline
 from solvers.grid import neighbours
 from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
@@ -78,13 +78,8 @@ def generate_puzzle(params: LightUpParams, seed: int, deadline: Deadline) -> Gen
     return make_at_level(LightUpGenre(), LightUpAnswer, DIFFICULTY, PEOPLE, params, seed, deadline)
 
 
-def check(puzzle: LightUpPuzzle, answer: LightUpAnswer) -> list[Violation]:
-    return kit.check(model(puzzle), answer.model_dump())
-
-
-def solve(puzzle: LightUpPuzzle, limit: int, deadline: Deadline, backend: str | None = None,
-          keep: int | None = None) -> SolveOutcome:
-    return kit.solve(model(puzzle), limit, deadline, backend, keep)
+check = kit.checker(model)
+solve = kit.solver(model)
 
 
 PUZZLE_TYPE = PuzzleType(

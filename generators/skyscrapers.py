@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field, model_validator
 from generators.kit import make
 from generators.pipeline import Generated, generate_at_level
 from generators.spec import PuzzleType
-from solvers.common import Deadline, SolveOutcome, Violation
+from solvers.common import Deadline
 from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
 from solvers.kit.latin import latin_square
@@ -125,13 +125,8 @@ def generate_puzzle(params: SkyscrapersParams, seed: int, deadline: Deadline) ->
                              grade, level, seed, deadline)
 
 
-def check(puzzle: SkyscrapersPuzzle, answer: SkyscrapersAnswer) -> list[Violation]:
-    return kit.check(model(puzzle), answer.model_dump())
-
-
-def solve(puzzle: SkyscrapersPuzzle, limit: int, deadline: Deadline, backend: str | None = None,
-          keep: int | None = None) -> SolveOutcome:
-    return kit.solve(model(puzzle), limit, deadline, backend, keep)
+check = kit.checker(model)
+solve = kit.solver(model)
 
 
 PUZZLE_TYPE = PuzzleType(

@@ -14,7 +14,7 @@ from generators.kit import make
 from generators.params import rectangle_params
 from generators.pipeline import Generated, generate_at_level
 from generators.spec import PuzzleType
-from solvers.common import Cell, Deadline, SolveOutcome, Violation
+from solvers.common import Cell, Deadline
 from solvers.grid import neighbours
 from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
@@ -97,13 +97,8 @@ def generate_puzzle(params: SlitherlinkParams, seed: int, deadline: Deadline) ->
                                                             budget, fits), DIFFICULTY.grade, params.difficulty, seed, deadline)
 
 
-def check(puzzle: SlitherlinkPuzzle, answer: SlitherlinkAnswer) -> list[Violation]:
-    return kit.check(model(puzzle), answer.model_dump())
-
-
-def solve(puzzle: SlitherlinkPuzzle, limit: int, deadline: Deadline, backend: str | None = None,
-          keep: int | None = None) -> SolveOutcome:
-    return kit.solve(model(puzzle), limit, deadline, backend, keep)
+check = kit.checker(model)
+solve = kit.solver(model)
 
 
 PUZZLE_TYPE = PuzzleType(

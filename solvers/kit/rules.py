@@ -10,7 +10,7 @@ a genre's own) keeps the same protocol (``Rule``), so the checker, the solver an
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from itertools import product
@@ -563,3 +563,22 @@ class Prover:
 
     def close(self) -> None:
         self.sat.close()
+
+
+def checker(model_of: Callable[[Any], Model]) -> Callable[[Any, Any], list[Violation]]:
+    """A kit genre's ``check``: its model of the puzzle read against the answer's fields."""
+
+    def check_answer(puzzle: Any, answer: Any) -> list[Violation]:
+        return check(model_of(puzzle), answer.model_dump())
+
+    return check_answer
+
+
+def solver(model_of: Callable[[Any], Model]) -> Callable[..., SolveOutcome]:
+    """A kit genre's ``solve``: its model of the puzzle counted on a SAT backend (``solve``)."""
+
+    def solve_puzzle(puzzle: Any, limit: int, deadline: Deadline, backend: str | None = None,
+                     keep: int | None = None) -> SolveOutcome:
+        return solve(model_of(puzzle), limit, deadline, backend, keep)
+
+    return solve_puzzle
