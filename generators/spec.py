@@ -45,6 +45,15 @@ class Solver(Protocol[PuzzleT]):
 
 
 @dataclass(frozen=True)
+class TathamPreset:
+    """One of Simon Tatham's presets and our parameters at the same size and level."""
+
+    preset: str  # what `sgt-<game> --generate N <preset>` takes, e.g. "7x7b20s4d0"
+    level: int  # his level's rank among his levels, 0 = his easiest
+    params: dict[str, Any]  # our generation parameters for it
+
+
+@dataclass(frozen=True)
 class PuzzleType(Generic[Params, Puzzle, Answer]):
     name: str  # the `{type}` path segment
     id_prefix: str  # stored ids look like `dab-3f2a...`
@@ -75,6 +84,10 @@ class PuzzleType(Generic[Params, Puzzle, Answer]):
     # Puzzle from / to Simon Tatham's game ID (what `sgt-<game> --generate` prints), where his collection has the genre.
     parse_tatham: Callable[[str], BaseModel] | None = None
     to_tatham: Callable[[Any], str] | None = None
+    # His program for the genre (`/usr/games/sgt-<tatham_game>`) and the presets to compare with (bench.versus_tatham):
+    # each his preset string, the rank of its level among his levels (0 = his easiest), and our params that match it.
+    tatham_game: str | None = None
+    tatham_presets: tuple[TathamPreset, ...] = ()
     # Levels for people, grading and hints; the params model then has a `difficulty` field.
     difficulty: Difficulty | None = None
     # The play page's shared widget (app/static/play.js) for this type's board: "cycle" (a cell cycles
