@@ -9,7 +9,7 @@ from typing import Any
 from generators.kit import make_at_level
 from generators.params import rectangle_params
 from generators.pipeline import Generated
-from generators.spec import PuzzleType
+from generators.spec import PuzzleType, TathamPreset
 from solvers.common import Cell, Deadline
 from solvers.hashi import picture, puzzlink, tatham
 from solvers.hashi.rules import Bridges, HashiAnswer, HashiPuzzle, model
@@ -111,6 +111,9 @@ PUZZLE_TYPE = PuzzleType(
     to_url=puzzlink.to_url,
     parse_tatham=tatham.parse_tatham,
     to_tatham=tatham.to_tatham,
+    tatham_game="bridges",
+    tatham_presets=tuple(TathamPreset(f"{size}x{size}i30e10m2d{rank}", rank, {"size": size, "difficulty": level})
+                   for size in (7, 10, 15) for rank, level in enumerate(("easy", "medium", "hard"))),
     backends=("cadical", "z3"),
     catalogue={"sizes": f"{MIN_SIDE}–{MAX_SIDE} rows and columns to generate; up to 30 to solve",
                "islands": f"about {ISLAND_SHARE:.0%} of the cells"},

@@ -12,7 +12,7 @@ import random
 from generators.kit import make_at_level
 from generators.params import rectangle_params
 from generators.pipeline import Generated
-from generators.spec import PuzzleType
+from generators.spec import PuzzleType, TathamPreset
 from solvers.common import Cell, Deadline
 from solvers.grid import neighbours
 from solvers.kit import human as kit_human
@@ -98,6 +98,9 @@ PUZZLE_TYPE = PuzzleType(
     to_url=puzzlink.to_url,
     parse_tatham=tatham.parse_tatham,
     to_tatham=tatham.to_tatham,
+    tatham_game="lightup",
+    tatham_presets=tuple(TathamPreset(f"{size}x{size}b20s{2 if size > 7 else 4}d{rank}", rank, {"size": size, "difficulty": level})
+                   for size in (7, 10, 14) for rank, level in enumerate(("easy", "medium", "hard"))),
     backends=("cadical", "z3"),
     catalogue={"sizes": f"{MIN_SIDE}–{MAX_SIDE} rows and columns to generate; up to 30 to solve",
                "walls": f"{WALL_SHARE:.0%} of the cells, rotationally symmetric"},

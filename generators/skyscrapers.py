@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from generators.kit import make
 from generators.pipeline import Generated, generate_at_level
-from generators.spec import PuzzleType
+from generators.spec import PuzzleType, TathamPreset
 from solvers.common import Deadline
 from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
@@ -145,6 +145,10 @@ PUZZLE_TYPE = PuzzleType(
     to_url=puzzlink.to_url,
     parse_tatham=tatham.parse_tatham,
     to_tatham=tatham.to_tatham,
+    tatham_game="towers",
+    tatham_presets=tuple(TathamPreset(preset, "ehxu".index(preset[-1]), {"size": int(preset[0]), "difficulty": level})
+                   for preset, level in (("4de", "easy"), ("5de", "easy"), ("5dh", "medium"), ("6de", "easy"),
+                                         ("6dh", "medium"), ("6dx", "hard"), ("6du", "expert"))),
     backends=("cadical", "z3"),
     catalogue={"sizes": f"{MIN_SIDE}–{MAX_SIDE} to generate; up to 16 to solve"},
     difficulty=DIFFICULTY,

@@ -13,7 +13,7 @@ import random
 from generators.kit import make
 from generators.params import rectangle_params
 from generators.pipeline import Generated, generate_at_level
-from generators.spec import PuzzleType
+from generators.spec import PuzzleType, TathamPreset
 from solvers.common import Cell, Deadline
 from solvers.grid import neighbours
 from solvers.kit import human as kit_human
@@ -117,6 +117,10 @@ PUZZLE_TYPE = PuzzleType(
     to_url=puzzlink.to_url,
     parse_tatham=tatham.parse_tatham,
     to_tatham=tatham.to_tatham,
+    tatham_game="loopy",
+    tatham_presets=tuple(TathamPreset(f"{size}x{size}t0d{letter}", rank, {"size": size, "difficulty": level})
+                   for size in (7, 10, 15)
+                   for rank, (letter, level) in enumerate((("e", "easy"), ("n", "medium"), ("t", "hard"), ("h", "hard")))),
     backends=("cadical", "z3"),
     catalogue={"sizes": f"{MIN_SIDE}–{MAX_SIDE} rows and columns to generate; up to 30 to solve",
                "loop": f"the outline of a region of {LOW_SHARE:.0%}–{HIGH_SHARE:.0%} of the cells"},
