@@ -74,7 +74,12 @@ class Tuples:
         unless = [] if guard is None else [-guard]
         digits = self.digits
         chosen = [sat.new_var() for _ in self.tuples]
-        sat.add_clause(chosen + unless)
+        if not chosen and guard is None:  # no tuple at all: no answer (an empty clause, as two that clash)
+            never = sat.new_var()
+            sat.add_clause([never])
+            sat.add_clause([-never])
+        else:
+            sat.add_clause(chosen + unless)
         support: dict[int, list[int]] = {}
         for s, digits_of in zip(chosen, self.tuples, strict=True):
             for i, d in enumerate(digits_of):
