@@ -34,6 +34,7 @@ from generators import (
     battleship,
     dabuhamienai,
     hashi,
+    kenken,
     kit,
     light_up,
     nonogram,
@@ -71,6 +72,7 @@ BANDS: dict[str, list[Band]] = {
     "light-up": [Band("size", 5, 10, 14, {})],
     "slitherlink": [Band("size", 5, 10, 15, {})],
     "skyscrapers": [Band("size", 4, 6, 9, {})],
+    "kenken": [Band("size", 4, 6, 9, {})],
     "hashi": [Band("size", 5, 10, 15, {})],
 }
 
@@ -87,6 +89,7 @@ UNGRADED: dict[str, Callable[[BaseModel, int, Deadline], Any]] = {
                                                       seed, deadline),
     "skyscrapers": lambda p, seed, deadline: kit.make(skyscrapers.SkyscrapersGenre(), skyscrapers.SkyscrapersAnswer, p,
                                                       seed, deadline),
+    "kenken": lambda p, seed, deadline: kit.make(kenken.KenkenGenre(), kenken.KenkenAnswer, p, seed, deadline),
     "hashi": lambda p, seed, deadline: kit.make(hashi.HashiGenre(), hashi.HashiAnswer, p, seed, deadline),
 }
 

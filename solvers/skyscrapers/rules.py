@@ -6,13 +6,13 @@ lower one behind it); a digit given inside the grid stays.
 from __future__ import annotations
 
 import itertools
-from collections import Counter
 from typing import Any
 
 from pydantic import BaseModel, Field, model_validator
 
-from solvers.common import InvalidInput, grid_shape_violations
-from solvers.kit.rules import Count, Digits, Key, Model
+from solvers.common import grid_shape_violations
+from solvers.kit.digits import OneDigit
+from solvers.kit.rules import Count, Model
 from solvers.kit.seen import Seen
 from solvers.techniques.human import cell_name
 
@@ -64,17 +64,6 @@ class SkyscrapersAnswer(BaseModel):
     digits: list[list[int]] = Field(description="N×N heights 1..N (the givens included).")
 
 
-class Heights(Digits):
-    """The kit's digits, except that keys putting two heights in one cell are no answer (the kit's ``write`` would
-    keep one of them): InvalidInput names the cell."""
-
-    def write(self, ones: set[Key]) -> dict[str, Any]:
-        cells = Counter((r, c) for r, c, _ in ones)  # type: ignore[misc]
-        if cells and max(cells.values()) > 1:
-            raise InvalidInput(f"{cell_name(cells.most_common(1)[0][0])} would hold two heights")
-        return super().write(ones)
-
-
 def model(puzzle: SkyscrapersPuzzle, hidden_sides: bool = True) -> Model:
     """A Latin square as counts over one-hot keys (each cell one height, each row and column each height once),
     each given digit a count shown, and each clue a visibility rule (``solvers.kit.seen``) the generator may
@@ -94,4 +83,4 @@ def model(puzzle: SkyscrapersPuzzle, hidden_sides: bool = True) -> Model:
         if clue is not None:
             rules.append(Seen(tuple(line), n, clue, "towers-seen", f"the {clue} {PLACE[side]} {i + 1} counts the towers "
                               f"seen from there", clue=(side, i) if hidden_sides else None, placed_only=True))
-    return Model(Heights("digits", n, n, n), tuple(rules))
+    return Model(OneDigit("digits", n, n, n), tuple(rules))

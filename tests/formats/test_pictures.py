@@ -23,6 +23,7 @@ PARAMS = {
     "hashi": {"size": 7},
     "slitherlink": {"size": 5},
     "skyscrapers": {"size": 4},
+    "kenken": {"size": 4},
 }
 
 
@@ -53,6 +54,8 @@ def expected_texts(name: str, puzzle: dict) -> set[str]:
         return {str(v) for row in puzzle["islands"] for v in row if v}
     if name == "slitherlink":
         return {str(v) for row in puzzle["clues"] for v in row if v is not None}
+    if name == "kenken":
+        return {f"{cage['target']}{ {'+': '+', '-': '−', '*': '×', '/': '÷', None: ''}[cage['op']]}" for cage in puzzle["cages"]}
     if name == "skyscrapers":
         return ({str(v) for side in ("top", "bottom", "left", "right") for v in puzzle[side] if v}
                 | {str(v) for row in puzzle["givens"] for v in row if v})
@@ -119,6 +122,10 @@ def test_play_mode_marks_every_cell_with_its_hook(name: str) -> None:
         "slitherlink": ({"rows": 2, "cols": 3, "clues": [[3, None, 1], [None, 2, None]]}, 6),
         "skyscrapers": ({"size": 3, "top": [3, 2, 1], "bottom": [1, 2, 2], "left": [3, 2, 1], "right": [1, 2, 2],
                          "givens": [[None] * 3 for _ in range(3)]}, 9),
+        "kenken": ({"size": 3, "cages": [
+        {"cells": [[0, 0], [0, 1]], "target": 3, "op": "+"}, {"cells": [[0, 2]], "target": 3},
+        {"cells": [[1, 0], [2, 0]], "target": 6, "op": "*"}, {"cells": [[1, 1], [1, 2]], "target": 2, "op": "/"},
+        {"cells": [[2, 1], [2, 2]], "target": 2, "op": "-"}]}, 9),
     }
     payload, cells = examples[name]
     puzzle_type = TYPES[name]

@@ -77,6 +77,12 @@ PUZZLES = {
         "right": st.lists(st.one_of(st.none(), st.integers(-1, 6)), max_size=5),
         "givens": grid(st.sampled_from([None, None, None, 1, 2, 3, 4, 0, 9]), 5),
     }),
+    "kenken": st.fixed_dictionaries({
+        "size": st.sampled_from([2, 3, 3, 4, 0, 12]),
+        "cages": st.lists(st.fixed_dictionaries({
+            "cells": st.lists(st.lists(st.integers(-1, 4), min_size=2, max_size=2), min_size=1, max_size=3),
+            "target": st.integers(-1, 12), "op": st.sampled_from([None, "+", "-", "*", "/", "%"])}), max_size=9),
+    }),
     "hashi": st.fixed_dictionaries({
         "rows": st.integers(-1, 6), "cols": st.integers(-1, 6),
         "islands": grid(st.sampled_from([None, None, None, 1, 2, 3, 4, 8, 0, 9]), 6),

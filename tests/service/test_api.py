@@ -278,6 +278,10 @@ SOLVABLE = {
     "light-up": {"rows": 2, "cols": 3, "walls": [[None, 1, None], [None, None, -1]]},
     "slitherlink": {"rows": 2, "cols": 2, "clues": [[3, None], [None, 1]]},
     "hashi": {"rows": 2, "cols": 3, "islands": [[1, None, 3], [None, None, 2]]},
+    "kenken": {"size": 3, "cages": [
+        {"cells": [[0, 0], [0, 1]], "target": 3, "op": "+"}, {"cells": [[0, 2]], "target": 3},
+        {"cells": [[1, 0], [2, 0]], "target": 6, "op": "*"}, {"cells": [[1, 1], [1, 2]], "target": 2, "op": "/"},
+        {"cells": [[2, 1], [2, 2]], "target": 2, "op": "-"}]},
     "skyscrapers": {"size": 4, "top": [2, 2, 3, 1], "bottom": [3, 2, 1, 2], "left": [3, 1, 2, 3], "right": [1, 3, 3, 2],
                     "givens": [[None] * 4 for _ in range(4)]},
 }

@@ -1,0 +1,172 @@
+"""KenKen generation through the genre kit: a random Latin square, a random partition of it into small cages
+(``solvers.kit.partition``), each cage an operation drawn at random and the target its digits make. Every cage
+is shown; a board is drawn again until its puzzle needs exactly the asked level (Tatham's Keen does the same).
+
+Sizes 3 to 9 (Keen's presets are 4 to 9); levels Keen's first four, as in ``PEOPLE``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from math import prod
+from typing import Literal
+
+from pydantic import BaseModel, Field, model_validator
+
+from generators.kit import make
+from generators.pipeline import Generated, generate_at_level
+from generators.spec import PuzzleType, TathamPreset
+from solvers.common import Deadline
+from solvers.kenken import picture, tatham
+from solvers.kenken.rules import Cage, KenkenAnswer, KenkenPuzzle, model
+from solvers.kit import human as kit_human
+from solvers.kit import rules as kit
+from solvers.kit.latin import latin_square
+from solvers.kit.partition import partition, region_cells
+from solvers.kit.propagation import solves
+from solvers.kit.tuples import TUPLES, analysed
+from solvers.techniques.human import Grade, HumanSolver, Level, Trials
+
+MIN_SIDE, MAX_SIDE, DEFAULT_SIDE = 3, 9, 6
+MAX_CAGE = 3  # cells; Keen's cages are mostly two or three cells
+LEVELS = ("easy", "normal", "hard", "extreme")
+TOP_LEVEL = {3: "easy", 7: "normal", 8: "normal", 9: "normal"}  # the hardest level made at each size (else extreme)
+CHAIN = 3  # rounds a hard trial is followed
+TRIALS = Trials([kit_human.RULE, TUPLES])
+# Keen's levels: Easy reads a cage by its placed digits, Normal by what its cells may still hold (the filling
+# analysis), Hard needs short chains of deductions, Extreme long ones (his Unreasonable is graded Extreme too).
+PEOPLE = HumanSolver((
+    Level("easy", (kit_human.RULE,)),
+    Level("normal", (TUPLES,)),
+    Level("hard", (kit_human._trial("short trial", f"Assume a cell's digit and follow the rules at most {CHAIN} rounds: "
+                                    "a broken rule rules it out.", 5.0, TRIALS, CHAIN),)),
+    Level("extreme", (kit_human._trial("trial", "Assume a cell's digit and follow the rules as far as they go: a "
+                                       "broken rule rules it out.", 20.0, TRIALS, 10_000),)),
+), kit_human.start)
+DIFFICULTY = kit_human.difficulty(PEOPLE, model, kit.Digits("digits", 1, 1, 9),
+                                  "N×N digits 1..N, 0 or null for an empty cell", default="normal")
+Answer = dict[str, list[list[int]]]
+
+
+class KenkenParams(BaseModel):
+    size: int = Field(DEFAULT_SIDE, ge=MIN_SIDE, le=MAX_SIDE, description="N: the grid is N×N, digits 1..N.")
+    operations: Literal["all", "add-multiply"] = Field(
+        "all", description="`all`: cages of +, −, × and ÷; `add-multiply`: + and × only.")
+    difficulty: Literal["easy", "normal", "hard", "extreme"] = Field(
+        DIFFICULTY.default, description="What a person needs (see the type's `difficulties`), as Keen's levels: "
+        "easy only at 3, every level at 4 to 6, easy and normal at 7 to 9.")
+
+    @model_validator(mode="after")
+    def _made(self) -> KenkenParams:
+        top = TOP_LEVEL.get(self.size, "extreme")
+        if LEVELS.index(self.difficulty) > LEVELS.index(top):
+            why = "no 3×3 drawn needs more" if self.size == 3 else "its level checks, in Python, take too long"
+            raise ValueError(f"difficulty {self.difficulty!r} is not made at size {self.size} ({why}): up to {top}")
+        return self
+
+
+@dataclass(frozen=True)
+class Board:
+    """The cages (cells in reading order) and their operations; the targets come from the answer."""
+
+    size: int
+    cages: tuple[tuple[tuple[tuple[int, int], ...], str | None], ...]
+
+
+def operation(digits: list[int], operations: str, rng: random.Random) -> str | None:
+    """A cage's operation: none for one cell; for two, ÷ when it divides evenly (Keen's favourite), else − or one
+    of + and ×; for more, + or × (× only while its product stays small)."""
+    if len(digits) == 1:
+        return None
+    if len(digits) == 2 and operations == "all":
+        high, low = max(digits), min(digits)
+        if high % low == 0 and rng.random() < 0.5:
+            return "/"
+        if rng.random() < 0.5:
+            return "-"
+    return "*" if prod(digits) <= 1000 and rng.random() < 0.4 else "+"
+
+
+class KenkenGenre:
+    """What the kit's generator needs: a Latin square and cages on it; no clue is hidden."""
+
+    def draw(self, params: KenkenParams, rng: random.Random) -> tuple[Board, Answer]:
+        n = params.size
+        grid = latin_square(n, rng)
+        cages = []
+        for cells in region_cells(partition(n, n, rng, max_size=MAX_CAGE)).values():
+            cages.append((tuple(cells), operation([grid[r][c] for r, c in cells], params.operations, rng)))
+        return Board(n, tuple(cages)), {"digits": grid}
+
+    def clues(self, board: Board, answer: Answer) -> list[int]:
+        return []
+
+    def puzzle(self, board: Board, answer: Answer, shown: frozenset[int]) -> KenkenPuzzle:
+        grid = answer["digits"]
+        return KenkenPuzzle(size=board.size, cages=[Cage(cells=cells, op=op, target=target(op, [grid[r][c] for r, c in cells]))
+                                                    for cells, op in board.cages])
+
+    def model(self, puzzle: KenkenPuzzle) -> kit.Model:
+        return model(puzzle)
+
+
+def target(op: str | None, digits: list[int]) -> int:
+    if op in (None, "+"):
+        return sum(digits)
+    if op == "*":
+        return prod(digits)
+    return max(digits) - min(digits) if op == "-" else max(digits) // min(digits)
+
+
+# Whether a level solves a puzzle, on arrays (``solvers.kit.propagation``). The top level has none: its puzzles
+# are proved unique by the kit's prover.
+FITS: dict[str, Callable[[kit.Model, frozenset[int] | None], bool]] = {
+    "easy": lambda model, shown: solves(model, shown),
+    "normal": lambda model, shown: solves(model, shown, analysed),
+    "hard": lambda model, shown: solves(model, shown, analysed, trials=CHAIN),
+}
+
+
+def generate_puzzle(params: KenkenParams, seed: int, deadline: Deadline) -> Generated:
+    """As the kit's ``make_at_level``, with the level checks on arrays; a draw graded off its level is drawn again,
+    and one the arrays already place off it skips the (dearer) graded path."""
+    level = params.difficulty
+
+    def grade(puzzle: KenkenPuzzle, budget: Deadline) -> Grade:
+        found = next((name for name, fits in FITS.items() if fits(model(puzzle), None)), "extreme")
+        return DIFFICULTY.grade(puzzle, budget) if found == level else Grade(found, 0.0, 0, None)
+
+    return generate_at_level(lambda draw_seed, budget: make(KenkenGenre(), KenkenAnswer, params, draw_seed, budget,
+                                                            FITS.get(level)), grade, level, seed, deadline)
+
+
+check = kit.checker(model)
+solve = kit.solver(model)
+PRESETS = (("4de", 0, 4, "easy"), ("5de", 0, 5, "easy"), ("6de", 0, 6, "easy"), ("6dn", 1, 6, "normal"),
+           ("6dh", 2, 6, "hard"), ("6dx", 3, 6, "extreme"), ("9dn", 1, 9, "normal"))
+
+
+PUZZLE_TYPE = PuzzleType(
+    name="kenken",
+    id_prefix="ken",
+    summary="Fill the grid with digits 1..N, each once per row and column; each cage's digits make its target "
+            "with its operation (+, −, ×, ÷).",
+    params_model=KenkenParams,
+    puzzle_model=KenkenPuzzle,
+    answer_model=KenkenAnswer,
+    generate=generate_puzzle,
+    check=check,
+    solve=solve,
+    render=picture.render,
+    parse_tatham=tatham.parse_tatham,
+    to_tatham=tatham.to_tatham,
+    tatham_game="keen",
+    tatham_presets=tuple(TathamPreset(preset, rank, {"size": n, "difficulty": level}) for preset, rank, n, level in PRESETS),
+    backends=("cadical", "z3"),
+    catalogue={"sizes": f"{MIN_SIDE}–{MAX_SIDE}"},
+    difficulty=DIFFICULTY,
+    play_mode="digits",
+    model=model,
+)

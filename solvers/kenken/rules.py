@@ -1,0 +1,120 @@
+"""KenKen: fill the N×N grid with digits 1..N, each once in every row and column; the digits of each cage (a
+group of cells outlined in bold) combine to its target with its operation: + sums them, × multiplies them, −
+and ÷ take two cells, the larger minus or divided by the smaller. A one-cell cage gives its digit.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from math import prod
+from typing import Literal
+
+from pydantic import BaseModel, Field, model_validator
+
+from solvers.kit.digits import OneDigit
+from solvers.kit.rules import Count, Model
+from solvers.kit.tuples import Tuples
+from solvers.techniques.human import cell_name, cells_named
+
+MAX_SIDE = 9
+Op = Literal["+", "-", "*", "/"]
+SIGN = {"+": "+", "-": "−", "*": "×", "/": "÷", None: ""}
+
+
+class Cage(BaseModel):
+    cells: list[tuple[int, int]] = Field(min_length=1, description="The cage's cells, [row, column] from 0.")
+    target: int = Field(ge=1, description="What the cage's digits make with its operation (a one-cell cage: its digit).")
+    op: Op | None = Field(None, description="+, -, * or /; null for a one-cell cage. - and / take two cells.")
+
+    @model_validator(mode="after")
+    def _fit(self) -> Cage:
+        if self.op is None and len(self.cells) != 1:
+            raise ValueError(f"a cage of {len(self.cells)} cells needs an operation")
+        if self.op in ("-", "/") and len(self.cells) != 2:
+            raise ValueError(f"a {self.op} cage has two cells, not {len(self.cells)}")
+        return self
+
+    def label(self) -> str:
+        """The cage's clue as printed: "12×", "3"."""
+        return f"{self.target}{SIGN[self.op]}"
+
+
+class KenkenPuzzle(BaseModel):
+    size: int = Field(ge=1, le=MAX_SIDE, description="N: the grid is N×N, digits 1..N.")
+    cages: list[Cage] = Field(description="The cages; every cell in exactly one.")
+
+    @model_validator(mode="after")
+    def _cover(self) -> KenkenPuzzle:
+        n = self.size
+        seen = [cell for cage in self.cages for cell in cage.cells]
+        outside = [cell for cell in seen if not (0 <= cell[0] < n and 0 <= cell[1] < n)]
+        if outside:
+            raise ValueError(f"cells {outside[:4]} are outside the {n}×{n} grid")
+        twice = sorted({cell for cell in seen if seen.count(cell) > 1})
+        missing = sorted(set(itertools.product(range(n), repeat=2)) - set(seen))
+        if twice or missing:
+            raise ValueError("every cell must be in exactly one cage: "
+                             + "; ".join(f"{what} {cells}" for what, cells in (("in two cages:", twice[:4]),
+                                                                               ("in none:", missing[:4])) if cells))
+        return self
+
+
+class KenkenAnswer(BaseModel):
+    digits: list[list[int]] = Field(description="N×N digits 1..N.")
+
+
+def makes(op: str | None, digits: tuple[int, ...], target: int) -> bool:
+    """Whether ``digits`` make ``target`` with ``op`` (− and ÷ in either order)."""
+    if op is None:
+        return digits == (target,)
+    if op == "+":
+        return sum(digits) == target
+    if op == "*":
+        return prod(digits) == target
+    high, low = max(digits), min(digits)
+    return high - low == target if op == "-" else high == low * target
+
+
+def fillings(cage: Cage, n: int) -> Iterator[tuple[int, ...]]:
+    """Every way to fill the cage with digits 1..N that makes its target, no digit twice in a row or column of it;
+    sums and products pruned as they grow."""
+    cells = cage.cells
+    clash = [[j for j in range(i) if cells[j][0] == cells[i][0] or cells[j][1] == cells[i][1]] for i in range(len(cells))]
+
+    def extend(prefix: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        i = len(prefix)
+        if i == len(cells):
+            if makes(cage.op, prefix, cage.target):
+                yield prefix
+            return
+        left = len(cells) - i - 1
+        for d in range(1, n + 1):
+            if any(prefix[j] == d for j in clash[i]):
+                continue
+            if cage.op == "+" and sum(prefix) + d + left > cage.target:
+                break
+            if cage.op == "*" and cage.target % (prod(prefix) * d):
+                continue
+            yield from extend((*prefix, d))
+
+    return extend(())
+
+
+def model(puzzle: KenkenPuzzle) -> Model:
+    """A Latin square as counts over one-hot keys, and each cage a tuple rule (``solvers.kit.tuples``) over its
+    fillings. A cage alone reads its cells by the digits placed in them, as Keen's Easy does; what its cells may
+    still hold is the filling analysis, a technique of its own."""
+    n, rules = puzzle.size, []
+    digits = range(1, n + 1)
+    for r, c in itertools.product(range(n), repeat=2):
+        rules.append(Count(tuple((r, c, d) for d in digits), 1, 1, "one-digit", f"{cell_name((r, c))} holds one digit"))
+    for i, d in itertools.product(range(n), digits):
+        rules.append(Count(tuple((i, c, d) for c in range(n)), 1, 1, "row-repeats", f"row {i + 1} holds one {d}"))
+        rules.append(Count(tuple((r, i, d) for r in range(n)), 1, 1, "column-repeats", f"column {i + 1} holds one {d}"))
+    for cage in puzzle.cages:
+        group = tuple(cage.cells)
+        says = (f"{cells_named(group)} is {cage.target}" if cage.op is None else
+                f"the cage {cage.label()} at {cells_named(group)} makes {cage.target} with {SIGN[cage.op]}")
+        rules.append(Tuples(group, n, tuple(fillings(cage, n)), "cage", says, placed_only=True))
+    return Model(OneDigit("digits", n, n, n), tuple(rules))

@@ -1,0 +1,157 @@
+"""A rule over a group of digit cells: read in order, their digits form one of a list of tuples (a KenKen cage:
+the fillings whose digits make its target; a Kakuro run or a Killer Sudoku cage likewise). The keys are the
+layout's one-hot ``(r, c, d)``: "the cell holds d".
+
+It is not a count: the SAT encoding gives each tuple a selector, asks for one, and ties each key to the selectors
+that put its digit there; a person reads the group by the tuples that still fit, and what they all agree on or
+rule out (``fitting``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+
+from solvers.common import Cell
+from solvers.kit.rules import Broken, Key, Model, Rule, Values
+from solvers.sat import SatBackend
+from solvers.techniques.human import Contradiction, GridState, Step, Technique
+
+
+def _allowed(digits: int, candidates: bool, values: Sequence[int | None]) -> list[int]:
+    """Each cell's possible digits as bits: its placed digit; else every digit, or with ``candidates`` those
+    not ruled out of it."""
+    masks = []
+    for i in range(0, len(values), digits):
+        cell = values[i:i + digits]
+        if 1 in cell:
+            masks.append(1 << (list(cell).index(1) + 1))
+        else:
+            masks.append(sum(2 << d for d, v in enumerate(cell) if v is None or not candidates))
+    return masks
+
+
+def fitting(tuples: Sequence[tuple[int, ...]], masks: Sequence[int]) -> list[tuple[int, ...]]:
+    """The tuples whose every digit is one its cell may still hold."""
+    return [t for t in tuples if all(mask >> d & 1 for d, mask in zip(t, masks, strict=True))]
+
+
+@dataclass(frozen=True)
+class Tuples:
+    """The digits of ``group`` (its cells, in order) form one of ``tuples``. ``placed_only``: a person's look
+    reads only the digits already placed in the group, not what is ruled out of its cells (the quicker reading;
+    the ``TUPLES`` technique reads both)."""
+
+    group: tuple[Cell, ...]
+    digits: int
+    tuples: tuple[tuple[int, ...], ...]
+    code: str
+    says: str
+    clue: Hashable | None = None
+    given: bool = False
+    placed_only: bool = False
+    cells: tuple[Key, ...] = field(init=False)
+    where: tuple[Cell, ...] = field(init=False)
+    _seen: dict[tuple[bool, tuple[int | None, ...]], list[tuple[int, int]] | None] = field(
+        init=False, default_factory=dict, compare=False, hash=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cells", tuple((r, c, d) for r, c in self.group for d in range(1, self.digits + 1)))
+        object.__setattr__(self, "where", self.group)
+
+    def held(self, values: Values) -> tuple[int, ...] | None:
+        """The group's digits, or None while a cell holds no single digit (its own rule says so)."""
+        held = [[d for d in range(1, self.digits + 1) if values[(r, c, d)]] for r, c in self.group]
+        return tuple(h[0] for h in held) if all(len(h) == 1 for h in held) else None
+
+    def broken_by(self, values: Values) -> bool:
+        held = self.held(values)
+        return held is not None and held not in set(self.tuples)
+
+    def encode(self, sat: SatBackend, lits: Sequence[int], guard: int | None) -> None:
+        """A selector per tuple, at least one chosen; a chosen tuple's digits are 1, and a key is 1 only with a
+        chosen tuple that puts its digit there (so a digit no tuple has at a cell is ruled out at once)."""
+        unless = [] if guard is None else [-guard]
+        digits = self.digits
+        chosen = [sat.new_var() for _ in self.tuples]
+        if not chosen and guard is None:  # no tuple at all: no answer (an empty clause, as two that clash)
+            never = sat.new_var()
+            sat.add_clause([never])
+            sat.add_clause([-never])
+        else:
+            sat.add_clause(chosen + unless)
+        support: dict[int, list[int]] = {}
+        for s, digits_of in zip(chosen, self.tuples, strict=True):
+            for i, d in enumerate(digits_of):
+                lit = lits[i * digits + d - 1]
+                sat.add_clause([-s, lit])
+                support.setdefault(lit, []).append(s)
+        for lit in lits:
+            sat.add_clause([-lit, *support.get(lit, [])] + unless)
+
+    def look(self, values: Sequence[int | None]) -> list[tuple[int, int]]:
+        return self.read(values, not self.placed_only)
+
+    def read(self, values: Sequence[int | None], candidates: bool) -> list[tuple[int, int]]:
+        """The keys every tuple that still fits agrees on (ruled out or placed), from what is decided."""
+        memo = (candidates, tuple(values))
+        if memo not in self._seen:
+            self._seen[memo] = self._read(values, candidates)
+        forced = self._seen[memo]
+        if forced is None:
+            raise Broken("no filling of its cells fits")
+        return forced
+
+    def _read(self, values: Sequence[int | None], candidates: bool) -> list[tuple[int, int]] | None:
+        left = fitting(self.tuples, _allowed(self.digits, candidates, values))
+        if not left:
+            return None
+        support = [0] * len(self.group)
+        for t in left:
+            for i, d in enumerate(t):
+                support[i] |= 1 << d
+        forced = []
+        for p, value in enumerate(values):
+            if value is None:
+                bits, d = support[p // self.digits], p % self.digits + 1
+                if not bits >> d & 1:
+                    forced.append((p, 0))
+                elif bits == 1 << d:
+                    forced.append((p, 1))
+        return forced
+
+    def cuts(self, values: Sequence[int], lits: Sequence[int]) -> list[list[int]]:
+        return []
+
+
+def _analyse(model: Model, state: GridState, rules: Sequence[int]) -> list[Step]:
+    """What every filling of a group that still fits agrees on, reading what is ruled out of its cells too."""
+    steps, layout, keys = [], model.layout, model.keys
+    for k in rules:
+        rule, members = model.rules[k], model.flat.cells[k]
+        if not isinstance(rule, Tuples):
+            continue
+        try:
+            forced = rule.read([state.values[i] for i in members], candidates=True)
+        except Broken as broken:
+            raise Contradiction(f"{rule.says}, and {broken.why}", rule.group) from None
+        if forced:
+            said = "; ".join(layout.say([keys[members[p]] for p, v in forced if v == value], value)
+                             for value in (1, 0) if any(v == value for _, v in forced))
+            steps.append(Step(TUPLE_ANALYSIS, f"{rule.says}: every filling that fits what its cells may still "
+                                              f"hold has {said}",
+                              tuple(((0, members[p]), v) for p, v in forced), rule.group))
+    return steps
+
+
+TUPLE_ANALYSIS = "filling analysis"
+TUPLES = Technique(
+    TUPLE_ANALYSIS, "The fillings of a group (a cage) that fit what each of its cells may still hold: what they all "
+    "agree on.", 2.0, lambda model, state: _analyse(model, state, range(len(model.rules))),
+    lambda model, state, changed: _analyse(model, state, list(dict.fromkeys(k for i in changed for k in model.flat.at[i]))))
+
+
+def analysed(rule: Rule, values: Sequence[int | None]) -> list[tuple[int, int]]:
+    """A rule's look, a tuple rule's with what its cells may still hold (``TUPLES``): the reading of the level
+    with the filling analysis, for ``solvers.kit.propagation``."""
+    return rule.read(values, candidates=True) if isinstance(rule, Tuples) else rule.look(values)
