@@ -99,8 +99,9 @@ PUZZLE_TYPE = PuzzleType(
     parse_tatham=tatham.parse_tatham,
     to_tatham=tatham.to_tatham,
     tatham_game="lightup",
-    tatham_presets=tuple(TathamPreset(f"{size}x{size}b20s{2 if size > 7 else 4}d{rank}", rank, {"size": size, "difficulty": level})
-                   for size in (7, 10, 14) for rank, level in enumerate(("easy", "medium", "hard"))),
+    tatham_presets=tuple(TathamPreset(f"{size}x{size}b20s{2 if size > 7 else 4}d{rank}", rank,
+                                      {"size": size, "difficulty": level})
+                         for size in (7, 10, 14) for rank, level in enumerate(("easy", "medium", "hard"))),
     backends=("cadical", "z3"),
     catalogue={"sizes": f"{MIN_SIDE}–{MAX_SIDE} rows and columns to generate; up to 30 to solve",
                "walls": f"{WALL_SHARE:.0%} of the cells, rotationally symmetric"},
