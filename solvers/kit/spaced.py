@@ -2,48 +2,45 @@
 reads the line knowing no two 1s may be next to each other (tents that may not touch, stars apart in a row).
 
 Only the count is the rule's own (the checker reports it, the SAT encoding counts it): that two 1s never touch
-is another rule of the model. The look walks every spacing of the line's 1s that fits what is decided, and
-keeps what they all agree on: "4 tents in 7 cells, none side by side" decides cells a plain count cannot.
+is another rule of the model. The look keeps what every spacing of the line's 1s that fits what is decided
+agrees on: "4 tents in 7 cells, none side by side" decides cells a plain count cannot.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from solvers.common import Cell
 from solvers.kit.rules import Broken, Key, Values
 from solvers.sat import SatBackend
 
 
-@lru_cache(maxsize=1 << 16)
-def spacings(count: int, at: tuple[int, ...], values: tuple[int | None, ...]) -> tuple[int, ...] | None:
-    """For each key (bit 0: it can be 0, bit 1: it can be 1), what some placement of ``count`` 1s agrees with:
-    no two 1s at neighbouring places ``at``, every decided key kept. None when no placement fits."""
-    n = len(values)
-    known: dict[tuple[int, int, bool], bool] = {}
-    support = [0] * n
-
-    def fits(i: int, left: int, after_one: bool) -> bool:
-        """Keys i.. can take ``left`` more 1s; ``after_one``: key i-1 is 1 and stands right before key i."""
-        if (i, left, after_one) in known:
-            return known[(i, left, after_one)]
-        ok = False
-        if i == n:
-            ok = left == 0
-        else:
-            touching = after_one and at[i] == at[i - 1] + 1
-            for value in (0, 1):
-                if values[i] not in (None, value) or (value and (touching or not left)):
-                    continue
-                if fits(i + 1, left - value, bool(value)):
-                    support[i] |= 1 << value
-                    ok = True
-        known[(i, left, after_one)] = ok
-        return ok
-
-    return tuple(support) if fits(0, count, False) else None
+def spaced(count: int, at: tuple[int, ...], values: Sequence[int | None]) -> list[tuple[int, int]]:
+    """What every placement of ``count`` 1s, none at neighbouring places ``at``, agrees on from ``values``: an
+    open key beside a 1 is 0; the other open keys make runs of neighbouring places, a run of L holding at most
+    (L + 1) // 2. When the runs can hold just the 1s still needed, each run of odd length holds its 1s at its
+    first, third, ... key; when none are needed, every open key is 0; otherwise each open key can be either
+    (any run can give up one 1, and any key can be a run's 1 at the cost of at most one)."""
+    ones = {at[i] for i, value in enumerate(values) if value == 1}
+    if any(place + 1 in ones for place in ones):
+        raise Broken("two of its 1s would stand side by side")
+    forced = [(i, 0) for i, value in enumerate(values) if value is None and (at[i] - 1 in ones or at[i] + 1 in ones)]
+    runs: list[list[int]] = []
+    for i, value in enumerate(values):
+        if value is None and at[i] - 1 not in ones and at[i] + 1 not in ones:
+            if runs and at[runs[-1][-1]] == at[i] - 1:
+                runs[-1].append(i)
+            else:
+                runs.append([i])
+    needed, room = count - len(ones), sum((len(run) + 1) // 2 for run in runs)
+    if not 0 <= needed <= room:
+        raise Broken(f"it would have {len(ones)}" if needed < 0 else f"room for only {len(ones) + room} apart")
+    if needed == 0:
+        forced += [(i, 0) for run in runs for i in run]
+    elif needed == room:
+        forced += [(i, 1 - k % 2) for run in runs if len(run) % 2 for k, i in enumerate(run)]
+    return forced
 
 
 @dataclass(frozen=True)
@@ -76,11 +73,7 @@ class Spaced:
         sat.add_at_most(list(lits), self.count, guard)
 
     def look(self, values: Sequence[int | None]) -> list[tuple[int, int]]:
-        support = spacings(self.count, self.at, tuple(values))
-        if support is None:
-            raise Broken(f"no way to place {self.count} apart fits")
-        return [(i, 1 if bits == 2 else 0) for i, (bits, value) in enumerate(zip(support, values, strict=True))
-                if value is None and bits in (1, 2)]
+        return spaced(self.count, self.at, values)
 
     def cuts(self, values: Sequence[int], lits: Sequence[int]) -> list[list[int]]:
         return []

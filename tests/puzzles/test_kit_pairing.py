@@ -68,6 +68,9 @@ def test_a_look_decides_only_what_every_answer_agrees_on(make, seed: int) -> Non
         for p, value in forced:
             i = members[p]
             assert values[i] is None and all(a[i] == value for a in fitting), (values, i, value)
+        if make is spaced and fitting:  # a line's look also decides everything its placements agree on
+            agreed = {(i, fitting[0][i]) for i, v in enumerate(values) if v is None and len({a[i] for a in fitting}) == 1}
+            assert {(members[p], v) for p, v in forced} == agreed, values
 
 
 def test_an_owner_with_one_key_left_takes_it_and_the_others_go() -> None:
