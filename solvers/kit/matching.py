@@ -81,41 +81,41 @@ class Matching:
         then a key no free owner can take is 0. Broken when an owner or a 1-key has nobody left, or when
         everything is decided and no pairing fits."""
         edges = [{i for i in keys if values[i] != 0} for keys in self.options]
-        owners_of: dict[int, set[int]] = {}
+        owners_of: list[set[int]] = [set() for _ in values]
         for o, keys in enumerate(edges):
             for i in keys:
-                owners_of.setdefault(i, set()).add(o)
+                owners_of[i].add(o)
         linked_owner: set[int] = set()
         linked_key: set[int] = set()
+        owners, ones = list(range(len(edges))), [i for i, value in enumerate(values) if value == 1]
 
         def link(o: int, i: int) -> None:
             linked_owner.add(o)
             linked_key.add(i)
             for other in owners_of[i] - {o}:
                 edges[other].discard(i)
+                owners.append(other)
             for other in edges[o] - {i}:
                 owners_of[other].discard(o)
+                ones.append(other)
             owners_of[i], edges[o] = {o}, {i}
 
-        changed = True
-        while changed:
-            changed = False
-            for o, keys in enumerate(edges):
-                if not keys:
+        while owners or ones:
+            if owners:
+                o = owners.pop()
+                if not edges[o]:
                     raise Broken(f"the {self.names[0]} at {cell_name(self.where[o])} has no {self.names[1]} left")
-                if o not in linked_owner and len(keys) == 1:
-                    link(o, next(iter(keys)))
-                    changed = True
-            for i, value in enumerate(values):
-                if value == 1 and i not in linked_key:
-                    free = owners_of.get(i, set()) - linked_owner
-                    if not free:
-                        raise Broken(f"a {self.names[1]} has no {self.names[0]} left to pair with")
-                    if len(free) == 1:
-                        link(next(iter(free)), i)
-                        changed = True
+                if o not in linked_owner and len(edges[o]) == 1:
+                    link(o, next(iter(edges[o])))
+                continue
+            i = ones.pop()
+            if values[i] == 1 and i not in linked_key:
+                if not owners_of[i]:
+                    raise Broken(f"a {self.names[1]} has no {self.names[0]} left to pair with")
+                if len(owners_of[i]) == 1:
+                    link(next(iter(owners_of[i])), i)
         forced = [(i, 1) for i in linked_key if values[i] is None]
-        forced += [(i, 0) for i, value in enumerate(values) if value is None and not owners_of.get(i)]
+        forced += [(i, 0) for i, value in enumerate(values) if value is None and not owners_of[i]]
         if not forced and None not in values and not perfect(self.options, {i for i, v in enumerate(values) if v}):
             raise Broken(f"no pairing of {self.names[0]}s and {self.names[1]}s fits")
         return forced
