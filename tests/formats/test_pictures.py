@@ -24,7 +24,7 @@ PARAMS = {
     "slitherlink": {"size": 5},
     "skyscrapers": {"size": 4},
     "kenken": {"size": 4},
-    "tents": {"size": 6},
+    "tents": {"size": 6, "difficulty": "easy"},
 }
 
 
