@@ -43,6 +43,7 @@ from generators import (
     skyscrapers,
     slitherlink,
     sudoku,
+    tents,
     ubongo,
 )
 from generators.registry import TYPES
@@ -74,6 +75,7 @@ BANDS: dict[str, list[Band]] = {
     "skyscrapers": [Band("size", 4, 6, 9, {})],
     "kenken": [Band("size", 4, 6, 9, {})],
     "hashi": [Band("size", 5, 10, 15, {})],
+    "tents": [Band("size", 5, 10, 15, {})],
 }
 
 UNGRADED: dict[str, Callable[[BaseModel, int, Deadline], Any]] = {
@@ -91,6 +93,7 @@ UNGRADED: dict[str, Callable[[BaseModel, int, Deadline], Any]] = {
                                                       seed, deadline),
     "kenken": lambda p, seed, deadline: kit.make(kenken.KenkenGenre(), kenken.KenkenAnswer, p, seed, deadline),
     "hashi": lambda p, seed, deadline: kit.make(hashi.HashiGenre(), hashi.HashiAnswer, p, seed, deadline),
+    "tents": lambda p, seed, deadline: kit.make(tents.TentsGenre(False), tents.TentsAnswer, p, seed, deadline),
 }
 
 

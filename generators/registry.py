@@ -14,6 +14,7 @@ from generators import (
     skyscrapers,
     slitherlink,
     sudoku,
+    tents,
     ubongo,
 )
 from generators.spec import PuzzleType
@@ -33,5 +34,6 @@ TYPES: dict[str, PuzzleType] = {
         skyscrapers.PUZZLE_TYPE,
         hashi.PUZZLE_TYPE,
         kenken.PUZZLE_TYPE,
+        tents.PUZZLE_TYPE,
     )
 }

@@ -432,7 +432,12 @@ async def get_puzzle(
         message = f"format={output} is available for {', '.join(known)} puzzles, not {row.type}"
         raise RequestValidationError([{"type": "value_error", "loc": ("query", "format"), "msg": message, "input": output}])
     puzzle = TYPES[row.type].puzzle_model.model_validate(row.puzzle)
-    return immutable_response(request, f"{row.id}-{output}", lambda: json.dumps({field: write(puzzle)}).encode(),
+    try:  # a format may not hold every puzzle of its type (one that cannot leave a clue out)
+        text = write(puzzle)
+    except InvalidInput as exc:
+        raise RequestValidationError([{"type": "value_error", "loc": ("query", "format"), "msg": str(exc),
+                                       "input": output}]) from None
+    return immutable_response(request, f"{row.id}-{output}", lambda: json.dumps({field: text}).encode(),
                               shared=player is None)
 
 

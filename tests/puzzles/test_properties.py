@@ -87,6 +87,12 @@ PUZZLES = {
         "rows": st.integers(-1, 6), "cols": st.integers(-1, 6),
         "islands": grid(st.sampled_from([None, None, None, 1, 2, 3, 4, 8, 0, 9]), 6),
     }),
+    "tents": st.fixed_dictionaries({
+        "rows": st.integers(-1, 6), "cols": st.integers(-1, 6),
+        "trees": grid(st.sampled_from([0, 0, 0, 1, 2, -1]), 6),
+        "row_counts": st.lists(st.one_of(st.none(), st.integers(-1, 4)), max_size=6),
+        "col_counts": st.lists(st.one_of(st.none(), st.integers(-1, 4)), max_size=6),
+    }),
 }
 
 
