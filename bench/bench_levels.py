@@ -34,6 +34,7 @@ from generators import (
     battleship,
     dabuhamienai,
     hashi,
+    hitori,
     kit,
     light_up,
     nonogram,
@@ -72,6 +73,7 @@ BANDS: dict[str, list[Band]] = {
     "slitherlink": [Band("size", 5, 10, 15, {})],
     "skyscrapers": [Band("size", 4, 6, 9, {})],
     "hashi": [Band("size", 5, 10, 15, {})],
+    "hitori": [Band("size", 4, 8, 12, {})],
 }
 
 UNGRADED: dict[str, Callable[[BaseModel, int, Deadline], Any]] = {
@@ -88,6 +90,7 @@ UNGRADED: dict[str, Callable[[BaseModel, int, Deadline], Any]] = {
     "skyscrapers": lambda p, seed, deadline: kit.make(skyscrapers.SkyscrapersGenre(), skyscrapers.SkyscrapersAnswer, p,
                                                       seed, deadline),
     "hashi": lambda p, seed, deadline: kit.make(hashi.HashiGenre(), hashi.HashiAnswer, p, seed, deadline),
+    "hitori": lambda p, seed, deadline: hitori.generate_unique(p.size, seed, deadline),
 }
 
 

@@ -6,6 +6,7 @@ from generators import (
     battleship,
     dabuhamienai,
     hashi,
+    hitori,
     light_up,
     nonogram,
     number_sums,
@@ -31,5 +32,6 @@ TYPES: dict[str, PuzzleType] = {
         slitherlink.PUZZLE_TYPE,
         skyscrapers.PUZZLE_TYPE,
         hashi.PUZZLE_TYPE,
+        hitori.PUZZLE_TYPE,
     )
 }

@@ -278,6 +278,7 @@ SOLVABLE = {
     "light-up": {"rows": 2, "cols": 3, "walls": [[None, 1, None], [None, None, -1]]},
     "slitherlink": {"rows": 2, "cols": 2, "clues": [[3, None], [None, 1]]},
     "hashi": {"rows": 2, "cols": 3, "islands": [[1, None, 3], [None, None, 2]]},
+    "hitori": {"size": 4, "numbers": [[1, 1, 1, 4], [1, 4, 2, 3], [3, 3, 2, 1], [4, 2, 1, 3]]},
     "skyscrapers": {"size": 4, "top": [2, 2, 3, 1], "bottom": [3, 2, 1, 2], "left": [3, 1, 2, 3], "right": [1, 3, 3, 2],
                     "givens": [[None] * 4 for _ in range(4)]},
 }

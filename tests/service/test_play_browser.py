@@ -122,6 +122,7 @@ GRID_CASES = [
     ("number-sums", {"size": 5, "seed": 11, "regions": "true"}, "selected"),
     ("nonogram", {"size": 6, "seed": 11}, "filled"),
     ("light-up", {"size": 7, "seed": 11}, "lights"),
+    ("hitori", {"size": 6, "seed": 11}, "shaded"),
 ]
 
 
