@@ -14,6 +14,7 @@ from generators import (
     skyscrapers,
     slitherlink,
     sudoku,
+    takuzu,
     tents,
     ubongo,
 )
@@ -35,5 +36,6 @@ TYPES: dict[str, PuzzleType] = {
         hashi.PUZZLE_TYPE,
         kenken.PUZZLE_TYPE,
         tents.PUZZLE_TYPE,
+        takuzu.PUZZLE_TYPE,
     )
 }
