@@ -207,7 +207,7 @@ class State:
             self.fresh = [-1]
             looking = {k for k, on in enumerate(self.active) if on}
         done = 0
-        tables, ones, open_, values, cells = self.c.tables, self.ones, self.open, self.values, self.cells
+        tables, ones, open_, values, cells, quiet = self.c.tables, self.ones, self.open, self.values, self.cells, self.c.quiet
         while looking and (rounds is None or done < rounds):
             done += 1
             decided: dict[int, int] = {}
@@ -215,6 +215,8 @@ class State:
                 table = tables[k]
                 try:
                     if table is None:
+                        if open_[k] > quiet[k]:
+                            continue
                         forced = self.look(k)
                     else:  # a count, inline: most of the looks
                         action = table[(ones[k], open_[k])]
