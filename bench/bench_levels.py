@@ -43,6 +43,7 @@ from generators import (
     skyscrapers,
     slitherlink,
     sudoku,
+    takuzu,
     tents,
     ubongo,
 )
@@ -76,6 +77,7 @@ BANDS: dict[str, list[Band]] = {
     "kenken": [Band("size", 4, 6, 9, {})],
     "hashi": [Band("size", 5, 10, 15, {})],
     "tents": [Band("size", 5, 10, 15, {})],
+    "takuzu": [Band("size", 6, 8, 14, {})],
 }
 
 UNGRADED: dict[str, Callable[[BaseModel, int, Deadline], Any]] = {
@@ -94,6 +96,8 @@ UNGRADED: dict[str, Callable[[BaseModel, int, Deadline], Any]] = {
     "kenken": lambda p, seed, deadline: kit.make(kenken.KenkenGenre(), kenken.KenkenAnswer, p, seed, deadline),
     "hashi": lambda p, seed, deadline: kit.make(hashi.HashiGenre(), hashi.HashiAnswer, p, seed, deadline),
     "tents": lambda p, seed, deadline: kit.make(tents.TentsGenre(False), tents.TentsAnswer, p, seed, deadline),
+    "takuzu": lambda p, seed, deadline: kit.make(takuzu.TakuzuGenre(p.unique_lines), takuzu.TakuzuAnswer, p, seed,
+                                                 deadline),
 }
 
 

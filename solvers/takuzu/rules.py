@@ -30,10 +30,10 @@ class TakuzuPuzzle(BaseModel):
     def _fits(self) -> TakuzuPuzzle:
         if self.size % 2:
             raise ValueError(f"size must be even, got {self.size}")
-        cells = [[2 if v is None else v for v in row] if isinstance(row, list) else row for row in self.givens]
-        problems = grid_shape_violations(cells, self.size, self.size, "givens", range(3))
+        cells = [[0 if v is None else v for v in row] if isinstance(row, list) else row for row in self.givens]
+        problems = grid_shape_violations(cells, self.size, self.size, "givens", range(2))
         if problems:
-            raise ValueError("; ".join(p.message.replace("0..2", "0, 1, null") for p in problems))
+            raise ValueError("; ".join(p.message.replace("[0, 1]", "0, 1 and null") for p in problems))
         return self
 
 
