@@ -44,6 +44,7 @@ from generators import (
     skyscrapers,
     slitherlink,
     sudoku,
+    takuzu,
     tents,
     ubongo,
 )
@@ -78,6 +79,7 @@ BANDS: dict[str, list[Band]] = {
     "hashi": [Band("size", 5, 10, 15, {})],
     "tents": [Band("size", 5, 10, 15, {})],
     "hitori": [Band("size", 4, 8, 12, {})],
+    "takuzu": [Band("size", 6, 8, 14, {})],
 }
 
 UNGRADED: dict[str, Callable[[BaseModel, int, Deadline], Any]] = {
@@ -97,6 +99,8 @@ UNGRADED: dict[str, Callable[[BaseModel, int, Deadline], Any]] = {
     "hashi": lambda p, seed, deadline: kit.make(hashi.HashiGenre(), hashi.HashiAnswer, p, seed, deadline),
     "tents": lambda p, seed, deadline: kit.make(tents.TentsGenre(False), tents.TentsAnswer, p, seed, deadline),
     "hitori": lambda p, seed, deadline: hitori.generate_unique(p.size, seed, deadline),
+    "takuzu": lambda p, seed, deadline: kit.make(takuzu.TakuzuGenre(p.unique_lines), takuzu.TakuzuAnswer, p, seed,
+                                                 deadline),
 }
 
 

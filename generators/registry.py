@@ -15,6 +15,7 @@ from generators import (
     skyscrapers,
     slitherlink,
     sudoku,
+    takuzu,
     tents,
     ubongo,
 )
@@ -37,5 +38,6 @@ TYPES: dict[str, PuzzleType] = {
         kenken.PUZZLE_TYPE,
         tents.PUZZLE_TYPE,
         hitori.PUZZLE_TYPE,
+        takuzu.PUZZLE_TYPE,
     )
 }

@@ -15,7 +15,7 @@ solve only for the clues that matter.
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
@@ -52,6 +52,8 @@ class Compiled:
     ends: dict[int, tuple[int, int]]
     between: dict[frozenset[int], int]
     nodes: int
+    quiet: list[int] = field(default_factory=list)  # a rule with ``quiet_above``: not looked at while more keys are open
+    quiet_at: list[list[int]] = field(default_factory=list)  # each key's rules with ``quiet_above`` (their open keys)
 
     @classmethod
     def of(cls, model: Model) -> Compiled:
@@ -65,8 +67,10 @@ class Compiled:
             rule = model.rules[loops[0]]
             assert isinstance(rule, Loop)
             ends = {i: rule.ends[p] for p, i in enumerate(flat.cells[loops[0]])}
+        quiet = [getattr(r, "quiet_above", len(r.cells)) for r in model.rules]
         return cls(model, tables, [[k for k in ks if tables[k] is not None] for ks in flat.at], loops[0] if loops else -1,
-                   ends, {frozenset(pair): i for i, pair in ends.items()}, 1 + max((max(p) for p in ends.values()), default=0))
+                   ends, {frozenset(pair): i for i, pair in ends.items()}, 1 + max((max(p) for p in ends.values()), default=0),
+                   quiet, [[k for k in ks if tables[k] is None and quiet[k] < len(model.rules[k].cells)] for ks in flat.at])
 
 
 _last: list[Compiled] = []
@@ -121,10 +125,15 @@ class State:
                 if value:
                     trail.append((ones, k, ones[k]))
                     ones[k] += 1
+            for k in self.c.quiet_at[i]:
+                trail.append((open_, k, open_[k]))
+                open_[k] -= 1
         else:
             for k in self.c.counts_at[i]:
                 open_[k] -= 1
                 ones[k] += value
+            for k in self.c.quiet_at[i]:
+                open_[k] -= 1
         if value and i in self.c.ends:
             self._join(*self.c.ends[i])
 
@@ -180,6 +189,8 @@ class State:
             return [] if action == NOTHING else [(i, action) for i in self.cells[k] if self.values[i] < 0]
         if k == self.c.loop:
             return self._loop_look()
+        if self.open[k] > self.c.quiet[k]:
+            return []
         members = self.cells[k]
         return [(members[p], v) for p, v in self.c.model.rules[k].look(
             [None if self.values[i] < 0 else self.values[i] for i in members])]
@@ -196,7 +207,7 @@ class State:
             self.fresh = [-1]
             looking = {k for k, on in enumerate(self.active) if on}
         done = 0
-        tables, ones, open_, values, cells = self.c.tables, self.ones, self.open, self.values, self.cells
+        tables, ones, open_, values, cells, quiet = self.c.tables, self.ones, self.open, self.values, self.cells, self.c.quiet
         while looking and (rounds is None or done < rounds):
             done += 1
             decided: dict[int, int] = {}
@@ -204,6 +215,8 @@ class State:
                 table = tables[k]
                 try:
                     if table is None:
+                        if open_[k] > quiet[k]:
+                            continue
                         forced = self.look(k)
                     else:  # a count, inline: most of the looks
                         action = table[(ones[k], open_[k])]

@@ -17,6 +17,7 @@ PARAMS = {"dabuhamienai": {"size": 5, "difficulty": "easy"}, "battleship": {"siz
           "skyscrapers": {"size": 4, "difficulty": "easy"}, "kenken": {"size": 4, "difficulty": "easy"},
           "tents": {"size": 6, "difficulty": "easy"},
           "hitori": {"size": 5, "difficulty": "easy"},
+          "takuzu": {"size": 6, "difficulty": "easy"},
           }
 
 

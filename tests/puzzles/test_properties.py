@@ -84,6 +84,11 @@ PUZZLES = {
             "cells": st.lists(st.lists(st.integers(-1, 4), min_size=2, max_size=2), min_size=1, max_size=3),
             "target": st.integers(-1, 12), "op": st.sampled_from([None, "+", "-", "*", "/", "%"])}), max_size=9),
     }),
+    "takuzu": st.fixed_dictionaries({
+        "size": st.sampled_from([4, 4, 6, 5, 2, -1]),
+        "givens": st.sampled_from([4, 6]).flatmap(lambda n: grid(st.sampled_from([None, None, None, 0, 1, 2, -1]), n)),
+        "unique_lines": st.booleans(),
+    }),
     "hashi": st.fixed_dictionaries({
         "rows": st.integers(-1, 6), "cols": st.integers(-1, 6),
         "islands": grid(st.sampled_from([None, None, None, 1, 2, 3, 4, 8, 0, 9]), 6),
