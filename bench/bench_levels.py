@@ -40,6 +40,7 @@ from generators import (
     nonogram,
     number_sums,
     othello,
+    shikaku,
     skyscrapers,
     slitherlink,
     sudoku,
@@ -74,6 +75,7 @@ BANDS: dict[str, list[Band]] = {
     "skyscrapers": [Band("size", 4, 6, 9, {})],
     "kenken": [Band("size", 4, 6, 9, {})],
     "hashi": [Band("size", 5, 10, 15, {})],
+    "shikaku": [Band("size", 5, 9, 19, {})],
 }
 
 UNGRADED: dict[str, Callable[[BaseModel, int, Deadline], Any]] = {
@@ -91,6 +93,7 @@ UNGRADED: dict[str, Callable[[BaseModel, int, Deadline], Any]] = {
                                                       seed, deadline),
     "kenken": lambda p, seed, deadline: kit.make(kenken.KenkenGenre(), kenken.KenkenAnswer, p, seed, deadline),
     "hashi": lambda p, seed, deadline: kit.make(hashi.HashiGenre(), hashi.HashiAnswer, p, seed, deadline),
+    "shikaku": lambda p, seed, deadline: kit.make(shikaku.ShikakuGenre(), shikaku.ShikakuAnswer, p, seed, deadline),
 }
 
 

@@ -11,6 +11,7 @@ from generators import (
     nonogram,
     number_sums,
     othello,
+    shikaku,
     skyscrapers,
     slitherlink,
     sudoku,
@@ -33,5 +34,6 @@ TYPES: dict[str, PuzzleType] = {
         skyscrapers.PUZZLE_TYPE,
         hashi.PUZZLE_TYPE,
         kenken.PUZZLE_TYPE,
+        shikaku.PUZZLE_TYPE,
     )
 }

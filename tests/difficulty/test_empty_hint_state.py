@@ -14,7 +14,8 @@ PARAMS = {"dabuhamienai": {"size": 5, "difficulty": "easy"}, "battleship": {"siz
           "number-sums": {"size": 4}, "ubongo": {"pieces": 3}, "othello": {"empties": 8}, "sudoku": {"size": 4},
           "nonogram": {"size": 5, "difficulty": "easy"}, "light-up": {"size": 7, "difficulty": "easy"},
           "hashi": {"size": 7, "difficulty": "easy"}, "slitherlink": {"size": 5, "difficulty": "easy"},
-          "skyscrapers": {"size": 4, "difficulty": "easy"}, "kenken": {"size": 4, "difficulty": "easy"}}
+          "skyscrapers": {"size": 4, "difficulty": "easy"}, "kenken": {"size": 4, "difficulty": "easy"},
+          "shikaku": {"size": 5, "difficulty": "easy"}}
 
 
 def explicitly_empty(name: str, puzzle: dict) -> dict:

@@ -24,6 +24,7 @@ PARAMS = {
     "slitherlink": {"size": 5},
     "skyscrapers": {"size": 4},
     "kenken": {"size": 4},
+    "shikaku": {"size": 5},
 }
 
 
@@ -56,6 +57,8 @@ def expected_texts(name: str, puzzle: dict) -> set[str]:
         return {str(v) for row in puzzle["clues"] for v in row if v is not None}
     if name == "kenken":
         return {f"{cage['target']}{ {'+': '+', '-': '−', '*': '×', '/': '÷', None: ''}[cage['op']]}" for cage in puzzle["cages"]}
+    if name == "shikaku":
+        return {str(v) for row in puzzle["numbers"] for v in row if v}
     if name == "skyscrapers":
         return ({str(v) for side in ("top", "bottom", "left", "right") for v in puzzle[side] if v}
                 | {str(v) for row in puzzle["givens"] for v in row if v})
@@ -126,6 +129,7 @@ def test_play_mode_marks_every_cell_with_its_hook(name: str) -> None:
         {"cells": [[0, 0], [0, 1]], "target": 3, "op": "+"}, {"cells": [[0, 2]], "target": 3},
         {"cells": [[1, 0], [2, 0]], "target": 6, "op": "*"}, {"cells": [[1, 1], [1, 2]], "target": 2, "op": "/"},
         {"cells": [[2, 1], [2, 2]], "target": 2, "op": "-"}]}, 9),
+        "shikaku": ({"rows": 2, "cols": 3, "numbers": [[2, None, 4], [None, None, None]]}, 6),
     }
     payload, cells = examples[name]
     puzzle_type = TYPES[name]

@@ -87,6 +87,10 @@ PUZZLES = {
         "rows": st.integers(-1, 6), "cols": st.integers(-1, 6),
         "islands": grid(st.sampled_from([None, None, None, 1, 2, 3, 4, 8, 0, 9]), 6),
     }),
+    "shikaku": st.fixed_dictionaries({
+        "rows": st.integers(-1, 6), "cols": st.integers(-1, 6),
+        "numbers": grid(st.sampled_from([None, None, None, None, 1, 2, 3, 4, 6, 0, -1, 40]), 6),
+    }),
 }
 
 
