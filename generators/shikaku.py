@@ -181,7 +181,7 @@ PUZZLE_TYPE = PuzzleType(
     parse_tatham=tatham.parse_tatham,
     to_tatham=tatham.to_tatham,
     tatham_game="rect",
-    tatham_presets=tuple(TathamPreset(f"{n}x{n}", 0, {"size": n, "difficulty": "medium"}) for n in range(7, 20, 2)),
+    tatham_presets=tuple(TathamPreset(f"{n}x{n}", 0, {"size": n, "difficulty": "easy"}) for n in range(7, 20, 2)),
     backends=("cadical", "z3"),
     catalogue={"sizes": f"{MIN_SIDE}–{MAX_SIDE} rows and columns to generate; up to 30 to solve",
                "rectangles": f"up to {AREA_SHARE:.0%} of the grid each"},
