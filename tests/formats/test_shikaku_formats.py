@@ -21,9 +21,9 @@ def test_tatham_ids_read_and_write_back_unchanged(entry: dict) -> None:
 
 
 def test_numbers_past_one_hex_digit_and_long_runs_round_trip() -> None:
-    puzzle = parse_tatham("30x1:40zd12_3a")  # a 40, 30 empty cells, then 12 and 3 side by side, one empty
-    assert puzzle.numbers[0][0] == 40 and puzzle.numbers[0][27:] == [12, 3, None]
-    assert to_tatham(puzzle) == "30x1:40zd12_3a"
+    puzzle = parse_tatham("30x2:40zd12_3za")  # a 40, 30 empty cells, a 12 and a 3 side by side, 27 empty
+    assert puzzle.numbers[0][0] == 40 and puzzle.numbers[1][:4] == [None, 12, 3, None]
+    assert to_tatham(puzzle) == "30x2:40zd12_3za"
     assert parse_url(to_url(puzzle)) == puzzle
 
 
