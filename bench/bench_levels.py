@@ -41,6 +41,7 @@ from generators import (
     nonogram,
     number_sums,
     othello,
+    shikaku,
     skyscrapers,
     slitherlink,
     sudoku,
@@ -80,6 +81,7 @@ BANDS: dict[str, list[Band]] = {
     "tents": [Band("size", 5, 10, 15, {})],
     "hitori": [Band("size", 4, 8, 12, {})],
     "takuzu": [Band("size", 6, 8, 14, {})],
+    "shikaku": [Band("size", 5, 9, 19, {})],
 }
 
 UNGRADED: dict[str, Callable[[BaseModel, int, Deadline], Any]] = {
@@ -101,6 +103,7 @@ UNGRADED: dict[str, Callable[[BaseModel, int, Deadline], Any]] = {
     "hitori": lambda p, seed, deadline: hitori.generate_unique(p.size, seed, deadline),
     "takuzu": lambda p, seed, deadline: kit.make(takuzu.TakuzuGenre(p.unique_lines), takuzu.TakuzuAnswer, p, seed,
                                                  deadline),
+    "shikaku": lambda p, seed, deadline: kit.make(shikaku.ShikakuGenre(), shikaku.ShikakuAnswer, p, seed, deadline),
 }
 
 

@@ -12,6 +12,7 @@ from generators import (
     nonogram,
     number_sums,
     othello,
+    shikaku,
     skyscrapers,
     slitherlink,
     sudoku,
@@ -39,5 +40,6 @@ TYPES: dict[str, PuzzleType] = {
         tents.PUZZLE_TYPE,
         hitori.PUZZLE_TYPE,
         takuzu.PUZZLE_TYPE,
+        shikaku.PUZZLE_TYPE,
     )
 }

@@ -11,10 +11,12 @@
 //   edges : its own module, play-edges.js: draw lines and crosses on the edges between the grid's dots
 //   links : its own module, play-links.js: join numbered cells along rows and columns by one or two links
 // A genre's module (shipped in its folder, e.g. solvers/<genre>/play.js) exports
-//   setup({ data, cells, state, rows, cols }) -> { fixed?, changed? }
+//   setup({ data, cells, state, rows, cols }) -> { fixed?, changed?, answer? }
 // fixed: a Map "r,c" -> "filled" / "empty" of cells decided from the start (they cannot be changed); without
 //   a module, the cells the picture draws with data-given="0" or "1" (pictures.grid.cell_group's `value`);
 // changed(key): called after each cell's state changes (e.g. to grey a clue or reshape a drawing).
+// answer(drawn, undecided): the genre's answer made of what the mode's widget drew (e.g. rectangles' ids from
+//   the borders drawn with the edges widget), for check and hint.
 
 const data = JSON.parse(document.getElementById("puzzle-data").textContent);
 const MODES = ["cycle", "square", "pieces", "digits", "edges", "links"]; // what PuzzleType.play_mode may name
@@ -215,7 +217,7 @@ function paint(key, name) {
 // --- shared: input, check, hint -------------------------------------------------------------------
 
 function answer(undecided = 0) {
-  if (extra) return extra.answer(undecided);
+  if (extra) return genre.answer ? genre.answer(extra.answer(undecided), undecided) : extra.answer(undecided);
   if (mode === "square") return { move: chosen ? squareName(chosen) : null };
   if (mode === "pieces") return { placements: [...placed].map(([piece, at]) => ({ piece, cells: at })) };
   return gridAnswer(undecided);

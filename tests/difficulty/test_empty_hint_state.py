@@ -18,6 +18,7 @@ PARAMS = {"dabuhamienai": {"size": 5, "difficulty": "easy"}, "battleship": {"siz
           "tents": {"size": 6, "difficulty": "easy"},
           "hitori": {"size": 5, "difficulty": "easy"},
           "takuzu": {"size": 6, "difficulty": "easy"},
+          "shikaku": {"size": 5, "difficulty": "easy"},
           }
 
 

@@ -27,6 +27,7 @@ PARAMS = {
     "tents": {"size": 6, "difficulty": "easy"},
     "hitori": {"size": 5},
     "takuzu": {"size": 6},
+    "shikaku": {"size": 5},
 }
 
 
@@ -63,6 +64,8 @@ def expected_texts(name: str, puzzle: dict) -> set[str]:
         return {str(n) for n in puzzle["row_counts"] + puzzle["col_counts"] if n is not None}
     if name == "takuzu":
         return set()  # its values are discs, not text
+    if name == "shikaku":
+        return {str(v) for row in puzzle["numbers"] for v in row if v}
     if name == "skyscrapers":
         return ({str(v) for side in ("top", "bottom", "left", "right") for v in puzzle[side] if v}
                 | {str(v) for row in puzzle["givens"] for v in row if v})
@@ -137,6 +140,7 @@ def test_play_mode_marks_every_cell_with_its_hook(name: str) -> None:
         "tents": ({"rows": 2, "cols": 3, "trees": [[1, 0, 0], [0, 0, 1]], "row_counts": [1, None],
                    "col_counts": [0, 1, None]}, 6),
         "takuzu": ({"size": 4, "givens": [[1, None, None, None], [None, None, 0, None], [None] * 4, [None] * 4]}, 16),
+        "shikaku": ({"rows": 2, "cols": 3, "numbers": [[2, None, 4], [None, None, None]]}, 6),
     }
     payload, cells = examples[name]
     puzzle_type = TYPES[name]

@@ -99,6 +99,9 @@ PUZZLES = {
         "row_counts": st.lists(st.one_of(st.none(), st.integers(-1, 4)), max_size=6),
         "col_counts": st.lists(st.one_of(st.none(), st.integers(-1, 4)), max_size=6),
     }),
+    "shikaku": st.fixed_dictionaries({
+        "numbers": grid(st.sampled_from([None, None, None, None, 1, 2, 3, 4, 6, 0, -1, 40]), 6),
+    }),
 }
 
 

@@ -287,6 +287,7 @@ SOLVABLE = {
     "takuzu": {"size": 4, "givens": [[1, None, None, None], [None, None, 0, None], [None, 1, None, None], [None] * 4]},
     "skyscrapers": {"size": 4, "top": [2, 2, 3, 1], "bottom": [3, 2, 1, 2], "left": [3, 1, 2, 3], "right": [1, 3, 3, 2],
                     "givens": [[None] * 4 for _ in range(4)]},
+    "shikaku": {"rows": 2, "cols": 3, "numbers": [[2, None, 4], [None, None, None]]},
 }
 
 

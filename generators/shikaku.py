@@ -1,0 +1,192 @@
+"""Shikaku generation through the genre kit: the grid tiled with random rectangles, each number put in a random
+cell of its rectangle and moved while a second answer exists, boards drawn until one has one answer at the level.
+Sizes 5 to 19 (Tatham's Rect presets 7 to 19), three levels."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from generators.kit import make
+from generators.params import rectangle_params
+from generators.pipeline import Generated, generate_at_level
+from generators.spec import PuzzleType, TathamPreset
+from solvers.common import Cell, Deadline
+from solvers.kit import human as kit_human
+from solvers.kit import rules as kit
+from solvers.kit.arrays import Levels, State, fast
+from solvers.kit.human import SHORT_ROUNDS
+from solvers.shikaku import picture, puzzlink, tatham
+from solvers.shikaku.rules import Rect, Regions, ShikakuAnswer, ShikakuPuzzle, model, rect_cells
+
+MIN_SIDE, MAX_SIDE = 5, 19
+AREA_SHARE = 1 / 7  # the largest rectangle, as a share of the grid (Tatham's 15×15 boards reach 36 cells)
+MOVES = 12  # times the numbers are moved on one tiling toward one answer before another is drawn
+HARDEN = 40  # numbers moved one at a time toward a puzzle the level below cannot solve
+PEOPLE = kit_human.solver()
+DIFFICULTY = fast(kit_human.difficulty(PEOPLE, model, Regions(1, 1, ()), "R×C of rectangle ids", default="easy"),
+                  PEOPLE, model)
+Board = list[list[int | None]]
+
+ShikakuParams = rectangle_params("ShikakuParams", __name__, MIN_SIDE, MAX_SIDE, 9, DIFFICULTY)
+
+
+def tile(rows: int, cols: int, rng: random.Random) -> list[Rect]:
+    """Rectangles covering the grid: the first free cell in reading order is the top left corner of a random
+    rectangle of free cells, two cells or more where there is room, smaller ones likelier."""
+    most = max(4, round(rows * cols * AREA_SHARE))
+    free = [[True] * cols for _ in range(rows)]
+    found = []
+    for r in range(rows):
+        for c in range(cols):
+            if not free[r][c]:
+                continue
+            width = 0
+            while c + width < cols and free[r][c + width]:
+                width += 1
+            shapes = []
+            for w in range(1, width + 1):
+                for h in range(1, rows - r + 1):
+                    if w * h > most or not all(free[r + h - 1][c:c + w]):
+                        break
+                    shapes.append((h, w))
+            sized = [s for s in shapes if s[0] * s[1] > 1] or shapes
+            h, w = rng.choices(sized, [1 / (h * w) ** 0.5 for h, w in sized])[0]
+            for rr in range(r, r + h):
+                free[rr][c:c + w] = [False] * w
+            found.append((r, c, r + h - 1, c + w - 1))
+    return found
+
+
+def place(rects: list[Rect], rows: int, cols: int, at: dict[Rect, Cell]) -> Board:
+    board: Board = [[None] * cols for _ in range(rows)]
+    for rect in rects:
+        r, c = at[rect]
+        board[r][c] = len(rect_cells(rect))
+    return board
+
+
+class ShikakuGenre:
+    """A board and its answer for the kit's generator; every number is shown, so there are no clues to choose."""
+
+    def draw(self, params: Any, rng: random.Random) -> tuple[Board, dict[str, Any]]:
+        """A tiling whose numbers have one answer (``unique``), then, above the easiest level, numbers moved
+        while the level below decides no more of it (``harden``)."""
+        rows, cols = params.shape()
+        below = PEOPLE.level_names.index(params.difficulty) - 1
+        while True:
+            rects = tile(rows, cols, rng)
+            at = self.unique(rects, rows, cols, {rect: rng.choice(rect_cells(rect)) for rect in rects}, rng)
+            if at is not None and below >= 0:
+                at = self.harden(rects, rows, cols, at, below, rng)
+            if at is not None:
+                return place(rects, rows, cols, at), answer(rects, at, rows, cols)
+
+    def unique(self, rects: list[Rect], rows: int, cols: int, at: dict[Rect, Cell],
+               rng: random.Random) -> dict[Rect, Cell] | None:
+        """While a second answer exists, each number whose rectangle it changes moves to another cell of its
+        rectangle (a SAT count each, milliseconds); None when ``MOVES`` moves leave two answers."""
+        for _ in range(MOVES):
+            mine = answer(rects, at, rows, cols)
+            outcome = solve(self.puzzle(place(rects, rows, cols, at), mine, frozenset()), 2, Deadline.after(10))
+            if outcome.count == 1:
+                return at
+            other = next(s["regions"] for s in outcome.solutions if s != mine)
+            for rect in rects:
+                cells = rect_cells(rect)
+                ids = {other[r][c] for r, c in cells}
+                if len(ids) > 1 or sum(row.count(next(iter(ids))) for row in other) != len(cells):
+                    at[rect] = rng.choice(cells)
+        return None
+
+    def harden(self, rects: list[Rect], rows: int, cols: int, at: dict[Rect, Cell], below: int,
+               rng: random.Random) -> dict[Rect, Cell] | None:
+        """Numbers moved one at a time, a move kept when the level ``below`` decides no larger share of the keys
+        and the numbers' rectangles are no fewer (more of them overlap: nearer two answers), until that level no
+        longer solves the puzzle and the puzzle still has one answer; None after ``HARDEN`` moves."""
+        first = model(self.puzzle(place(rects, rows, cols, at), {}, frozenset()))
+        best = (decided(first, below), -len(first.keys))
+        movable = [rect for rect in rects if len(rect_cells(rect)) > 1]
+        for _ in range(HARDEN):
+            rect = rng.choice(movable)
+            moved = {**at, rect: rng.choice(rect_cells(rect))}
+            puzzle = self.puzzle(place(rects, rows, cols, moved), {}, frozenset())
+            moved_model = model(puzzle)
+            measure = (decided(moved_model, below), -len(moved_model.keys))
+            if measure > best:
+                continue
+            if measure[0] < 1 and solve(puzzle, 2, Deadline.after(10)).count != 1:
+                continue
+            at, best = moved, measure
+            if measure[0] < 1:
+                return at
+        return None
+
+    def clues(self, board: Board, answer: dict[str, Any]) -> list[Cell]:
+        return []
+
+    def puzzle(self, board: Board, answer: dict[str, Any], shown: frozenset[Cell]) -> ShikakuPuzzle:
+        return ShikakuPuzzle(rows=len(board), cols=len(board[0]), numbers=board)
+
+    def model(self, puzzle: ShikakuPuzzle) -> kit.Model:
+        return model(puzzle)
+
+
+def decided(puzzle_model: kit.Model, level: int) -> float:
+    """The share of the keys the kit's levels up to ``level`` decide before they are stuck (1: they solve it)."""
+    state = State(puzzle_model)
+    if state.follow():
+        return 1.0  # a broken rule: the level would find the puzzle has no answer, so it gains nothing here
+    for rounds in (SHORT_ROUNDS, None)[:level]:
+        if not state.trials(rounds, set()):
+            return 1.0
+    return sum(v >= 0 for v in state.values) / len(state.values)
+
+
+def answer(rects: list[Rect], at: dict[Rect, Cell], rows: int, cols: int) -> dict[str, Any]:
+    """The regions as the service writes them: the ``n``-th number in reading order's rectangle is ``n + 1``."""
+    order = {cell: n for n, cell in enumerate(sorted(at.values()))}
+    grid = [[0] * cols for _ in range(rows)]
+    for rect in rects:
+        for r, c in rect_cells(rect):
+            grid[r][c] = order[at[rect]] + 1
+    return {"regions": grid}
+
+
+def generate_puzzle(params: Any, seed: int, deadline: Deadline) -> Generated:
+    """As the kit's ``make_at_level``, with the level checks on arrays (``solvers.kit.arrays``): a number's
+    rectangle is not a plain count, which the kit's own array checks need."""
+    fits = Levels(PEOPLE.level_names.index(params.difficulty)).fits
+    return generate_at_level(lambda draw_seed, budget: make(ShikakuGenre(), ShikakuAnswer, params, draw_seed, budget,
+                                                            fits), DIFFICULTY.grade, params.difficulty, seed, deadline)
+
+
+check = kit.checker(model)
+solve = kit.solver(model)
+
+
+PUZZLE_TYPE = PuzzleType(
+    name="shikaku",
+    id_prefix="shi",
+    summary="Cut the grid into rectangles along its lines, each holding exactly one number, which is its area.",
+    params_model=ShikakuParams,
+    puzzle_model=ShikakuPuzzle,
+    answer_model=ShikakuAnswer,
+    generate=generate_puzzle,
+    check=check,
+    solve=solve,
+    render=picture.render,
+    parse_url=puzzlink.parse_url,
+    to_url=puzzlink.to_url,
+    parse_tatham=tatham.parse_tatham,
+    to_tatham=tatham.to_tatham,
+    tatham_game="rect",
+    tatham_presets=tuple(TathamPreset(f"{n}x{n}", 0, {"size": n, "difficulty": "easy"}) for n in range(7, 20, 2)),
+    backends=("cadical", "z3"),
+    catalogue={"sizes": f"{MIN_SIDE}–{MAX_SIDE} rows and columns to generate; up to 30 to solve",
+               "rectangles": f"up to {AREA_SHARE:.0%} of the grid each"},
+    difficulty=DIFFICULTY,
+    play_mode="edges",
+    play_script="solvers/shikaku/play.js",  # the borders drawn with the edges widget, read as rectangles
+    model=model,
+)
