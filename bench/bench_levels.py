@@ -34,6 +34,7 @@ from generators import (
     battleship,
     dabuhamienai,
     hashi,
+    hitori,
     kenken,
     kit,
     light_up,
@@ -76,6 +77,7 @@ BANDS: dict[str, list[Band]] = {
     "kenken": [Band("size", 4, 6, 9, {})],
     "hashi": [Band("size", 5, 10, 15, {})],
     "tents": [Band("size", 5, 10, 15, {})],
+    "hitori": [Band("size", 4, 8, 12, {})],
 }
 
 UNGRADED: dict[str, Callable[[BaseModel, int, Deadline], Any]] = {
@@ -94,6 +96,7 @@ UNGRADED: dict[str, Callable[[BaseModel, int, Deadline], Any]] = {
     "kenken": lambda p, seed, deadline: kit.make(kenken.KenkenGenre(), kenken.KenkenAnswer, p, seed, deadline),
     "hashi": lambda p, seed, deadline: kit.make(hashi.HashiGenre(), hashi.HashiAnswer, p, seed, deadline),
     "tents": lambda p, seed, deadline: kit.make(tents.TentsGenre(False), tents.TentsAnswer, p, seed, deadline),
+    "hitori": lambda p, seed, deadline: hitori.generate_unique(p.size, seed, deadline),
 }
 
 

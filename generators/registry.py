@@ -6,6 +6,7 @@ from generators import (
     battleship,
     dabuhamienai,
     hashi,
+    hitori,
     kenken,
     light_up,
     nonogram,
@@ -35,5 +36,6 @@ TYPES: dict[str, PuzzleType] = {
         hashi.PUZZLE_TYPE,
         kenken.PUZZLE_TYPE,
         tents.PUZZLE_TYPE,
+        hitori.PUZZLE_TYPE,
     )
 }

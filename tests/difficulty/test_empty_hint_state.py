@@ -15,7 +15,8 @@ PARAMS = {"dabuhamienai": {"size": 5, "difficulty": "easy"}, "battleship": {"siz
           "nonogram": {"size": 5, "difficulty": "easy"}, "light-up": {"size": 7, "difficulty": "easy"},
           "hashi": {"size": 7, "difficulty": "easy"}, "slitherlink": {"size": 5, "difficulty": "easy"},
           "skyscrapers": {"size": 4, "difficulty": "easy"}, "kenken": {"size": 4, "difficulty": "easy"},
-          "tents": {"size": 6, "difficulty": "easy"}}
+          "tents": {"size": 6, "difficulty": "easy"},
+          "hitori": {"size": 5, "difficulty": "easy"}}
 
 
 def explicitly_empty(name: str, puzzle: dict) -> dict:

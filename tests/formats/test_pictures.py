@@ -25,6 +25,7 @@ PARAMS = {
     "skyscrapers": {"size": 4},
     "kenken": {"size": 4},
     "tents": {"size": 6, "difficulty": "easy"},
+    "hitori": {"size": 5},
 }
 
 
@@ -36,7 +37,7 @@ def texts(svg: str) -> list[str]:
 
 def expected_texts(name: str, puzzle: dict) -> set[str]:
     """What a person must be able to read off the picture, per type."""
-    if name == "dabuhamienai":
+    if name in ("dabuhamienai", "hitori"):
         return {str(n) for row in puzzle["numbers"] for n in row}
     if name == "battleship":
         return {str(n) for n in puzzle["row_counts"] + puzzle["col_counts"] if n is not None}
@@ -123,6 +124,7 @@ def test_play_mode_marks_every_cell_with_its_hook(name: str) -> None:
         "light-up": ({"rows": 2, "cols": 3, "walls": [[None, 1, None], [None, None, -1]]}, 6),
         "hashi": ({"rows": 2, "cols": 3, "islands": [[1, None, 2], [None, None, 1]]}, 3),
         "slitherlink": ({"rows": 2, "cols": 3, "clues": [[3, None, 1], [None, 2, None]]}, 6),
+        "hitori": ({"size": 3, "numbers": [[1, 1, 3], [2, 3, 1], [3, 1, 2]]}, 9),
         "skyscrapers": ({"size": 3, "top": [3, 2, 1], "bottom": [1, 2, 2], "left": [3, 2, 1], "right": [1, 2, 2],
                          "givens": [[None] * 3 for _ in range(3)]}, 9),
         "kenken": ({"size": 3, "cages": [

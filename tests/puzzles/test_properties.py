@@ -22,6 +22,7 @@ def grid(values: st.SearchStrategy, max_side: int = 6) -> st.SearchStrategy:
 
 PUZZLES = {
     "dabuhamienai": st.fixed_dictionaries({"size": st.integers(-1, 7), "numbers": grid(st.integers(-1, 8))}),
+    "hitori": st.fixed_dictionaries({"size": st.integers(-1, 6), "numbers": grid(st.integers(-1, 7), 6)}),
     "number-sums": st.fixed_dictionaries({
         "numbers": grid(st.integers(0, 10), 5),
         "row_sums": st.lists(st.integers(-1, 40), max_size=6),

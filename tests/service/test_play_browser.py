@@ -123,6 +123,7 @@ GRID_CASES = [
     ("nonogram", {"size": 6, "seed": 11}, "filled"),
     ("light-up", {"size": 7, "seed": 11}, "lights"),
     ("tents", {"size": 6, "seed": 11}, "tents"),
+    ("hitori", {"size": 6, "seed": 11}, "shaded"),
 ]
 
 

@@ -12,10 +12,10 @@ import pytest
 
 from generators.dabuhamienai import generate_unique
 from solvers.common import Deadline
-from solvers.dabuhamienai import kernel
 from solvers.dabuhamienai import techniques as human
 from solvers.dabuhamienai.rules import DabuhamienaiPuzzle
 from solvers.grid import lines, neighbours
+from solvers.shading import kernel
 from solvers.techniques.human import Contradiction, GridState, Step, Trial
 from tests.difficulty import reference_solvers
 

@@ -1,6 +1,6 @@
-"""The Dabuhamienai techniques compiled with numba: which cells each decides, never how a player reads it.
+"""The shading techniques (Dabuhamienai's, Hitori's) compiled with numba: which cells each decides, never how a player reads it.
 
-``solvers/dabuhamienai/techniques.py`` defines the techniques and their sentences; the functions here
+``solvers/shading/techniques.py`` defines the techniques and their sentences; the functions here
 find the same cells in the same order on flat arrays (a state is one int8 per cell: -1 undecided,
 0 unshaded, 1 shaded), so that the look-aheads, which follow thousands of assumptions per puzzle,
 cost microseconds each. Python turns what they return into the player's steps.
@@ -30,11 +30,19 @@ NEAR, FAR, DEEP = 4, 6, 10_000  # rounds of the three look-aheads
 
 
 @njit(cache=True)
-def board_arrays(numbers):
+def _line_cell(n, line, k):
+    """The k-th cell of line ``line``: rows 0..n-1, then columns."""
+    return line * n + k if line < n else k * n + (line - n)
+
+
+@njit(cache=True)
+def board_arrays(numbers, spans):
     """The board of an N×N grid of numbers: (neighbours in the order up, down, left, right, padded with
     -1; segment offsets; segment cells; per-cell offsets into its segments; per-cell segments;
-    segments shortest first (a stable sort, as ``sorted(segments, key=len)``)). A segment is the cells
-    from one number to the next equal one in a row (rows first) or a column, inclusive."""
+    segments shortest first (a stable sort, as ``sorted(segments, key=len)``)). A segment is a set of
+    cells at least one of which is shaded. With ``spans`` (a run may not repeat a number) it is the cells
+    from one number to the next equal one in a row (rows first) or a column, inclusive; without (a whole
+    line may not) it is every two equal numbers of a line, the two cells alone."""
     n = numbers.shape[0]
     cells = n * n
     adj = np.full((cells, 4), -1, np.int32)
@@ -47,6 +55,8 @@ def board_arrays(numbers):
                     d += 1
     last_at = np.empty(n + 1, np.int32)
     segments, total = 0, 0
+    seg_start = np.zeros(1, np.int32)
+    seg_cells = np.empty(0, np.int32)
     for fill in range(2):  # count, then fill
         if fill:
             seg_start = np.zeros(segments + 1, np.int32)
@@ -55,16 +65,27 @@ def board_arrays(numbers):
         for line in range(2 * n):
             last_at[:] = -1
             for k in range(n):
-                cell = line * n + k if line < n else k * n + (line - n)
+                cell = _line_cell(n, line, k)
                 number = numbers[cell // n, cell % n]
-                if last_at[number] >= 0:
-                    for j in range(last_at[number], k + 1):
+                first = last_at[number] if spans else 0
+                for j in range(max(first, 0), k if first >= 0 else 0):
+                    other = _line_cell(n, line, j)
+                    if spans:  # the one segment from the last equal number
+                        for m in range(j, k + 1):
+                            if fill:
+                                seg_cells[total] = _line_cell(n, line, m)
+                            total += 1
+                    elif numbers[other // n, other % n] == number:
                         if fill:
-                            seg_cells[total] = line * n + j if line < n else j * n + (line - n)
-                        total += 1
+                            seg_cells[total], seg_cells[total + 1] = other, cell
+                        total += 2
+                    else:
+                        continue
                     segments += 1
                     if fill:
                         seg_start[segments] = total
+                    if spans:
+                        break
                 last_at[number] = k
     counts = np.zeros(cells + 1, np.int32)
     for p in range(total):

@@ -1,0 +1,1 @@
+"""Shading genres' shared person model: techniques (``techniques``) and their compiled kernel (``kernel``)."""
