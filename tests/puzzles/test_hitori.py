@@ -55,7 +55,7 @@ def brute_force(puzzle: HitoriPuzzle) -> list[list[list[int]]]:
 @pytest.mark.parametrize("seed", range(15))
 def test_the_kit_counts_what_brute_force_counts_on_both_backends(seed: int) -> None:
     rng = random.Random(seed)
-    n = 4
+    n = 3
     puzzle = HitoriPuzzle(size=n, numbers=[[rng.randint(1, n) for _ in range(n)] for _ in range(n)])
     truth = brute_force(puzzle)
     for backend in ("cadical", "z3"):
@@ -73,7 +73,7 @@ def test_published_and_pzprjs_checked_puzzles_have_their_answer_alone(entry: dic
 
 
 def test_tathams_puzzles_are_unique_and_solved_by_the_techniques() -> None:
-    for entry in entries("tatham"):
+    for entry in entries("tatham")[::3]:  # a third of them, every preset
         puzzle = parse_tatham(entry["tatham"])
         outcome = solve(puzzle, 2, Deadline.after(20))
         assert outcome.count == 1, entry["tatham"]
@@ -85,20 +85,22 @@ def test_the_checker_names_each_broken_rule_and_its_cells() -> None:
     puzzle = parse_url(entry["url"])
     touching = [row[:] for row in entry["shaded"]]
     touching[0][1] = 1  # beside the shaded r1c1
-    codes = {v.rule: v for v in check(puzzle, HitoriAnswer(shaded=touching))}
-    assert "shaded-adjacent" in codes and [0, 0] in [list(c) for c in codes["shaded-adjacent"].cells]
+    broken = check(puzzle, HitoriAnswer(shaded=touching))
+    assert any(v.rule == "shaded-adjacent" and [0, 0] in [list(c) for c in v.cells] for v in broken)
     none = [[0] * 4 for _ in range(4)]
-    codes = {v.rule: v for v in check(puzzle, HitoriAnswer(shaded=none))}
-    assert set(codes) == {"duplicate-in-line"} and "1s" in codes["duplicate-in-line"].message
+    broken = check(puzzle, HitoriAnswer(shaded=none))
+    assert {v.rule for v in broken} == {"duplicate-in-line"}
+    assert any("the two 1s at r1c1 and r1c2 share a row" in v.message and v.cells == [[0, 0], [0, 1]] for v in broken)
     walled = [[0, 1, 0, 0], [1, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]
     assert "unshaded-disconnected" in {v.rule for v in check(puzzle, HitoriAnswer(shaded=walled))}
 
 
-@pytest.mark.parametrize("level", ["easy", "medium"])
-def test_generated_puzzles_are_reproducible_unique_and_of_their_level(level: str) -> None:
-    params = HitoriParams(size=6, difficulty=level)
-    made = generate_puzzle(params, 3, Deadline.after(120))
-    again = generate_puzzle(params, 3, Deadline.after(120))
+@pytest.mark.parametrize(("level", "size", "seed"), [
+    ("easy", 6, 3), pytest.param("medium", 8, 1, marks=pytest.mark.slow)])
+def test_generated_puzzles_are_reproducible_unique_and_of_their_level(level: str, size: int, seed: int) -> None:
+    params = HitoriParams(size=size, difficulty=level)
+    made = generate_puzzle(params, seed, Deadline.after(120))
+    again = generate_puzzle(params, seed, Deadline.after(120))
     assert (again.puzzle, again.solution) == (made.puzzle, made.solution)
     assert solve(made.puzzle, 2, Deadline.after(20), "z3").count == 1
     assert check(made.puzzle, made.solution) == []
