@@ -40,6 +40,7 @@ from generators import (
     light_up,
     nonogram,
     number_sums,
+    nurikabe,
     othello,
     skyscrapers,
     slitherlink,
@@ -78,6 +79,7 @@ BANDS: dict[str, list[Band]] = {
     "hashi": [Band("size", 5, 10, 15, {})],
     "tents": [Band("size", 5, 10, 15, {})],
     "hitori": [Band("size", 4, 8, 12, {})],
+    "nurikabe": [Band("size", 5, 7, 10, {})],
 }
 
 UNGRADED: dict[str, Callable[[BaseModel, int, Deadline], Any]] = {
@@ -97,6 +99,7 @@ UNGRADED: dict[str, Callable[[BaseModel, int, Deadline], Any]] = {
     "hashi": lambda p, seed, deadline: kit.make(hashi.HashiGenre(), hashi.HashiAnswer, p, seed, deadline),
     "tents": lambda p, seed, deadline: kit.make(tents.TentsGenre(False), tents.TentsAnswer, p, seed, deadline),
     "hitori": lambda p, seed, deadline: hitori.generate_unique(p.size, seed, deadline),
+    "nurikabe": lambda p, seed, deadline: nurikabe.generate_unique(*p.shape(), seed, deadline),
 }
 
 

@@ -11,6 +11,7 @@ from generators import (
     light_up,
     nonogram,
     number_sums,
+    nurikabe,
     othello,
     skyscrapers,
     slitherlink,
@@ -37,5 +38,6 @@ TYPES: dict[str, PuzzleType] = {
         kenken.PUZZLE_TYPE,
         tents.PUZZLE_TYPE,
         hitori.PUZZLE_TYPE,
+        nurikabe.PUZZLE_TYPE,
     )
 }

@@ -16,7 +16,8 @@ PARAMS = {"dabuhamienai": {"size": 5, "difficulty": "easy"}, "battleship": {"siz
           "hashi": {"size": 7, "difficulty": "easy"}, "slitherlink": {"size": 5, "difficulty": "easy"},
           "skyscrapers": {"size": 4, "difficulty": "easy"}, "kenken": {"size": 4, "difficulty": "easy"},
           "tents": {"size": 6, "difficulty": "easy"},
-          "hitori": {"size": 5, "difficulty": "easy"}}
+          "hitori": {"size": 5, "difficulty": "easy"},
+          "nurikabe": {"size": 5, "difficulty": "medium"}}
 
 
 def explicitly_empty(name: str, puzzle: dict) -> dict:

@@ -124,6 +124,7 @@ GRID_CASES = [
     ("light-up", {"size": 7, "seed": 11}, "lights"),
     ("tents", {"size": 6, "seed": 11}, "tents"),
     ("hitori", {"size": 6, "seed": 11}, "shaded"),
+    ("nurikabe", {"size": 5, "seed": 11}, "shaded"),
 ]
 
 
