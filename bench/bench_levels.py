@@ -40,6 +40,7 @@ from generators import (
     light_up,
     nonogram,
     number_sums,
+    nurikabe,
     othello,
     shikaku,
     skyscrapers,
@@ -82,6 +83,7 @@ BANDS: dict[str, list[Band]] = {
     "hitori": [Band("size", 4, 8, 12, {})],
     "takuzu": [Band("size", 6, 8, 14, {})],
     "shikaku": [Band("size", 5, 9, 19, {})],
+    "nurikabe": [Band("size", 5, 7, 10, {})],
 }
 
 UNGRADED: dict[str, Callable[[BaseModel, int, Deadline], Any]] = {
@@ -104,6 +106,7 @@ UNGRADED: dict[str, Callable[[BaseModel, int, Deadline], Any]] = {
     "takuzu": lambda p, seed, deadline: kit.make(takuzu.TakuzuGenre(p.unique_lines), takuzu.TakuzuAnswer, p, seed,
                                                  deadline),
     "shikaku": lambda p, seed, deadline: kit.make(shikaku.ShikakuGenre(), shikaku.ShikakuAnswer, p, seed, deadline),
+    "nurikabe": lambda p, seed, deadline: nurikabe.generate_unique(*p.shape(), seed, deadline),
 }
 
 

@@ -11,6 +11,7 @@ from generators import (
     light_up,
     nonogram,
     number_sums,
+    nurikabe,
     othello,
     shikaku,
     skyscrapers,
@@ -41,5 +42,6 @@ TYPES: dict[str, PuzzleType] = {
         hitori.PUZZLE_TYPE,
         takuzu.PUZZLE_TYPE,
         shikaku.PUZZLE_TYPE,
+        nurikabe.PUZZLE_TYPE,
     )
 }

@@ -19,6 +19,7 @@ PARAMS = {"dabuhamienai": {"size": 5, "difficulty": "easy"}, "battleship": {"siz
           "hitori": {"size": 5, "difficulty": "easy"},
           "takuzu": {"size": 6, "difficulty": "easy"},
           "shikaku": {"size": 5, "difficulty": "easy"},
+          "nurikabe": {"size": 5, "difficulty": "medium"},
           }
 
 

@@ -28,6 +28,7 @@ PARAMS = {
     "hitori": {"size": 5},
     "takuzu": {"size": 6},
     "shikaku": {"size": 5},
+    "nurikabe": {"size": 5},
 }
 
 
@@ -50,6 +51,8 @@ def expected_texts(name: str, puzzle: dict) -> set[str]:
         return set(puzzle["pieces"])
     if name == "sudoku":
         return {str(v) for row in puzzle["givens"] for v in row if v}
+    if name == "nurikabe":
+        return {str(v) for row in puzzle["numbers"] for v in row if v is not None}
     if name == "light-up":
         return {str(v) for row in puzzle["walls"] for v in row if v is not None and v >= 0}
     if name == "nonogram":
@@ -130,6 +133,7 @@ def test_play_mode_marks_every_cell_with_its_hook(name: str) -> None:
         "light-up": ({"rows": 2, "cols": 3, "walls": [[None, 1, None], [None, None, -1]]}, 6),
         "hashi": ({"rows": 2, "cols": 3, "islands": [[1, None, 2], [None, None, 1]]}, 3),
         "slitherlink": ({"rows": 2, "cols": 3, "clues": [[3, None, 1], [None, 2, None]]}, 6),
+        "nurikabe": ({"rows": 2, "cols": 3, "numbers": [[1, None, None], [None, None, 2]]}, 6),
         "hitori": ({"size": 3, "numbers": [[1, 1, 3], [2, 3, 1], [3, 1, 2]]}, 9),
         "skyscrapers": ({"size": 3, "top": [3, 2, 1], "bottom": [1, 2, 2], "left": [3, 2, 1], "right": [1, 2, 2],
                          "givens": [[None] * 3 for _ in range(3)]}, 9),

@@ -22,6 +22,10 @@ def grid(values: st.SearchStrategy, max_side: int = 6) -> st.SearchStrategy:
 
 PUZZLES = {
     "dabuhamienai": st.fixed_dictionaries({"size": st.integers(-1, 7), "numbers": grid(st.integers(-1, 8))}),
+    "nurikabe": st.fixed_dictionaries({
+        "rows": st.integers(-1, 5), "cols": st.integers(-1, 5),
+        "numbers": grid(st.sampled_from([None, None, None, None, 1, 2, 3, 5, 0, -1]), 5),
+    }),
     "hitori": st.fixed_dictionaries({"size": st.integers(-1, 6), "numbers": grid(st.integers(-1, 7), 6)}),
     "number-sums": st.fixed_dictionaries({
         "numbers": grid(st.integers(0, 10), 5),

@@ -285,6 +285,8 @@ SOLVABLE = {
     "tents": {"rows": 2, "cols": 3, "trees": [[1, 0, 0], [0, 0, 1]], "row_counts": [1, 1], "col_counts": [0, 1, 1]},
     "hitori": {"size": 4, "numbers": [[1, 1, 1, 4], [1, 4, 2, 3], [3, 3, 2, 1], [4, 2, 1, 3]]},
     "takuzu": {"size": 4, "givens": [[1, None, None, None], [None, None, 0, None], [None, 1, None, None], [None] * 4]},
+    "nurikabe": {"rows": 5, "cols": 5, "numbers": [[None, 5, None, None, None], [None, None, 2, None, None],
+                                                   [None] * 5, [None, None, 1, None, None], [None, None, None, 3, None]]},
     "skyscrapers": {"size": 4, "top": [2, 2, 3, 1], "bottom": [3, 2, 1, 2], "left": [3, 1, 2, 3], "right": [1, 3, 3, 2],
                     "givens": [[None] * 4 for _ in range(4)]},
     "shikaku": {"rows": 2, "cols": 3, "numbers": [[2, None, 4], [None, None, None]]},

@@ -125,6 +125,7 @@ GRID_CASES = [
     ("tents", {"size": 6, "seed": 11}, "tents"),
     ("hitori", {"size": 6, "seed": 11}, "shaded"),
     ("takuzu", {"size": 6, "seed": 11}, "grid"),
+    ("nurikabe", {"size": 5, "seed": 11}, "shaded"),
 ]
 
 

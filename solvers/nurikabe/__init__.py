@@ -1,0 +1,1 @@
+"""Nurikabe: its model on the genre kit (``rules``), its puz.link format and its picture."""
