@@ -332,7 +332,7 @@ def warm_up() -> None:
     """Load the SAT library and its C extension, and the techniques' compiled kernel, once per worker,
     outside any request."""
     human.warm_up()
-    generate_puzzle(BattleshipParams(size=MIN_SIDE), 0, Deadline.after(30))
+    generate_puzzle(BattleshipParams(size=MIN_SIDE), 0, Deadline.never())
 
 
 PUZZLE_TYPE = PuzzleType(

@@ -221,7 +221,7 @@ class TowardLevel:
 def warm_up() -> None:
     rules.warm_up()
     human.warm_up()
-    generate_puzzle(NonogramParams(size=MIN_SIDE), 0, Deadline.after(60))
+    generate_puzzle(NonogramParams(size=MIN_SIDE), 0, Deadline.never())
 
 
 PUZZLE_TYPE = PuzzleType(
