@@ -5,6 +5,7 @@ longer circle, imports inside functions included), and the HTTP layer knows puzz
 from __future__ import annotations
 
 import ast
+import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -122,6 +123,27 @@ def test_numba_caches_per_version_of_the_compiled_sources(tmp_path: Path) -> Non
     assert changed != before
     kernel.rename(tmp_path / "kernels" / "renamed.py")
     assert solvers.compiled_sources_digest(tmp_path) not in (before, changed)
+
+
+def test_numba_caches_a_function_by_its_place_in_the_package_not_on_disk(tmp_path: Path) -> None:
+    """The same sources in two places (a checkout and the installed wheel) share one cache: the second place
+    loads what the first compiled."""
+    import shutil
+    import subprocess
+    import sys
+
+    probe = ("import numpy as np, solvers; from solvers.engines import bits; bits.popcount(np.uint64(7)); "
+             "print(solvers.__file__, sum(bits.popcount.stats.cache_hits.values()), "
+             "sum(bits.popcount.stats.cache_misses.values()))")
+    seen = []
+    for place in ("checkout", "installed"):
+        shutil.copytree(REPO / "solvers", tmp_path / place / "solvers", ignore=shutil.ignore_patterns("__pycache__"))
+        done = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path / place, capture_output=True, text=True,
+                              env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}, check=True)
+        where, hits, misses = done.stdout.split()
+        assert Path(where).is_relative_to(tmp_path / place)
+        seen.append((int(hits), int(misses)))
+    assert seen == [(0, 1), (1, 0)]
 
 
 def test_make_compiles_before_serving_whenever_a_compiled_source_changed() -> None:

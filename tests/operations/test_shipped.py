@@ -28,6 +28,7 @@ import httpx
 import pytest
 import yaml
 
+import solvers
 from tests.conftest import REPO, fresh_postgres_database
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("shipped")]
@@ -95,6 +96,11 @@ def shipped(wheel: Path) -> Shipped:
     env = {**keep, "PATH": f"{venv / 'bin'}:/usr/local/bin:/usr/bin:/bin", "NUMBA_CACHE_DIR": str(root / "numba-cache"),
            "DATABASE_URL": f"sqlite:///{root / 'store' / 'puzzles.db'}"}
     result = Shipped(venv, elsewhere, env)
+    # numba finds a function's cache by its place in the package (solvers.PackageCacheLocator), so what the checkout
+    # compiled serves the installed copy of the same sources: `make test` has just compiled it, and compiling it
+    # again here would cost the suite minutes. Without a checkout cache the step below compiles everything.
+    if solvers.CACHE_DIR.is_dir():
+        shutil.copytree(solvers.CACHE_DIR, root / "numba-cache" / solvers.CACHE_DIR.name)
     # The Dockerfile's step, on one core: the suite's other half runs beside it.
     run([result.program("python"), "-m", "app.warm", "--processes", "1"], cwd=elsewhere, env=env, timeout=900,
         background=True)
