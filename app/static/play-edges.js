@@ -79,6 +79,7 @@ export function createEdgesMode({ say, clearMarks }) {
     },
     applyHint(hint) {
       for (const { field, at, value } of hint.decide || []) {
+        if (!at) continue; // a decision about cells, not edges (the genre's module reads edges as regions)
         const key = `${field},${at[0]},${at[1]}`;
         if (edges.has(key)) set(key, value ? "line" : "cross");
       }

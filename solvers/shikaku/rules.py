@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Any
 
 from pydantic import BaseModel, Field, model_validator
@@ -49,9 +49,11 @@ def numbers(puzzle: ShikakuPuzzle) -> list[Cell]:
     return [(r, c) for r, row in enumerate(puzzle.numbers) for c, v in enumerate(row) if v is not None]
 
 
-def rect_cells(rect: Rect) -> list[Cell]:
+@cache
+def rect_cells(rect: Rect) -> tuple[Cell, ...]:
+    """A rectangle's cells, row by row (asked again and again as the generator moves numbers: kept)."""
     top, left, bottom, right = rect
-    return [(r, c) for r in range(top, bottom + 1) for c in range(left, right + 1)]
+    return tuple((r, c) for r in range(top, bottom + 1) for c in range(left, right + 1))
 
 
 def candidates(puzzle: ShikakuPuzzle) -> list[list[Rect]]:
@@ -106,7 +108,8 @@ class Rectangle:
     def look(self, values: Sequence[int | None]) -> list[tuple[int, int]]:
         """The rectangles that fit what is decided; a cell all of them cover is 1, a cell none covers is 0."""
         ones = {i for i, v in enumerate(values) if v == 1}
-        fit = [rect for rect in self.rects if ones <= rect and all(values[i] != 0 for i in rect)]
+        zeros = {i for i, v in enumerate(values) if v == 0}
+        fit = [rect for rect in self.rects if ones <= rect and rect.isdisjoint(zeros)]
         if not fit:
             raise Broken("no rectangle of its area fits any more")
         some = frozenset.union(*fit)

@@ -529,6 +529,30 @@ def test_loop_edges_drawn_by_taps_and_keys_solve_and_a_wrong_edge_is_named(brows
     page.screenshot(path=tmp_path / "slitherlink-phone-hint.png", full_page=True)
 
 
+def test_rectangles_drawn_as_borders_on_the_edges_widget_solve_and_a_missing_one_is_named(browser, service: str,
+                                                                                        tmp_path: Path) -> None:
+    """Shikaku on the shared edges widget: every border between two rectangles tapped solves (the page's genre
+    module turns the borders into `regions`); one border taken away leaves two numbers in one region, which the
+    check names; a hint answers from the finished rectangles."""
+    record = generate(service, "shikaku", size=5, seed=3, difficulty="easy")
+    regions = record["solution"]["regions"]
+    borders = [("horizontal", r, c) for r in range(1, 5) for c in range(5) if regions[r][c] != regions[r - 1][c]]
+    borders += [("vertical", r, c) for r in range(5) for c in range(1, 5) if regions[r][c] != regions[r][c - 1]]
+    page = open_page(browser, service, record, PHONE)
+    for field, r, c in borders:
+        edge(page, field, r, c).click()
+    assert check(page).startswith("solved")
+    page.screenshot(path=tmp_path / "shikaku-phone-solved.png", full_page=True)
+    field, r, c = borders[0]
+    edge(page, field, r, c).click()  # a cross: no border there any more
+    text = check(page)
+    assert "broken" in text and page.locator(".violation").count() >= 1
+    page.click('[data-action="hint"]')
+    sync_api.expect(page.locator("[data-result]")).to_contain_text("Hint", timeout=30_000)
+    assert page.errors == []  # type: ignore[attr-defined]
+    page.close()
+
+
 def test_skyscrapers_digits_beside_the_clues(browser, service: str, tmp_path: Path) -> None:
     """A 5×5 (no boxes: pencil marks in 2 rows of 3) solved by typing heights, the clues outside the cells; a
     pencil mark allowed by its row and column alone, and a hint that fills or pencils."""
