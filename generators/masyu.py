@@ -1,0 +1,169 @@
+"""Masyu generation through the genre kit: a loop through cell centres drawn as the outline of a random region
+of the grid whose corners are those centres (``generators.loops``), and every cell of the loop where a pearl
+fits (a turn between two straights: black; a straight beside a turn: white) as the clues the kit's generator
+shows or hides.
+
+Levels are the kit's (a rule alone, short trials, long trials); Simon Tatham's Easy is our easy, his Tricky our
+medium. Sizes: his presets (6×6, 8×8, 10×10, 12×8) and any size from 5 to 15 on request.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from itertools import product
+
+from generators.kit import make
+from generators.loops import Edges, grow_region, outline
+from generators.params import rectangle_params
+from generators.pipeline import Generated, generate_at_level
+from generators.spec import PuzzleType, TathamPreset
+from solvers.common import Cell, Deadline
+from solvers.kit import human as kit_human
+from solvers.kit import rules as kit
+from solvers.kit.arrays import Levels, fast
+from solvers.masyu import picture, puzzlink, tatham
+from solvers.masyu.rules import BLACK, WHITE, MasyuAnswer, MasyuPuzzle, layout, line, model
+
+MIN_SIDE, MAX_SIDE = 5, 15
+LOW_SHARE, HIGH_SHARE = 0.5, 0.7  # the region the loop goes round: this share of the centres' squares
+PEOPLE = kit_human.solver()
+DIFFICULTY = fast(kit_human.difficulty(PEOPLE, model, layout(2, 2), "R×(C−1) or (R−1)×C of 1 (a line), 0 (no line)"),
+                  PEOPLE, model)
+STEPS = ((0, -1), (0, 1), (-1, 0), (1, 0))
+BIAS = 10.0  # how much a square that makes room for one more pearl is preferred
+
+MasyuParams = rectangle_params("MasyuParams", __name__, MIN_SIDE, MAX_SIDE, 8, DIFFICULTY)
+
+
+Ways = Callable[[Cell], list[tuple[int, int]]]
+
+
+def _ways(answer: Edges) -> Ways:
+    """The directions the answer's loop leaves a cell by."""
+    rows, cols = len(answer["horizontal"]), len(answer["vertical"][0])
+
+    def ways(cell: Cell) -> list[tuple[int, int]]:
+        r, c = cell
+        return [(dr, dc) for dr, dc in STEPS if 0 <= r + dr < rows and 0 <= c + dc < cols
+                and answer[(key := line(cell, (r + dr, c + dc)))[0]][key[1]][key[2]]]
+    return ways
+
+
+def _straight(ways: list[tuple[int, int]]) -> bool:
+    return len(ways) == 2 and ways[0][0] == -ways[1][0] and ways[0][1] == -ways[1][1]
+
+
+def pearl(ways: Ways, cell: Cell) -> str | None:
+    """The pearl the loop allows at ``cell``: black at a turn whose two lines go straight on through the next
+    cells, white on a straight with a turn beside it, else none."""
+    out = ways(cell)
+    if len(out) != 2:
+        return None
+    beside = [_straight(ways((cell[0] + dr, cell[1] + dc))) for dr, dc in out]
+    if not _straight(out):
+        return BLACK if all(beside) else None
+    return WHITE if not all(beside) else None
+
+
+STRAIGHT = (0b0011, 0b1100)  # a centre's lines as bits: right, left, down, up
+TURN = (0b0101, 0b0110, 0b1001, 0b1010)
+TOWARD = ((1, 0, 1), (2, 0, -1), (4, 1, 0), (8, -1, 0))  # each bit and the neighbour it leads to
+
+
+def _pearls_near(inside: set[Cell], square: Cell, rows: int, cols: int) -> tuple[int, int]:
+    """How many cells near ``square``'s corners may hold a pearl, without and with ``square`` inside, when the
+    loop is the outline of ``inside`` (squares whose corners are cell centres: square (r, c) is down and right of
+    centre (r, c)). Read off the 7×7 squares around ``square``: the 6×6 centres between them hold every line its
+    change can move, and the 4×4 beside its corners every pearl those lines decide."""
+    i, j = square
+    sq = [[(i + a, j + b) in inside for b in range(-3, 4)] for a in range(-3, 4)]
+    out = []
+    for added in (False, True):
+        sq[3][3] = added
+        lines = [[(sq[r - 1][c] != sq[r][c]) | (sq[r - 1][c - 1] != sq[r][c - 1]) << 1 | (sq[r][c - 1] != sq[r][c]) << 2
+                  | (sq[r - 1][c - 1] != sq[r - 1][c]) << 3 for c in range(1, 7)] for r in range(1, 7)]
+        count = 0
+        for r in range(1, 5):
+            for c in range(1, 5):
+                mask = lines[r][c]
+                if (mask in STRAIGHT or mask in TURN) and 0 <= i + r - 2 < rows and 0 <= j + c - 2 < cols:
+                    beside = [lines[r + dr][c + dc] in STRAIGHT for bit, dr, dc in TOWARD if mask & bit]
+                    count += all(beside) if mask in TURN else not all(beside)
+        out.append(count)
+    return out[0], out[1]
+
+
+class MasyuGenre:
+    """What the kit's generator needs: a loop, and each cell where a pearl fits as a clue."""
+
+    def draw(self, params: MasyuParams, rng: random.Random) -> tuple[None, Edges]:
+        rows, cols = params.shape()
+
+        weight: dict[Cell, float] = {}  # a square's weight, kept until a square near it changes
+        known: set[Cell] = set()
+
+        def prefer(inside: set[Cell], square: Cell) -> float:
+            for new in inside - known:
+                for near in product(range(new[0] - 3, new[0] + 4), range(new[1] - 3, new[1] + 4)):
+                    weight.pop(near, None)
+                known.add(new)
+            if square not in weight:
+                before, after = _pearls_near(inside, square, rows, cols)
+                weight[square] = BIAS ** (after - before)
+            return weight[square]
+
+        return None, outline(grow_region(rows - 1, cols - 1, LOW_SHARE, HIGH_SHARE, rng, prefer), rows - 1, cols - 1)
+
+    def clues(self, board: None, answer: Edges) -> list[Cell]:
+        rows, cols = len(answer["horizontal"]), len(answer["vertical"][0])
+        return [(r, c) for r in range(rows) for c in range(cols) if pearl(_ways(answer), (r, c))]
+
+    def puzzle(self, board: None, answer: Edges, shown: frozenset[Cell]) -> MasyuPuzzle:
+        rows, cols = len(answer["horizontal"]), len(answer["vertical"][0])
+        return MasyuPuzzle(rows=rows, cols=cols, pearls=[[pearl(_ways(answer), (r, c)) if (r, c) in shown else None
+                                                          for c in range(cols)] for r in range(rows)])
+
+    def model(self, puzzle: MasyuPuzzle) -> kit.Model:
+        return model(puzzle)
+
+
+def generate_puzzle(params: MasyuParams, seed: int, deadline: Deadline) -> Generated:
+    """As the kit's ``make_at_level``, with the level checks on arrays (``solvers.kit.arrays``), which read a
+    loop's rule."""
+    fits = Levels(PEOPLE.level_names.index(params.difficulty)).fits
+    return generate_at_level(lambda draw_seed, budget: make(MasyuGenre(), MasyuAnswer, params, draw_seed, budget, fits),
+                             DIFFICULTY.grade, params.difficulty, seed, deadline)
+
+
+def _preset(cols: int, rows: int, level: int) -> TathamPreset:
+    return TathamPreset(f"{cols}x{rows}d{'et'[level]}", level,
+                        {"rows": rows, "cols": cols, "difficulty": PEOPLE.level_names[level]})
+
+
+PUZZLE_TYPE = PuzzleType(
+    name="masyu",
+    id_prefix="mas",
+    summary="Draw one closed loop through cell centres that passes every pearl: it turns on a black pearl and goes "
+            "straight through the cells either side; it goes straight through a white pearl and turns next to it.",
+    params_model=MasyuParams,
+    puzzle_model=MasyuPuzzle,
+    answer_model=MasyuAnswer,
+    generate=generate_puzzle,
+    check=kit.checker(model),
+    solve=kit.solver(model),
+    render=picture.render,
+    parse_url=puzzlink.parse_url,
+    to_url=puzzlink.to_url,
+    parse_tatham=tatham.parse_tatham,
+    to_tatham=tatham.to_tatham,
+    tatham_game="pearl",
+    tatham_presets=tuple(_preset(cols, rows, level) for cols, rows in ((6, 6), (8, 8), (10, 10), (12, 8))
+                         for level in (0, 1)),
+    backends=("cadical", "z3"),
+    catalogue={"sizes": f"{MIN_SIDE}–{MAX_SIDE} rows and columns to generate; 2–30 to solve",
+               "loop": f"the outline of a region of {LOW_SHARE:.0%}–{HIGH_SHARE:.0%} of the squares between centres"},
+    difficulty=DIFFICULTY,
+    play_mode="edges",
+    model=model,
+)
