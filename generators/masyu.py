@@ -4,7 +4,8 @@ fits (a turn between two straights: black; a straight beside a turn: white) as t
 shows or hides.
 
 Levels are the kit's (a rule alone, short trials, long trials); Simon Tatham's Easy is our easy, his Tricky our
-medium. Sizes: his presets (6×6, 8×8, 10×10, 12×8) and any size from 5 to 15 on request.
+medium. Sizes: his presets (6×6, 8×8, 10×10, 12×8) and any size from 5 to 12 on request (larger boards take
+seconds to generate in pure Python).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from solvers.kit.arrays import Levels, fast
 from solvers.masyu import picture, puzzlink, tatham
 from solvers.masyu.rules import BLACK, WHITE, MasyuAnswer, MasyuPuzzle, layout, line, model
 
-MIN_SIDE, MAX_SIDE = 5, 15
+MIN_SIDE, MAX_SIDE = 5, 12
 LOW_SHARE, HIGH_SHARE = 0.5, 0.7  # the region the loop goes round: this share of the centres' squares
 PEOPLE = kit_human.solver()
 DIFFICULTY = fast(kit_human.difficulty(PEOPLE, model, layout(2, 2), "R×(C−1) or (R−1)×C of 1 (a line), 0 (no line)"),

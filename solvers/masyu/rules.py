@@ -70,9 +70,14 @@ def layout(rows: int, cols: int) -> Layers:
                   name=line_namer())
 
 
-def _pearl_rules(kind: str, cell: Cell, arm: Callable[[str, int], Key | None]) -> list[Count]:
-    """A pearl's counts; ``arm(side, n)`` is the line ``n`` steps out from the pearl on that side (None: off
-    the board)."""
+def bends(side: str) -> tuple[str, str]:
+    """The two sides square to ``side``."""
+    return ("up", "down") if side in ("left", "right") else ("left", "right")
+
+
+def _pearl_rules(kind: str, cell: Cell, arm: Callable[..., Key | None]) -> list[Count]:
+    """A pearl's counts; ``arm(side, n)`` is the line ``n`` steps out from the pearl on that side, and
+    ``arm(side, n, across)`` the line out of the cell ``n`` steps away toward ``across`` (None: off the board)."""
     at, where = cell_name(cell), (cell,)
     name = f"the {'black' if kind == BLACK else 'white'} pearl at {at}"
     rules = [Count(tuple(k for side in SIDES if (k := arm(side, 1))), 2, 2, "pearl", f"the loop passes {name}",
@@ -91,6 +96,11 @@ def _pearl_rules(kind: str, cell: Cell, arm: Callable[[str, int], Key | None]) -
                     rules.append(Count(tuple(k for k in (back, second) if k), 1, 2, "black-straight",
                                        f"from {name} the loop goes {other}, or {side} and straight on through the "
                                        "next cell", where=where, clue=cell))
+                    for across in bends(side):  # the next cell goes straight: no line out of it sideways
+                        if (bend := arm(side, 1, across)) is not None:
+                            rules.append(Count((first, bend), 0, 1, "black-straight", f"a line {side} from {name} "
+                                               "goes straight through the next cell, which turns nowhere",
+                                               where=where, clue=cell))
         elif len(near) < 2:
             rules.append(Count(tuple(near), 0, 0, "white-straight", f"{name} has no room to go straight {way}",
                                where=where, clue=cell))
@@ -101,6 +111,10 @@ def _pearl_rules(kind: str, cell: Cell, arm: Callable[[str, int], Key | None]) -
             if all(far):
                 rules.append(Count((near[0], *far), 0, 2, "white-turn",  # type: ignore[arg-type]
                                    f"the loop turns just before or just after {name}", where=where, clue=cell))
+            square = [k for side in bends(pair[0]) if (k := arm(side, 1))]  # the pearl's other way through
+            turning = [k for side in pair for across in bends(side) if (k := arm(side, 1, across))]
+            rules.append(Count((*square[:1], *turning), 1, 5, "white-turn", f"the loop goes {way} through {name} "
+                               "only with a turn in a cell beside it", where=where, clue=cell))
     return rules
 
 
@@ -111,15 +125,18 @@ def model(puzzle: MasyuPuzzle) -> Model:
     rules: list[Count | Loop] = []
     for r in range(rows):
         for c in range(cols):
-            def arm(side: str, n: int, r: int = r, c: int = c) -> Key | None:
+            def arm(side: str, n: int, across: str | None = None, r: int = r, c: int = c) -> Key | None:
                 dr, dc = SIDES[side]
                 a, b = (r + dr * (n - 1), c + dc * (n - 1)), (r + dr * n, c + dc * n)
-                return line(a, b) if 0 <= b[0] < rows and 0 <= b[1] < cols else None
+                if across is not None:
+                    a, b = b, (b[0] + SIDES[across][0], b[1] + SIDES[across][1])
+                return line(a, b) if 0 <= a[0] < rows and 0 <= a[1] < cols and 0 <= b[0] < rows and 0 <= b[1] < cols \
+                    else None
             rules.append(Count(tuple(k for side in SIDES if (k := arm(side, 1))), 0, 2, "cell",
                                f"the loop passes through {cell_name((r, c))} or not at all", where=((r, c),),
                                allowed=frozenset({0, 2})))
             if puzzle.pearls[r][c]:
                 rules.extend(_pearl_rules(puzzle.pearls[r][c], (r, c), arm))  # type: ignore[arg-type]
-    rules.append(Loop(tuple(links), "one-loop", "the lines form one single loop",
+    rules.append(Loop(tuple(links), "one-loop", "the lines form one single loop", early=False,
                       where=tuple((r, c) for r in range(rows) for c in range(cols))))
     return Model(layout(rows, cols), tuple(rules))
