@@ -11,7 +11,6 @@ seconds to generate in pure Python).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from itertools import product
 
 from generators.kit import make
@@ -24,52 +23,42 @@ from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
 from solvers.kit.arrays import Levels, fast
 from solvers.masyu import picture, puzzlink, tatham
-from solvers.masyu.rules import BLACK, WHITE, MasyuAnswer, MasyuPuzzle, layout, line, model
+from solvers.masyu.rules import BLACK, WHITE, MasyuAnswer, MasyuPuzzle, layout, model
 
 MIN_SIDE, MAX_SIDE = 5, 12
 LOW_SHARE, HIGH_SHARE = 0.5, 0.7  # the region the loop goes round: this share of the centres' squares
 PEOPLE = kit_human.solver()
 DIFFICULTY = fast(kit_human.difficulty(PEOPLE, model, layout(2, 2), "R×(C−1) or (R−1)×C of 1 (a line), 0 (no line)"),
                   PEOPLE, model)
-STEPS = ((0, -1), (0, 1), (-1, 0), (1, 0))
 BIAS = 10.0  # how much a square that makes room for one more pearl is preferred
 
 MasyuParams = rectangle_params("MasyuParams", __name__, MIN_SIDE, MAX_SIDE, 8, DIFFICULTY)
 
 
-Ways = Callable[[Cell], list[tuple[int, int]]]
-
-
-def _ways(answer: Edges) -> Ways:
-    """The directions the answer's loop leaves a cell by."""
-    rows, cols = len(answer["horizontal"]), len(answer["vertical"][0])
-
-    def ways(cell: Cell) -> list[tuple[int, int]]:
-        r, c = cell
-        return [(dr, dc) for dr, dc in STEPS if 0 <= r + dr < rows and 0 <= c + dc < cols
-                and answer[(key := line(cell, (r + dr, c + dc)))[0]][key[1]][key[2]]]
-    return ways
-
-
-def _straight(ways: list[tuple[int, int]]) -> bool:
-    return len(ways) == 2 and ways[0][0] == -ways[1][0] and ways[0][1] == -ways[1][1]
-
-
-def pearl(ways: Ways, cell: Cell) -> str | None:
-    """The pearl the loop allows at ``cell``: black at a turn whose two lines go straight on through the next
-    cells, white on a straight with a turn beside it, else none."""
-    out = ways(cell)
-    if len(out) != 2:
-        return None
-    beside = [_straight(ways((cell[0] + dr, cell[1] + dc))) for dr, dc in out]
-    if not _straight(out):
-        return BLACK if all(beside) else None
-    return WHITE if not all(beside) else None
-
-
 STRAIGHT = (0b0011, 0b1100)  # a centre's lines as bits: right, left, down, up
 TURN = (0b0101, 0b0110, 0b1001, 0b1010)
 TOWARD = ((1, 0, 1), (2, 0, -1), (4, 1, 0), (8, -1, 0))  # each bit and the neighbour it leads to
+
+
+def pearl(lines: list[list[int]], r: int, c: int) -> str | None:
+    """The pearl the loop allows at centre (r, c) of ``lines`` (each centre's lines as bits): black at a turn
+    whose two lines go straight on through the next cells, white on a straight with a turn beside it."""
+    mask = lines[r][c]
+    if mask not in STRAIGHT and mask not in TURN:
+        return None
+    beside = [lines[r + dr][c + dc] in STRAIGHT for bit, dr, dc in TOWARD if mask & bit]
+    return (BLACK if all(beside) else None) if mask in TURN else (None if all(beside) else WHITE)
+
+
+def _lines(answer: Edges) -> list[list[int]]:
+    """Each cell's lines as bits, in a border of cells without any (so cell (r, c) is at (r + 1, c + 1))."""
+    h, v = answer["horizontal"], answer["vertical"]
+    rows, cols = len(h), len(v[0])
+
+    def on(grid: list[list[int]], r: int, c: int) -> int:
+        return int(0 <= r < len(grid) and 0 <= c < len(grid[0]) and grid[r][c] == 1)
+    return [[0] * (cols + 2)] + [[0] + [on(h, r, c) | on(h, r, c - 1) << 1 | on(v, r, c) << 2 | on(v, r - 1, c) << 3
+                                        for c in range(cols)] + [0] for r in range(rows)] + [[0] * (cols + 2)]
 
 
 def _pearls_near(inside: set[Cell], square: Cell, rows: int, cols: int) -> tuple[int, int]:
@@ -84,14 +73,8 @@ def _pearls_near(inside: set[Cell], square: Cell, rows: int, cols: int) -> tuple
         sq[3][3] = added
         lines = [[(sq[r - 1][c] != sq[r][c]) | (sq[r - 1][c - 1] != sq[r][c - 1]) << 1 | (sq[r][c - 1] != sq[r][c]) << 2
                   | (sq[r - 1][c - 1] != sq[r - 1][c]) << 3 for c in range(1, 7)] for r in range(1, 7)]
-        count = 0
-        for r in range(1, 5):
-            for c in range(1, 5):
-                mask = lines[r][c]
-                if (mask in STRAIGHT or mask in TURN) and 0 <= i + r - 2 < rows and 0 <= j + c - 2 < cols:
-                    beside = [lines[r + dr][c + dc] in STRAIGHT for bit, dr, dc in TOWARD if mask & bit]
-                    count += all(beside) if mask in TURN else not all(beside)
-        out.append(count)
+        out.append(sum(0 <= i + r - 2 < rows and 0 <= j + c - 2 < cols and pearl(lines, r, c) is not None
+                       for r in range(1, 5) for c in range(1, 5)))
     return out[0], out[1]
 
 
@@ -100,7 +83,6 @@ class MasyuGenre:
 
     def draw(self, params: MasyuParams, rng: random.Random) -> tuple[None, Edges]:
         rows, cols = params.shape()
-
         weight: dict[Cell, float] = {}  # a square's weight, kept until a square near it changes
         known: set[Cell] = set()
 
@@ -117,12 +99,12 @@ class MasyuGenre:
         return None, outline(grow_region(rows - 1, cols - 1, LOW_SHARE, HIGH_SHARE, rng, prefer), rows - 1, cols - 1)
 
     def clues(self, board: None, answer: Edges) -> list[Cell]:
-        rows, cols = len(answer["horizontal"]), len(answer["vertical"][0])
-        return [(r, c) for r in range(rows) for c in range(cols) if pearl(_ways(answer), (r, c))]
+        lines = _lines(answer)
+        return [(r, c) for r in range(len(lines) - 2) for c in range(len(lines[0]) - 2) if pearl(lines, r + 1, c + 1)]
 
     def puzzle(self, board: None, answer: Edges, shown: frozenset[Cell]) -> MasyuPuzzle:
-        rows, cols = len(answer["horizontal"]), len(answer["vertical"][0])
-        return MasyuPuzzle(rows=rows, cols=cols, pearls=[[pearl(_ways(answer), (r, c)) if (r, c) in shown else None
+        lines, rows, cols = _lines(answer), len(answer["horizontal"]), len(answer["vertical"][0])
+        return MasyuPuzzle(rows=rows, cols=cols, pearls=[[pearl(lines, r + 1, c + 1) if (r, c) in shown else None
                                                           for c in range(cols)] for r in range(rows)])
 
     def model(self, puzzle: MasyuPuzzle) -> kit.Model:

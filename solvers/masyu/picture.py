@@ -11,7 +11,7 @@ import drawsvg as draw
 
 from pictures.edges import edge
 from pictures.grid import CELL, INK, Grid, canvas, cell_background, cell_group, finish, grid_lines
-from solvers.masyu.rules import BLACK, MasyuAnswer, MasyuPuzzle, line_namer, lines_of
+from solvers.masyu.rules import BLACK, MasyuAnswer, MasyuPuzzle, line_name, lines_of
 
 MARGIN = 10
 
@@ -29,10 +29,9 @@ def render(puzzle: MasyuPuzzle, answer: MasyuAnswer | None = None, play: bool = 
                                          fill=INK if kind == BLACK else "white", class_="pearl"))
             d.append(group)
     d.append(grid_lines(grid))
-    name = line_namer()
     lines = draw.Group(data_joins="centres", class_="loop")
     for (field, r, c), a, b in lines_of(puzzle.rows, puzzle.cols):
         on = answer is not None and bool(getattr(answer, field)[r][c])
-        lines.append(edge((field, r, c), grid.centre(*a), grid.centre(*b), grid.size, play, on, name(field, r, c)))
+        lines.append(edge((field, r, c), grid.centre(*a), grid.centre(*b), grid.size, play, on, line_name(field, r, c)))
     d.append(lines)
     return finish(d)

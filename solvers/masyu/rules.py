@@ -2,11 +2,8 @@
 it may skip cells. On a black pearl the loop turns and goes straight through the next cell on both sides; on a
 white pearl it goes straight and turns in the cell before it or after it (or both).
 
-The whole genre is its model over the lines between neighbouring cells' centres (two layers of 0/1 keys,
-``(field, r, c)``): each cell a count of 0 or 2 of its lines, the lines one ``Loop``, and each pearl a few plain
-counts. A black pearl has exactly one line across and one up or down; the line it leaves by on a side goes on
-through the next cell ("left, or right and on through the next": one of the two keys is 1). A white pearl's
-lines pair up (0 or 2 across, 0 or 2 up and down) and the three lines in a row through it are not all drawn.
+The model's keys are the lines between neighbouring cells' centres (``(field, r, c)``): each cell a count of 0 or
+2 of its lines, the lines one ``Loop``, each pearl a few plain counts (docs/genres/masyu.md lists them).
 """
 
 from __future__ import annotations
@@ -59,15 +56,13 @@ def lines_of(rows: int, cols: int) -> list[tuple[Key, Cell, Cell]]:
     return across + down
 
 
-def line_namer() -> Callable[[str, int, int], str]:
-    def name(field: str, r: int, c: int) -> str:
-        return f"the line {cell_name((r, c))}–{cell_name((r, c + 1) if field == 'horizontal' else (r + 1, c))}"
-    return name
+def line_name(field: str, r: int, c: int) -> str:
+    return f"the line {cell_name((r, c))}–{cell_name((r, c + 1) if field == 'horizontal' else (r + 1, c))}"
 
 
 def layout(rows: int, cols: int) -> Layers:
     return Layers({"horizontal": (rows, cols - 1), "vertical": (rows - 1, cols)}, "a line", "crossed",
-                  name=line_namer())
+                  name=line_name)
 
 
 def bends(side: str) -> tuple[str, str]:

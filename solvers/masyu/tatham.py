@@ -9,9 +9,10 @@ After `<cols>x<rows>` (a `d<level>` and an `n` may follow, as in his presets), t
 from __future__ import annotations
 
 import re
+from itertools import groupby
 
 from solvers.common import InvalidInput
-from solvers.masyu.rules import BLACK, MAX_SIDE, WHITE, MasyuPuzzle
+from solvers.masyu.rules import MAX_SIDE, MasyuPuzzle
 
 ID = re.compile(r"^(\d{1,3})x(\d{1,3})(?:d[a-z])?n?:([a-zBW]*)$")
 
@@ -33,18 +34,8 @@ def parse_tatham(text: str) -> MasyuPuzzle:
 
 
 def to_tatham(puzzle: MasyuPuzzle) -> str:
-    out, run = [], 0
-    for value in (v for row in puzzle.pearls for v in row):
-        if value is None and run < 26:
-            run += 1
-            continue
-        if run:
-            out.append(chr(ord("a") + run - 1))
-            run = 0
-        if value is None:
-            run = 1
-        else:
-            out.append(BLACK if value == BLACK else WHITE)
-    if run:
-        out.append(chr(ord("a") + run - 1))
+    out = []
+    for kind, run in groupby(v for row in puzzle.pearls for v in row):
+        count = len(list(run))
+        out.append(kind * count if kind else "z" * (count // 26) + (chr(ord("a") + count % 26 - 1) if count % 26 else ""))
     return f"{puzzle.cols}x{puzzle.rows}:{''.join(out)}"
