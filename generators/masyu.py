@@ -1,11 +1,6 @@
-"""Masyu generation through the genre kit: a loop through cell centres drawn as the outline of a random region
-of the grid whose corners are those centres (``generators.loops``), and every cell of the loop where a pearl
-fits (a turn between two straights: black; a straight beside a turn: white) as the clues the kit's generator
-shows or hides.
-
-Levels are the kit's (a rule alone, short trials, long trials); Simon Tatham's Easy is our easy, his Tricky our
-medium. Sizes: his presets (6×6, 8×8, 10×10, 12×8) and any size from 5 to 12 on request (larger boards take
-seconds to generate in pure Python).
+"""Masyu generation through the genre kit: a loop through cell centres (the outline of a random region of the
+squares between them, ``generators.loops``), and every cell of it where a pearl fits as a clue the kit's
+generator shows or hides. Levels are the kit's: Tatham's Easy our easy, his Tricky our medium (docs/genres/masyu.md).
 """
 
 from __future__ import annotations
@@ -61,21 +56,31 @@ def _lines(answer: Edges) -> list[list[int]]:
                                         for c in range(cols)] + [0] for r in range(rows)] + [[0] * (cols + 2)]
 
 
-def _pearls_near(inside: set[Cell], square: Cell, rows: int, cols: int) -> tuple[int, int]:
-    """How many cells near ``square``'s corners may hold a pearl, without and with ``square`` inside, when the
-    loop is the outline of ``inside`` (squares whose corners are cell centres: square (r, c) is down and right of
-    centre (r, c)). Read off the 7×7 squares around ``square``: the 6×6 centres between them hold every line its
-    change can move, and the 4×4 beside its corners every pearl those lines decide."""
+def _mask(sq: list[list[bool]], r: int, c: int) -> int:
+    """The lines of the centre whose four squares are ``sq[r-1..r][c-1..c]``: one between two squares that differ."""
+    return ((sq[r - 1][c] != sq[r][c]) | (sq[r - 1][c - 1] != sq[r][c - 1]) << 1 | (sq[r][c - 1] != sq[r][c]) << 2
+            | (sq[r - 1][c - 1] != sq[r - 1][c]) << 3)
+
+
+NEAR = [(r, c) for r in range(1, 5) for c in range(1, 5) if r in (2, 3) or c in (2, 3)]  # pearls a square can move
+
+
+def _pearls_gained(inside: set[Cell], square: Cell, rows: int, cols: int) -> int:
+    """How many more cells may hold a pearl with ``square`` inside than without, when the loop is the outline of
+    ``inside`` (squares whose corners are cell centres: square (r, c) is down and right of centre (r, c)). Read off
+    the 7×7 squares around it: its four corners' lines change, and with them the pearls of those four centres and
+    of the eight beside them."""
     i, j = square
     sq = [[(i + a, j + b) in inside for b in range(-3, 4)] for a in range(-3, 4)]
-    out = []
-    for added in (False, True):
-        sq[3][3] = added
-        lines = [[(sq[r - 1][c] != sq[r][c]) | (sq[r - 1][c - 1] != sq[r][c - 1]) << 1 | (sq[r][c - 1] != sq[r][c]) << 2
-                  | (sq[r - 1][c - 1] != sq[r - 1][c]) << 3 for c in range(1, 7)] for r in range(1, 7)]
-        out.append(sum(0 <= i + r - 2 < rows and 0 <= j + c - 2 < cols and pearl(lines, r, c) is not None
-                       for r in range(1, 5) for c in range(1, 5)))
-    return out[0], out[1]
+    lines = [[_mask(sq, r, c) for c in range(1, 7)] for r in range(1, 7)]
+
+    def count() -> int:
+        return sum(0 <= i + r - 2 < rows and 0 <= j + c - 2 < cols and pearl(lines, r, c) is not None for r, c in NEAR)
+    before = count()
+    sq[3][3] = True
+    for r, c in ((2, 2), (2, 3), (3, 2), (3, 3)):
+        lines[r][c] = _mask(sq, r + 1, c + 1)
+    return count() - before
 
 
 class MasyuGenre:
@@ -92,8 +97,7 @@ class MasyuGenre:
                     weight.pop(near, None)
                 known.add(new)
             if square not in weight:
-                before, after = _pearls_near(inside, square, rows, cols)
-                weight[square] = BIAS ** (after - before)
+                weight[square] = BIAS ** _pearls_gained(inside, square, rows, cols)
             return weight[square]
 
         return None, outline(grow_region(rows - 1, cols - 1, LOW_SHARE, HIGH_SHARE, rng, prefer), rows - 1, cols - 1)
@@ -112,16 +116,11 @@ class MasyuGenre:
 
 
 def generate_puzzle(params: MasyuParams, seed: int, deadline: Deadline) -> Generated:
-    """As the kit's ``make_at_level``, with the level checks on arrays (``solvers.kit.arrays``), which read a
-    loop's rule."""
+    """As the kit's ``make_at_level``, with the level checks on arrays, which read a loop's rule."""
     fits = Levels(PEOPLE.level_names.index(params.difficulty)).fits
     return generate_at_level(lambda draw_seed, budget: make(MasyuGenre(), MasyuAnswer, params, draw_seed, budget, fits),
                              DIFFICULTY.grade, params.difficulty, seed, deadline)
 
-
-def _preset(cols: int, rows: int, level: int) -> TathamPreset:
-    return TathamPreset(f"{cols}x{rows}d{'et'[level]}", level,
-                        {"rows": rows, "cols": cols, "difficulty": PEOPLE.level_names[level]})
 
 
 PUZZLE_TYPE = PuzzleType(
@@ -141,8 +140,9 @@ PUZZLE_TYPE = PuzzleType(
     parse_tatham=tatham.parse_tatham,
     to_tatham=tatham.to_tatham,
     tatham_game="pearl",
-    tatham_presets=tuple(_preset(cols, rows, level) for cols, rows in ((6, 6), (8, 8), (10, 10), (12, 8))
-                         for level in (0, 1)),
+    tatham_presets=tuple(TathamPreset(f"{cols}x{rows}d{'et'[level]}", level, {"rows": rows, "cols": cols,
+                                      "difficulty": PEOPLE.level_names[level]})
+                         for cols, rows in ((6, 6), (8, 8), (10, 10), (12, 8)) for level in (0, 1)),
     backends=("cadical", "z3"),
     catalogue={"sizes": f"{MIN_SIDE}–{MAX_SIDE} rows and columns to generate; 2–30 to solve",
                "loop": f"the outline of a region of {LOW_SHARE:.0%}–{HIGH_SHARE:.0%} of the squares between centres"},
