@@ -2,10 +2,6 @@
 a ``<g data-edge="field,r,c">`` whose hit area is the diamond between its two dots and the centres of the cells
 beside it, holding a line and a cross the page shows by the edge's state. Out of play mode, the line alone where
 the answer has it."""
-"""One line of a loop genre's answer between two points of the picture (two dots of the grid, or two cell
-centres). In play mode it is a ``<g data-edge="field,r,c">`` (the answer's field and index) whose hit area is the
-diamond between its two points and half a cell to either side, holding a line and a cross the page shows by the
-edge's state (app/static/play-edges.js); otherwise only a drawn line, and only when the answer has it."""
 
 from __future__ import annotations
 
@@ -25,17 +21,6 @@ def edge(grid: Grid, key: str, a: tuple[int, int], b: tuple[int, int], play: boo
                        aria_label=label) if play else draw.Group()
     if play:
         half = grid.size / 2
-LOOP, CROSS = "#1f4e9c", "#c1121f"
-
-
-def edge(key: tuple[str, int, int], start: tuple[float, float], end: tuple[float, float], size: float, play: bool,
-         on: bool, label: str) -> draw.Group:
-    field, r, c = key
-    (x0, y0), (x1, y1) = start, end
-    group = draw.Group(class_="edge", data_edge=f"{field},{r},{c}", tabindex="-1", role="button",
-                       aria_label=label) if play else draw.Group()
-    if play:
-        half = size / 2
         dx, dy = (0, half) if y0 == y1 else (half, 0)
         mx, my = (x0 + x1) / 2, (y0 + y1) / 2
         group.append(draw.Lines(x0, y0, mx + dx, my + dy, x1, y1, mx - dx, my - dy, close=True, fill="#fff",
@@ -45,10 +30,5 @@ def edge(key: tuple[str, int, int], start: tuple[float, float], end: tuple[float
                      .L(mx + arm, my + arm).M(mx - arm, my + arm).L(mx + arm, my - arm))
     if play or on:
         group.append(draw.Line(x0, y0, x1, y1, stroke=colour, stroke_width=grid.size * width, stroke_linecap="round",
-        arm = size * 0.12
-        group.append(draw.Path(stroke=CROSS, stroke_width=2.5, class_="e-cross").M(mx - arm, my - arm)
-                     .L(mx + arm, my + arm).M(mx - arm, my + arm).L(mx + arm, my - arm))
-    if play or on:
-        group.append(draw.Line(x0, y0, x1, y1, stroke=LOOP, stroke_width=size * 0.12, stroke_linecap="round",
                                class_="e-line" if play else None))
     return group

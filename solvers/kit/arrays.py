@@ -54,7 +54,7 @@ class Compiled:
     nodes: int
     quiet: list[int] = field(default_factory=list)  # a rule with ``quiet_above``: not looked at while more keys are open
     quiet_at: list[list[int]] = field(default_factory=list)  # each key's rules with ``quiet_above`` (their open keys)
-    early: bool  # the loop's look decides links that would close it early (``Loop.early``)
+    early: bool = True  # the loop's look decides links that would close it early (``Loop.early``)
 
     @classmethod
     def of(cls, model: Model) -> Compiled:
@@ -71,7 +71,7 @@ class Compiled:
         quiet = [getattr(r, "quiet_above", len(r.cells)) for r in model.rules]
         return cls(model, tables, [[k for k in ks if tables[k] is not None] for ks in flat.at], loops[0] if loops else -1,
                    ends, {frozenset(pair): i for i, pair in ends.items()}, 1 + max((max(p) for p in ends.values()), default=0),
-                   quiet, [[k for k in ks if tables[k] is None and quiet[k] < len(model.rules[k].cells)] for ks in flat.at])
+                   quiet, [[k for k in ks if tables[k] is None and quiet[k] < len(model.rules[k].cells)] for ks in flat.at],
                    not loops or getattr(model.rules[loops[0]], "early", True))
 
 

@@ -32,6 +32,7 @@ def render(puzzle: MasyuPuzzle, answer: MasyuAnswer | None = None, play: bool = 
     lines = draw.Group(data_joins="centres", class_="loop")
     for (field, r, c), a, b in lines_of(puzzle.rows, puzzle.cols):
         on = answer is not None and bool(getattr(answer, field)[r][c])
-        lines.append(edge((field, r, c), grid.centre(*a), grid.centre(*b), grid.size, play, on, line_name(field, r, c)))
+        centres = (a[0] + 0.5, a[1] + 0.5), (b[0] + 0.5, b[1] + 0.5)  # as the grid's dots count
+        lines.append(edge(grid, f"{field},{r},{c}", *centres, play, on, line_name(field, r, c)))  # type: ignore[arg-type]
     d.append(lines)
     return finish(d)

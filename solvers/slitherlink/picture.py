@@ -2,8 +2,6 @@
 
 In play mode each edge is the shared edges widget's (``pictures.edges``); each cell stays a ``<g data-cell>`` for
 the page's marks.
-Each edge is drawn by ``pictures.edges`` (in play mode, a ``<g data-edge>`` the page's edges widget plays); each cell
-stays a ``<g data-cell>`` for the page's marks.
 """
 
 from __future__ import annotations
@@ -31,8 +29,6 @@ def render(puzzle: SlitherlinkPuzzle, answer: SlitherlinkAnswer | None = None, p
     for (field, r, c), a, b in edges_of(puzzle.rows, puzzle.cols):
         on = answer is not None and bool(getattr(answer, field)[r][c])
         d.append(edge(grid, f"{field},{r},{c}", a, b, play, on, name(field, r, c)))
-        d.append(edge((field, r, c), (grid.x(a[1]), grid.y(a[0])), (grid.x(b[1]), grid.y(b[0])), grid.size, play, on,
-                      name(field, r, c)))
     dots = draw.Group(fill=INK, class_="dots")
     for i in range(puzzle.rows + 1):
         for j in range(puzzle.cols + 1):

@@ -13,7 +13,7 @@ import pytest
 from bench.stats import spearman
 from generators.loops import outline
 from generators.masyu import DIFFICULTY, PUZZLE_TYPE, MasyuGenre, MasyuParams, generate_puzzle
-from pictures.edges import LOOP
+from pictures.edges import LINE
 from solvers.common import Deadline, InvalidInput
 from solvers.masyu.picture import render
 from solvers.masyu.puzzlink import parse_url, to_url
@@ -218,7 +218,7 @@ def test_the_picture_draws_pearls_and_the_loop() -> None:
     entry = published()[0]
     puzzle = parse_url(entry["url"])
     svg = render(puzzle, MasyuAnswer(**{f: entry[f] for f in FIELDS}))
-    assert svg.count('class="pearl"') == 5 and svg.count(LOOP) == sum(map(sum, entry["horizontal"] + entry["vertical"]))
+    assert svg.count('class="pearl"') == 5 and svg.count(LINE) == sum(map(sum, entry["horizontal"] + entry["vertical"]))
     played = render(puzzle, None, play=True)
     assert played.count('data-cell="') == 36 and played.count('data-edge="') == 60 and 'data-joins="centres"' in played
 

@@ -11,9 +11,8 @@ import pytest
 
 from bench.stats import spearman
 from generators.slitherlink import DIFFICULTY, SlitherlinkGenre, SlitherlinkParams, check, generate_puzzle, solve
-from pictures.edges import LOOP
 from solvers.common import Deadline, InvalidInput
-from solvers.slitherlink.picture import render
+from solvers.slitherlink.picture import LOOP, render
 from solvers.slitherlink.puzzlink import parse_url, to_url
 from solvers.slitherlink.rules import SlitherlinkAnswer, SlitherlinkPuzzle, around, edges_of
 from solvers.slitherlink.tatham import parse_tatham, to_tatham
