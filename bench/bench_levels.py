@@ -38,6 +38,7 @@ from generators import (
     kenken,
     kit,
     light_up,
+    masyu,
     nonogram,
     number_sums,
     nurikabe,
@@ -76,6 +77,7 @@ BANDS: dict[str, list[Band]] = {
     "nonogram": [Band("size", 5, 15, 30, {})],
     "light-up": [Band("size", 5, 10, 14, {})],
     "slitherlink": [Band("size", 5, 10, 15, {})],
+    "masyu": [Band("size", 5, 8, 12, {})],
     "skyscrapers": [Band("size", 4, 6, 9, {})],
     "kenken": [Band("size", 4, 6, 9, {})],
     "hashi": [Band("size", 5, 10, 15, {})],
@@ -107,6 +109,7 @@ UNGRADED: dict[str, Callable[[BaseModel, int, Deadline], Any]] = {
                                                  deadline),
     "shikaku": lambda p, seed, deadline: kit.make(shikaku.ShikakuGenre(), shikaku.ShikakuAnswer, p, seed, deadline),
     "nurikabe": lambda p, seed, deadline: nurikabe.generate_unique(*p.shape(), seed, deadline),
+    "masyu": lambda p, seed, deadline: kit.make(masyu.MasyuGenre(), masyu.MasyuAnswer, p, seed, deadline),
 }
 
 

@@ -9,6 +9,7 @@ from generators import (
     hitori,
     kenken,
     light_up,
+    masyu,
     nonogram,
     number_sums,
     nurikabe,
@@ -43,5 +44,6 @@ TYPES: dict[str, PuzzleType] = {
         takuzu.PUZZLE_TYPE,
         shikaku.PUZZLE_TYPE,
         nurikabe.PUZZLE_TYPE,
+        masyu.PUZZLE_TYPE,
     )
 }

@@ -11,69 +11,33 @@ from __future__ import annotations
 import random
 
 from generators.kit import make
+from generators.loops import Edges, grow_region, outline
 from generators.params import rectangle_params
 from generators.pipeline import Generated, generate_at_level
 from generators.spec import PuzzleType, TathamPreset
 from solvers.common import Cell, Deadline
-from solvers.grid import neighbours
 from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
 from solvers.kit.arrays import Levels, fast
 from solvers.slitherlink import picture, puzzlink, tatham
-from solvers.slitherlink.rules import SlitherlinkAnswer, SlitherlinkPuzzle, around, edges_of, layout, model
+from solvers.slitherlink.rules import SlitherlinkAnswer, SlitherlinkPuzzle, around, layout, model
 
 MIN_SIDE, MAX_SIDE = 5, 15
 LOW_SHARE, HIGH_SHARE = 0.35, 0.6  # the region inside the loop: this share of the cells, drawn at random
 PEOPLE = kit_human.solver()
 DIFFICULTY = fast(kit_human.difficulty(PEOPLE, model, layout(1, 1), "(R+1)×C or R×(C+1) of 1 (a line), 0 (no line)"),
                   PEOPLE, model)
-Edges = dict[str, list[list[int]]]
 
 
 SlitherlinkParams = rectangle_params("SlitherlinkParams", __name__, MIN_SIDE, MAX_SIDE, 10, DIFFICULTY)
 
 
-RING = ((-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1))  # the 8 cells around, in turn
-
-
-def _one_loop(inside: set[Cell], cell: Cell) -> bool:
-    """Whether the region (one loop's inside: connected, no holes, no two cells meeting at a corner alone) keeps
-    one loop as its outline with ``cell`` added: the region's cells around it form one unbroken arc (two arcs
-    would close a hole), and no 2×2 block of the grown region holds two cells diagonally alone."""
-    r, c = cell
-    ring = [(r + dr, c + dc) in inside for dr, dc in RING]
-    if sum(ring[i] and not ring[i - 1] for i in range(8)) != 1:
-        return False
-    return not any(ring[i] and not ring[i - 1] and not ring[(i + 1) % 8] for i in (1, 3, 5, 7))
-
-
-def loop_edges(inside: set[Cell], rows: int, cols: int) -> Edges:
-    """The outline of a region as the answer's two edge grids: an edge is on it where one side is inside."""
-    answer: Edges = {"horizontal": [[0] * cols for _ in range(rows + 1)], "vertical": [[0] * (cols + 1) for _ in range(rows)]}
-    for (field, r, c), _, _ in edges_of(rows, cols):
-        a, b = ((r - 1, c), (r, c)) if field == "horizontal" else ((r, c - 1), (r, c))
-        answer[field][r][c] = int((a in inside) != (b in inside))
-    return answer
-
-
 class SlitherlinkGenre:
-    """What the kit's generator needs: a loop, and every cell's count as a clue. The region grows by a cell
-    beside it, favouring cells it touches on one side only, so the loop winds rather than bulges."""
+    """What the kit's generator needs: a loop (``generators.loops``), and every cell's count as a clue."""
 
     def draw(self, params: SlitherlinkParams, rng: random.Random) -> tuple[None, Edges]:
         rows, cols = params.shape()
-        target = round(rows * cols * rng.uniform(LOW_SHARE, HIGH_SHARE))
-        start = (rng.randrange(rows), rng.randrange(cols))
-        inside, touching = {start}, set(neighbours(start, rows, cols))
-        while len(inside) < target:
-            growable = sorted(cell for cell in touching if _one_loop(inside, cell))
-            if not growable:
-                break
-            weights = [1.0 / sum(n in inside for n in neighbours(cell, rows, cols)) ** 2 for cell in growable]
-            cell = rng.choices(growable, weights)[0]
-            inside.add(cell)
-            touching = (touching | set(neighbours(cell, rows, cols))) - inside
-        return None, loop_edges(inside, rows, cols)
+        return None, outline(grow_region(rows, cols, LOW_SHARE, HIGH_SHARE, rng), rows, cols)
 
     def clues(self, board: None, answer: Edges) -> list[Cell]:
         rows, cols = len(answer["vertical"]), len(answer["horizontal"][0])

@@ -54,6 +54,7 @@ class Compiled:
     nodes: int
     quiet: list[int] = field(default_factory=list)  # a rule with ``quiet_above``: not looked at while more keys are open
     quiet_at: list[list[int]] = field(default_factory=list)  # each key's rules with ``quiet_above`` (their open keys)
+    early: bool = True  # the loop's look decides links that would close it early (``Loop.early``)
 
     @classmethod
     def of(cls, model: Model) -> Compiled:
@@ -70,7 +71,8 @@ class Compiled:
         quiet = [getattr(r, "quiet_above", len(r.cells)) for r in model.rules]
         return cls(model, tables, [[k for k in ks if tables[k] is not None] for ks in flat.at], loops[0] if loops else -1,
                    ends, {frozenset(pair): i for i, pair in ends.items()}, 1 + max((max(p) for p in ends.values()), default=0),
-                   quiet, [[k for k in ks if tables[k] is None and quiet[k] < len(model.rules[k].cells)] for ks in flat.at])
+                   quiet, [[k for k in ks if tables[k] is None and quiet[k] < len(model.rules[k].cells)] for ks in flat.at],
+                   not loops or getattr(model.rules[loops[0]], "early", True))
 
 
 _last: list[Compiled] = []
@@ -170,6 +172,8 @@ class State:
             return [(i, 0) for i in self.c.ends if self.values[i] < 0]
         ends = range(len(partner)) if -1 in self.fresh else self.fresh
         self.fresh = []
+        if not self.c.early:
+            return []
         forced = []
         for node in ends:
             far = partner[node]

@@ -20,6 +20,7 @@ class Loop(Connected):
     """The ``links`` that are 1 form a single closed loop (there is one), given counts that hold every node to 0 or
     2 links."""
 
+    early: bool = True  # a person reads a link that would close the loop early as 0 (False: a trial shows it)
     ends: tuple[tuple[int, int], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -36,8 +37,8 @@ class Loop(Connected):
 
     def look(self, values: Sequence[int | None]) -> list[tuple[int, int]]:
         """No loop at all, or a loop closed while other lines exist, is broken; a link whose ends are the two ends
-        of one path would close it early while other lines exist, so it is 0; once the loop is closed, every other
-        link is 0."""
+        of one path would close it early while other lines exist, so it is 0 (unless not ``early``); once the loop
+        is closed, every other link is 0."""
         parent = list(range(2 * len(self.ends) + 1))
 
         def root(node: int) -> int:
@@ -59,5 +60,7 @@ class Loop(Connected):
             return [(i, 0) for i, value in enumerate(values) if value is None] if closed else []
         if closed:
             raise Broken("a loop would be closed with other lines outside it")
+        if not self.early:
+            return []
         return [(i, 0) for i, value in enumerate(values)
                 if value is None and root(self.ends[i][0]) == root(self.ends[i][1])]

@@ -14,6 +14,7 @@ PARAMS = {"dabuhamienai": {"size": 5, "difficulty": "easy"}, "battleship": {"siz
           "number-sums": {"size": 4}, "ubongo": {"pieces": 3}, "othello": {"empties": 8}, "sudoku": {"size": 4},
           "nonogram": {"size": 5, "difficulty": "easy"}, "light-up": {"size": 7, "difficulty": "easy"},
           "hashi": {"size": 7, "difficulty": "easy"}, "slitherlink": {"size": 5, "difficulty": "easy"},
+          "masyu": {"size": 5, "difficulty": "easy"},
           "skyscrapers": {"size": 4, "difficulty": "easy"}, "kenken": {"size": 4, "difficulty": "easy"},
           "tents": {"size": 6, "difficulty": "easy"},
           "hitori": {"size": 5, "difficulty": "easy"},
@@ -38,6 +39,9 @@ def explicitly_empty(name: str, puzzle: dict) -> dict:
     if name == "slitherlink":
         rows, cols = puzzle["rows"], puzzle["cols"]
         return {"horizontal": [[None] * cols for _ in range(rows + 1)], "vertical": [[None] * (cols + 1) for _ in range(rows)]}
+    if name == "masyu":
+        rows, cols = puzzle["rows"], puzzle["cols"]
+        return {"horizontal": [[None] * (cols - 1) for _ in range(rows)], "vertical": [[None] * cols for _ in range(rows - 1)]}
     rows = len(puzzle["numbers"]) if "numbers" in puzzle else puzzle.get("rows", puzzle.get("size"))
     cols = len(puzzle["numbers"][0]) if "numbers" in puzzle else puzzle.get("cols", puzzle.get("size"))
     field = next(iter(TYPES[name].difficulty.state_model.model_fields))

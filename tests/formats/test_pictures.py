@@ -22,6 +22,7 @@ PARAMS = {
     "light-up": {"size": 7},
     "hashi": {"size": 7},
     "slitherlink": {"size": 5},
+    "masyu": {"size": 5},
     "skyscrapers": {"size": 4},
     "kenken": {"size": 4},
     "tents": {"size": 6, "difficulty": "easy"},
@@ -69,6 +70,8 @@ def expected_texts(name: str, puzzle: dict) -> set[str]:
         return set()  # its values are discs, not text
     if name == "shikaku":
         return {str(v) for row in puzzle["numbers"] for v in row if v}
+    if name == "masyu":
+        return set()  # pearls are circles, no text
     if name == "skyscrapers":
         return ({str(v) for side in ("top", "bottom", "left", "right") for v in puzzle[side] if v}
                 | {str(v) for row in puzzle["givens"] for v in row if v})
@@ -135,6 +138,7 @@ def test_play_mode_marks_every_cell_with_its_hook(name: str) -> None:
         "slitherlink": ({"rows": 2, "cols": 3, "clues": [[3, None, 1], [None, 2, None]]}, 6),
         "nurikabe": ({"rows": 2, "cols": 3, "numbers": [[1, None, None], [None, None, 2]]}, 6),
         "hitori": ({"size": 3, "numbers": [[1, 1, 3], [2, 3, 1], [3, 1, 2]]}, 9),
+        "masyu": ({"rows": 2, "cols": 3, "pearls": [["W", None, "B"], [None, None, None]]}, 6),
         "skyscrapers": ({"size": 3, "top": [3, 2, 1], "bottom": [1, 2, 2], "left": [3, 2, 1], "right": [1, 2, 2],
                          "givens": [[None] * 3 for _ in range(3)]}, 9),
         "kenken": ({"size": 3, "cages": [

@@ -74,6 +74,10 @@ PUZZLES = {
         "rows": st.integers(-1, 5), "cols": st.integers(-1, 5),
         "clues": grid(st.sampled_from([None, None, None, 0, 1, 2, 3, 4, 5, -1]), 5),
     }),
+    "masyu": st.fixed_dictionaries({
+        "rows": st.integers(0, 5), "cols": st.integers(0, 5),
+        "pearls": grid(st.sampled_from([None, None, None, "W", "B", "X", 1]), 5),
+    }),
     "skyscrapers": st.fixed_dictionaries({
         "size": st.sampled_from([3, 4, 4, 5, 0, 12]),
         "top": st.lists(st.one_of(st.none(), st.integers(-1, 6)), max_size=5),

@@ -11,8 +11,9 @@ import pytest
 
 from bench.stats import spearman
 from generators.slitherlink import DIFFICULTY, SlitherlinkGenre, SlitherlinkParams, check, generate_puzzle, solve
+from pictures.edges import LINE
 from solvers.common import Deadline, InvalidInput
-from solvers.slitherlink.picture import LOOP, render
+from solvers.slitherlink.picture import render
 from solvers.slitherlink.puzzlink import parse_url, to_url
 from solvers.slitherlink.rules import SlitherlinkAnswer, SlitherlinkPuzzle, around, edges_of
 from solvers.slitherlink.tatham import parse_tatham, to_tatham
@@ -152,7 +153,7 @@ def test_the_picture_draws_numbers_dots_and_the_loop() -> None:
     entry = published()[0]
     puzzle = parse_url(entry["url"])
     svg = render(puzzle, SlitherlinkAnswer(**{f: entry[f] for f in FIELDS}))
-    assert svg.count("<circle") == 36 and svg.count(LOOP) == sum(map(sum, entry["horizontal"] + entry["vertical"]))
+    assert svg.count("<circle") == 36 and svg.count(LINE) == sum(map(sum, entry["horizontal"] + entry["vertical"]))
     assert ">0</text>" in svg and ">3</text>" in svg
     played = render(puzzle, None, play=True)
     assert played.count('data-cell="') == 25 and played.count('data-edge="') == 60

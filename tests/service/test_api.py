@@ -277,6 +277,7 @@ SOLVABLE = {
     "nonogram": {"rows": 2, "cols": 3, "row_clues": [[2], [1]], "col_clues": [[1], [1], [1]]},
     "light-up": {"rows": 2, "cols": 3, "walls": [[None, 1, None], [None, None, -1]]},
     "slitherlink": {"rows": 2, "cols": 2, "clues": [[3, None], [None, 1]]},
+    "masyu": {"rows": 3, "cols": 3, "pearls": [[None, "W", None], [None, None, None], [None, None, None]]},
     "hashi": {"rows": 2, "cols": 3, "islands": [[1, None, 3], [None, None, 2]]},
     "kenken": {"size": 3, "cages": [
         {"cells": [[0, 0], [0, 1]], "target": 3, "op": "+"}, {"cells": [[0, 2]], "target": 3},

@@ -549,6 +549,25 @@ def test_rectangles_drawn_as_borders_on_the_edges_widget_solve_and_a_missing_one
     assert "broken" in text and page.locator(".violation").count() >= 1
     page.click('[data-action="hint"]')
     sync_api.expect(page.locator("[data-result]")).to_contain_text("Hint", timeout=30_000)
+
+
+def test_loop_through_centres_drawn_by_taps_and_keys(browser, service: str, tmp_path: Path) -> None:
+    """Masyu on the same edges widget, its lines between cells' centres: the loop tapped line by line solves,
+    and so does the loop drawn from the keyboard (Shift+arrow from a cell toward its neighbour)."""
+    record = generate(service, "masyu", size=5, seed=3, difficulty="easy")
+    loop = [(field, r, c) for field in ("horizontal", "vertical")
+            for r, row in enumerate(record["solution"][field]) for c, v in enumerate(row) if v]
+    page = open_page(browser, service, record, PHONE)
+    for field, r, c in loop:
+        edge(page, field, r, c).click()
+        assert edge(page, field, r, c).get_attribute("data-state") == "line"
+    assert check(page).startswith("solved")
+    page.screenshot(path=tmp_path / "masyu-phone-solved.png", full_page=True)
+    page.click('[data-action="clear"]')
+    for field, r, c in loop:  # from the cell left of or above the line, toward the other
+        page.focus(f'[data-cell="{r},{c}"]')
+        page.keyboard.press("Shift+ArrowRight" if field == "horizontal" else "Shift+ArrowDown")
+    assert check(page).startswith("solved")
     assert page.errors == []  # type: ignore[attr-defined]
     page.close()
 

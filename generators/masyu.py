@@ -1,0 +1,152 @@
+"""Masyu generation through the genre kit: a loop through cell centres (the outline of a random region of the
+squares between them, ``generators.loops``), and every cell of it where a pearl fits as a clue the kit's
+generator shows or hides. Levels are the kit's: Tatham's Easy our easy, his Tricky our medium (docs/genres/masyu.md).
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import product
+
+from generators.kit import make
+from generators.loops import Edges, grow_region, outline
+from generators.params import rectangle_params
+from generators.pipeline import Generated, generate_at_level
+from generators.spec import PuzzleType, TathamPreset
+from solvers.common import Cell, Deadline
+from solvers.kit import human as kit_human
+from solvers.kit import rules as kit
+from solvers.kit.arrays import Levels, fast
+from solvers.masyu import picture, puzzlink, tatham
+from solvers.masyu.rules import BLACK, WHITE, MasyuAnswer, MasyuPuzzle, layout, model
+
+MIN_SIDE, MAX_SIDE = 5, 12
+LOW_SHARE, HIGH_SHARE = 0.5, 0.7  # the region the loop goes round: this share of the centres' squares
+PEOPLE = kit_human.solver()
+DIFFICULTY = fast(kit_human.difficulty(PEOPLE, model, layout(2, 2), "R×(C−1) or (R−1)×C of 1 (a line), 0 (no line)"),
+                  PEOPLE, model)
+BIAS = 10.0  # how much a square that makes room for one more pearl is preferred
+
+MasyuParams = rectangle_params("MasyuParams", __name__, MIN_SIDE, MAX_SIDE, 8, DIFFICULTY)
+
+
+STRAIGHT = (0b0011, 0b1100)  # a centre's lines as bits: right, left, down, up
+TURN = (0b0101, 0b0110, 0b1001, 0b1010)
+TOWARD = ((1, 0, 1), (2, 0, -1), (4, 1, 0), (8, -1, 0))  # each bit and the neighbour it leads to
+
+
+def pearl(lines: list[list[int]], r: int, c: int) -> str | None:
+    """The pearl the loop allows at centre (r, c) of ``lines`` (each centre's lines as bits): black at a turn
+    whose two lines go straight on through the next cells, white on a straight with a turn beside it."""
+    mask = lines[r][c]
+    if mask not in STRAIGHT and mask not in TURN:
+        return None
+    beside = [lines[r + dr][c + dc] in STRAIGHT for bit, dr, dc in TOWARD if mask & bit]
+    return (BLACK if all(beside) else None) if mask in TURN else (None if all(beside) else WHITE)
+
+
+def _lines(answer: Edges) -> list[list[int]]:
+    """Each cell's lines as bits, in a border of cells without any (so cell (r, c) is at (r + 1, c + 1))."""
+    h, v = answer["horizontal"], answer["vertical"]
+    rows, cols = len(h), len(v[0])
+
+    def on(grid: list[list[int]], r: int, c: int) -> int:
+        return int(0 <= r < len(grid) and 0 <= c < len(grid[0]) and grid[r][c] == 1)
+    return [[0] * (cols + 2)] + [[0] + [on(h, r, c) | on(h, r, c - 1) << 1 | on(v, r, c) << 2 | on(v, r - 1, c) << 3
+                                        for c in range(cols)] + [0] for r in range(rows)] + [[0] * (cols + 2)]
+
+
+def _mask(sq: list[list[bool]], r: int, c: int) -> int:
+    """The lines of the centre whose four squares are ``sq[r-1..r][c-1..c]``: one between two squares that differ."""
+    return ((sq[r - 1][c] != sq[r][c]) | (sq[r - 1][c - 1] != sq[r][c - 1]) << 1 | (sq[r][c - 1] != sq[r][c]) << 2
+            | (sq[r - 1][c - 1] != sq[r - 1][c]) << 3)
+
+
+NEAR = [(r, c) for r in range(1, 5) for c in range(1, 5) if r in (2, 3) or c in (2, 3)]  # pearls a square can move
+
+
+def _pearls_gained(inside: set[Cell], square: Cell, rows: int, cols: int) -> int:
+    """How many more cells may hold a pearl with ``square`` inside than without, when the loop is the outline of
+    ``inside`` (squares whose corners are cell centres: square (r, c) is down and right of centre (r, c)). Read off
+    the 7×7 squares around it: its four corners' lines change, and with them the pearls of those four centres and
+    of the eight beside them."""
+    i, j = square
+    sq = [[(i + a, j + b) in inside for b in range(-3, 4)] for a in range(-3, 4)]
+    lines = [[_mask(sq, r, c) for c in range(1, 7)] for r in range(1, 7)]
+
+    def count() -> int:
+        return sum(0 <= i + r - 2 < rows and 0 <= j + c - 2 < cols and pearl(lines, r, c) is not None for r, c in NEAR)
+    before = count()
+    sq[3][3] = True
+    for r, c in ((2, 2), (2, 3), (3, 2), (3, 3)):
+        lines[r][c] = _mask(sq, r + 1, c + 1)
+    return count() - before
+
+
+class MasyuGenre:
+    """What the kit's generator needs: a loop, and each cell where a pearl fits as a clue."""
+
+    def draw(self, params: MasyuParams, rng: random.Random) -> tuple[None, Edges]:
+        rows, cols = params.shape()
+        weight: dict[Cell, float] = {}  # a square's weight, kept until a square near it changes
+        known: set[Cell] = set()
+
+        def prefer(inside: set[Cell], square: Cell) -> float:
+            for new in inside - known:
+                for near in product(range(new[0] - 3, new[0] + 4), range(new[1] - 3, new[1] + 4)):
+                    weight.pop(near, None)
+                known.add(new)
+            if square not in weight:
+                weight[square] = BIAS ** _pearls_gained(inside, square, rows, cols)
+            return weight[square]
+
+        return None, outline(grow_region(rows - 1, cols - 1, LOW_SHARE, HIGH_SHARE, rng, prefer), rows - 1, cols - 1)
+
+    def clues(self, board: None, answer: Edges) -> list[Cell]:
+        lines = _lines(answer)
+        return [(r, c) for r in range(len(lines) - 2) for c in range(len(lines[0]) - 2) if pearl(lines, r + 1, c + 1)]
+
+    def puzzle(self, board: None, answer: Edges, shown: frozenset[Cell]) -> MasyuPuzzle:
+        lines, rows, cols = _lines(answer), len(answer["horizontal"]), len(answer["vertical"][0])
+        return MasyuPuzzle(rows=rows, cols=cols, pearls=[[pearl(lines, r + 1, c + 1) if (r, c) in shown else None
+                                                          for c in range(cols)] for r in range(rows)])
+
+    def model(self, puzzle: MasyuPuzzle) -> kit.Model:
+        return model(puzzle)
+
+
+def generate_puzzle(params: MasyuParams, seed: int, deadline: Deadline) -> Generated:
+    """As the kit's ``make_at_level``, with the level checks on arrays, which read a loop's rule."""
+    fits = Levels(PEOPLE.level_names.index(params.difficulty)).fits
+    return generate_at_level(lambda draw_seed, budget: make(MasyuGenre(), MasyuAnswer, params, draw_seed, budget, fits),
+                             DIFFICULTY.grade, params.difficulty, seed, deadline)
+
+
+
+PUZZLE_TYPE = PuzzleType(
+    name="masyu",
+    id_prefix="mas",
+    summary="Draw one closed loop through cell centres that passes every pearl: it turns on a black pearl and goes "
+            "straight through the cells either side; it goes straight through a white pearl and turns next to it.",
+    params_model=MasyuParams,
+    puzzle_model=MasyuPuzzle,
+    answer_model=MasyuAnswer,
+    generate=generate_puzzle,
+    check=kit.checker(model),
+    solve=kit.solver(model),
+    render=picture.render,
+    parse_url=puzzlink.parse_url,
+    to_url=puzzlink.to_url,
+    parse_tatham=tatham.parse_tatham,
+    to_tatham=tatham.to_tatham,
+    tatham_game="pearl",
+    tatham_presets=tuple(TathamPreset(f"{cols}x{rows}d{'et'[level]}", level, {"rows": rows, "cols": cols,
+                                      "difficulty": PEOPLE.level_names[level]})
+                         for cols, rows in ((6, 6), (8, 8), (10, 10), (12, 8)) for level in (0, 1)),
+    backends=("cadical", "z3"),
+    catalogue={"sizes": f"{MIN_SIDE}–{MAX_SIDE} rows and columns to generate; 2–30 to solve",
+               "loop": f"the outline of a region of {LOW_SHARE:.0%}–{HIGH_SHARE:.0%} of the squares between centres"},
+    difficulty=DIFFICULTY,
+    play_mode="edges",
+    model=model,
+)

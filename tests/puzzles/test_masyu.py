@@ -1,0 +1,242 @@
+"""Masyu through the genre kit: its model against brute force (every region of squares between cell centres
+whose outline is one loop, the pearls checked from their definition) and a second SAT backend, the published
+pzprjs example, Tatham's Pearl puzzles, generated puzzles at each level (unique by z3, checked, graded, hinted to
+the end), puz.link and Tatham's game IDs both ways, and the picture."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from bench.stats import spearman
+from generators.loops import outline
+from generators.masyu import DIFFICULTY, PUZZLE_TYPE, MasyuGenre, MasyuParams, generate_puzzle
+from pictures.edges import LINE
+from solvers.common import Deadline, InvalidInput
+from solvers.masyu.picture import render
+from solvers.masyu.puzzlink import parse_url, to_url
+from solvers.masyu.rules import MasyuAnswer, MasyuPuzzle
+from solvers.masyu.tatham import parse_tatham, to_tatham
+from tests.conftest import REFERENCE, read_jsonl
+
+check, solve = PUZZLE_TYPE.check, PUZZLE_TYPE.solve
+RULES = {"cell", "pearl", "black-turn", "black-straight", "white-straight", "white-turn", "one-loop"}
+FIELDS = ("horizontal", "vertical")
+Edges = dict[str, list[list[int]]]
+
+
+def published() -> list[dict]:
+    return read_jsonl(REFERENCE / "masyu" / "pzprjs.jsonl")
+
+
+def tatham_puzzles() -> list[dict]:
+    return read_jsonl(REFERENCE / "masyu" / "tatham.jsonl")
+
+
+def ways(edges: Edges, r: int, c: int) -> set[tuple[int, int]]:
+    """The directions the loop leaves cell (r, c) by, read straight off the two grids."""
+    out = set()
+    if c > 0 and edges["horizontal"][r][c - 1]:
+        out.add((0, -1))
+    if c < len(edges["horizontal"][0]) and edges["horizontal"][r][c]:
+        out.add((0, 1))
+    if r > 0 and edges["vertical"][r - 1][c]:
+        out.add((-1, 0))
+    if r < len(edges["vertical"]) and edges["vertical"][r][c]:
+        out.add((1, 0))
+    return out
+
+
+def straight(way: set[tuple[int, int]]) -> bool:
+    return way in ({(0, -1), (0, 1)}, {(-1, 0), (1, 0)})
+
+
+def pearls_hold(puzzle: MasyuPuzzle, edges: Edges) -> bool:
+    """Every pearl as the rules say it: black a turn with a straight cell on both sides, white a straight with a
+    turn on at least one side."""
+    for r, c in itertools.product(range(puzzle.rows), range(puzzle.cols)):
+        kind, here = puzzle.pearls[r][c], ways(edges, r, c)
+        if kind is None:
+            continue
+        if len(here) != 2:
+            return False
+        beside = [straight(ways(edges, r + dr, c + dc)) for dr, dc in here]
+        if kind == "B" and (straight(here) or not all(beside)) or kind == "W" and (not straight(here) or all(beside)):
+            return False
+    return True
+
+
+def single_loop(edges: Edges, rows: int, cols: int) -> bool:
+    """Each cell 0 or 2 lines, at least one line, all joined."""
+    on = [(r, c) for r, c in itertools.product(range(rows), range(cols)) if ways(edges, r, c)]
+    if not on or any(len(ways(edges, r, c)) != 2 for r, c in on):
+        return False
+    seen, stack = {on[0]}, [on[0]]
+    while stack:
+        r, c = stack.pop()
+        for dr, dc in ways(edges, r, c):
+            if (r + dr, c + dc) not in seen:
+                seen.add((r + dr, c + dc))
+                stack.append((r + dr, c + dc))
+    return len(seen) == len(on)
+
+
+def brute_force(puzzle: MasyuPuzzle) -> list[Edges]:
+    """Every answer: a loop through centres goes round the squares between centres inside it."""
+    squares = list(itertools.product(range(puzzle.rows - 1), range(puzzle.cols - 1)))
+    found = []
+    for bits in itertools.product((0, 1), repeat=len(squares)):
+        edges = outline({s for s, bit in zip(squares, bits, strict=True) if bit}, puzzle.rows - 1, puzzle.cols - 1)
+        if single_loop(edges, puzzle.rows, puzzle.cols) and pearls_hold(puzzle, edges):
+            found.append(edges)
+    return sorted(found, key=repr)
+
+
+def small_puzzle(seed: int) -> MasyuPuzzle:
+    rng = random.Random(seed)
+    rows, cols = rng.choice([(3, 3), (3, 4), (4, 4), (4, 4)])
+    return MasyuPuzzle(rows=rows, cols=cols, pearls=[[rng.choice([None, None, None, "W", "B"]) for _ in range(cols)]
+                                                     for _ in range(rows)])
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_kit_counts_what_brute_force_counts_on_both_backends(seed: int) -> None:
+    puzzle = small_puzzle(seed)
+    truth = brute_force(puzzle)
+    for backend in ("cadical", "z3"):
+        outcome = solve(puzzle, 1000, Deadline.after(20), backend)
+        assert outcome.complete and outcome.count == len(truth), (backend, puzzle.pearls)
+        assert sorted(outcome.solutions, key=repr) == truth
+
+
+@pytest.mark.parametrize("entry", published(), ids=lambda e: e["url"])
+def test_published_puzzles_have_their_published_answer_alone(entry: dict) -> None:
+    puzzle = parse_url(entry["url"])
+    answer = {f: entry[f] for f in FIELDS}
+    outcome = solve(puzzle, 10, Deadline.after(20))
+    assert outcome.complete and outcome.count == 1 and outcome.solutions[0] == answer
+    assert check(puzzle, MasyuAnswer(**answer)) == []
+    assert to_url(puzzle) == entry["url"]
+
+
+def test_a_wrong_answer_names_the_broken_rule_and_its_cells() -> None:
+    entry = published()[0]
+    puzzle = parse_url(entry["url"])  # a white pearl at r1c3, a black one at r2c2
+    wrong = MasyuAnswer(**{f: [row[:] for row in entry[f]] for f in FIELDS})
+    wrong.horizontal[0][1] = wrong.horizontal[0][2] = 0  # the loop no longer through the white pearl at r1c3
+    broken = {v.rule: v for v in check(puzzle, wrong)}
+    assert {"pearl", "cell"} <= set(broken) and broken["pearl"].cells == [[0, 2]]
+    assert "white pearl at r1c3" in broken["pearl"].message
+
+
+def test_tathams_game_ids_read_and_write_back_and_his_puzzles_are_unique() -> None:
+    for entry in tatham_puzzles():
+        puzzle = parse_tatham(entry["tatham"])
+        assert to_tatham(puzzle) == entry["tatham"]
+        outcome = solve(puzzle, 2, Deadline.after(20))
+        assert outcome.count == 1, entry["tatham"]
+        assert check(puzzle, MasyuAnswer(**outcome.solutions[0])) == []
+
+
+@pytest.mark.slow
+def test_our_levels_follow_tathams_on_his_own_puzzles() -> None:
+    """His Easy and Tricky (his own solver, independent of ours) against our grade: none of his Tricky is easy
+    for us, and the ranks agree as far as two levels can."""
+    his, ours = [], []
+    for entry in tatham_puzzles():
+        level = DIFFICULTY.grade(parse_tatham(entry["tatham"]), Deadline.after(60)).level
+        his.append(["easy", "tricky"].index(entry["level"]))
+        ours.append(["easy", "medium", "hard"].index(level) if level else 3)
+    assert not any(h == 1 and o == 0 for h, o in zip(his, ours, strict=True))
+    assert spearman(his, ours) >= 0.5, list(zip(his, ours, strict=True))
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_generated_puzzles_are_unique_checked_and_of_their_level(level: str) -> None:
+    params = MasyuParams(size=6, difficulty=level)
+    made = generate_puzzle(params, 1, Deadline.after(60))
+    again = generate_puzzle(params, 1, Deadline.after(60))
+    assert (again.puzzle, again.solution) == (made.puzzle, made.solution)  # same seed, same puzzle
+    assert solve(made.puzzle, 10, Deadline.after(20), "z3").count == 1  # the second backend agrees it is unique
+    assert made.difficulty is not None and made.difficulty.level == level
+    assert DIFFICULTY.grade(made.puzzle, Deadline.after(20)).level == level
+    assert check(made.puzzle, made.solution) == []
+    for field in FIELDS:
+        grid = getattr(made.solution, field)
+        for r, c in itertools.product(range(len(grid)), range(len(grid[0]))):
+            flipped = made.solution.model_copy(deep=True)
+            getattr(flipped, field)[r][c] ^= 1
+            broken = check(made.puzzle, flipped)
+            assert broken and {v.rule for v in broken} <= RULES, (field, r, c)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_hints_from_an_empty_grid_follow_the_solution_to_the_end(seed: int) -> None:
+    made = generate_puzzle(MasyuParams(size=6, difficulty="hard"), seed, Deadline.after(60))
+    target = made.solution.model_dump()
+    state: dict[str, list[list[int | None]]] = {f: [[None] * len(row) for row in target[f]] for f in FIELDS}
+    for _ in range(sum(len(row) for f in FIELDS for row in target[f]) + 1):
+        hint = DIFFICULTY.hint(made.puzzle, DIFFICULTY.state_model(**state), made.solution, Deadline.after(20))
+        if hint.technique == "solved":
+            break
+        assert hint.decide and not hint.mistakes and hint.message
+        for step in hint.decide:
+            (r, c), value = step["at"], step["value"]
+            assert value == target[step["field"]][r][c], hint.message  # never a step against the solution
+            state[step["field"]][r][c] = value
+    else:
+        pytest.fail("hints did not finish the puzzle")
+    assert state == target
+
+
+def test_a_hint_names_a_wrong_line() -> None:
+    made = generate_puzzle(MasyuParams(size=5, difficulty="easy"), 1, Deadline.after(60))
+    target = made.solution.model_dump()
+    r, c = next((r, c) for r, row in enumerate(target["vertical"]) for c, v in enumerate(row) if v == 0)
+    state = {f: [[None] * len(row) for row in target[f]] for f in FIELDS}
+    state["vertical"][r][c] = 1
+    hint = DIFFICULTY.hint(made.puzzle, DIFFICULTY.state_model(**state), made.solution, Deadline.after(20))
+    assert hint.technique == "mistakes" and hint.mistakes == [[r, c]]
+
+
+def test_a_bad_url_or_game_id_says_what_is_wrong() -> None:
+    with pytest.raises(InvalidInput, match="mashu"):
+        parse_url("https://puzz.link/p?akari/4/4/g")
+    with pytest.raises(InvalidInput, match="base-27"):
+        parse_url("https://puzz.link/p?mashu/3/3/z")
+    assert parse_url("https://puzz.link/p?mashu/3/3/") == MasyuPuzzle(rows=3, cols=3, pearls=[[None] * 3] * 3)
+    with pytest.raises(InvalidInput, match="cells"):
+        parse_tatham("3x3:aB")
+    with pytest.raises(InvalidInput, match="game ID"):
+        parse_tatham("3x3:x?")
+    assert parse_tatham("3x3:i") == parse_tatham("3x3dt:i")
+
+
+def test_the_picture_draws_pearls_and_the_loop() -> None:
+    entry = published()[0]
+    puzzle = parse_url(entry["url"])
+    svg = render(puzzle, MasyuAnswer(**{f: entry[f] for f in FIELDS}))
+    assert svg.count('class="pearl"') == 5 and svg.count(LINE) == sum(map(sum, entry["horizontal"] + entry["vertical"]))
+    played = render(puzzle, None, play=True)
+    assert played.count('data-cell="') == 36 and played.count('data-edge="') == 60 and 'data-joins="centres"' in played
+
+
+def test_drawn_loops_are_single_loops_and_every_pearl_place_holds_a_pearl() -> None:
+    genre = MasyuGenre()
+    for seed in range(20):
+        rows, cols = random.Random(seed).choice([(5, 5), (6, 9), (12, 8)])
+        board, answer = genre.draw(MasyuParams(rows=rows, cols=cols), random.Random(seed))
+        every = frozenset(genre.clues(board, answer))
+        puzzle = genre.puzzle(board, answer, every)
+        assert single_loop(answer, rows, cols) and pearls_hold(puzzle, answer)
+        assert check(puzzle, MasyuAnswer(**answer)) == []
+        assert sum(v is not None for row in puzzle.pearls for v in row) == len(every) > 0
+
+
+def test_our_puzzles_that_pzprjs_accepted_are_unique_and_checked() -> None:
+    for entry in read_jsonl(REFERENCE / "masyu" / "pzprjs-generated.jsonl"):
+        puzzle, answer = parse_url(entry["url"]), {f: entry[f] for f in FIELDS}
+        assert to_url(puzzle) == entry["url"] and check(puzzle, MasyuAnswer(**answer)) == []
+        assert solve(puzzle, 2, Deadline.after(20)).solutions == [answer], entry["url"]
