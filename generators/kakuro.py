@@ -1,17 +1,20 @@
-"""Kakuro generation through the genre kit: a black-and-white pattern drawn with rotational symmetry (every run
-2 to 9 cells, the white cells in one piece, no 3×3 white square), then digits chosen run by run as a person
-would meet them, and the runs' sums as the clues. A Kakuro shows every sum, so the kit's generator hides none:
-the fill is repaired instead, digit by digit, until a run read alone decides every cell (easy) or the solver
-finds no second answer (medium, hard: the grade says which), and drawn again when repairs do not get there.
+"""Kakuro generation through the genre kit: a black-and-white pattern drawn with rotational symmetry (runs 2 to
+5 cells at easy, 6 at medium; the white cells in one piece, no 3×3 white square), then digits chosen run by run
+as a person meets the runs, and the runs' sums as the clues. A Kakuro shows every sum, so the kit's generator
+hides none: the fill is repaired instead, digit by digit, until the level's reading of the runs decides every
+cell (so the puzzle has one answer), and drawn again when repairs do not get there.
 
-Levels are the kit's: easy needs each run read alone (every way to fill it from what its cells may still hold,
-``solvers.kit.sums``), medium short trials, hard trials followed to the end. Sizes 5 to 14.
+Levels: easy reads each run alone by the digits placed in it (its digit sets, ``Sum.placed_only``), a cell
+holding the one digit its two runs leave it; medium reads a run with what its cells may still hold (the run
+analysis, ``solvers.kit.sums.RUNS``); hard needs trials, and is graded but not generated. Sizes 5 to 14.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Hashable
+
+from pydantic import model_validator
 
 from generators.kit import make
 from generators.params import rectangle_params
@@ -28,11 +31,11 @@ from solvers.techniques.human import Grade, HumanSolver, Level, Trials
 MIN_SIDE, MAX_SIDE, DEFAULT_SIDE = 5, 14, 10
 BLACK_SHARE = 0.25  # the share of cells drawn black before runs too short or too long are fixed
 MIN_WHITE = 0.5  # a pattern keeps at least this share of white cells
-LONGEST = {"easy": 5, "medium": 6, "hard": 7}  # the longest run drawn per level: long runs have many digit sets
+LONGEST = {"easy": 5, "medium": 6}  # the longest run drawn per level: long runs have many digit sets
 BLOCK = 3  # no BLOCK×BLOCK square of white cells: wide open areas are what leaves sums ambiguous
-OPTIONS = {"easy": 8, "medium": 8, "hard": 4}  # ways to fill a run's free cells weighed when it is chosen
-FEW_OPEN = 16  # above easy, the solver is asked for a second answer once the runs alone leave this few cells open
+OPTIONS = 8  # ways to fill a run's free cells weighed when it is chosen
 REPAIRS = 40  # digit changes tried on one fill before another is drawn
+MADE = ("easy", "medium")  # the levels generated; hard is graded (a puzzle needing trials) but not made
 PEOPLE = HumanSolver((
     Level("easy", (kit_human.RULE,)),
     Level("medium", (RUNS,)),
@@ -45,7 +48,16 @@ Pattern = tuple[tuple[int, ...], ...]
 Answer = dict[str, list[list[int]]]
 FULL = 0b1111111110  # digits 1..9 as bits
 
-KakuroParams = rectangle_params("KakuroParams", __name__, MIN_SIDE, MAX_SIDE, DEFAULT_SIDE, DIFFICULTY)
+_Shape = rectangle_params("_Shape", __name__, MIN_SIDE, MAX_SIDE, DEFAULT_SIDE, DIFFICULTY)
+
+
+class KakuroParams(_Shape):  # type: ignore[valid-type,misc]
+    @model_validator(mode="after")
+    def _made(self) -> KakuroParams:
+        if self.difficulty not in MADE:
+            raise ValueError(f"difficulty {self.difficulty!r} is graded but not generated: a fill repaired to one answer "
+                             f"lands at medium; up to {MADE[-1]}")
+        return self
 
 
 def _runs(black: list[list[int]] | Pattern) -> list[tuple[Cell, ...]]:
@@ -238,14 +250,6 @@ def build(runs: Runs, digits: list[list[int]], rng: random.Random, ways: int, de
         masks = best[2]
 
 
-def _other(puzzle: KakuroPuzzle, digits: list[list[int]], deadline: Deadline) -> list[Cell]:
-    """The cells where a second answer differs from ``digits`` ([] when there is none)."""
-    for answer in kit.solve(model(puzzle), 2, deadline).solutions:
-        if answer["digits"] != digits:
-            return [(r, c) for r, row in enumerate(answer["digits"]) for c, v in enumerate(row) if v != digits[r][c]]
-    return []
-
-
 def _best_change(runs: Runs, digits: list[list[int]], i: int, rng: random.Random, deeper: bool) -> list[int]:
     """Give cell ``i`` the digit (of those its runs leave it) after which the runs alone leave the fewest cells
     open; returns those cells."""
@@ -261,9 +265,8 @@ def _best_change(runs: Runs, digits: list[list[int]], i: int, rng: random.Random
 
 
 class KakuroGenre:
-    """What the kit's generator needs: a pattern and a fill that the level's deductions solve (easy) or that has
-    one answer (medium, hard: ``generate_at_level`` grades it). The runs' sums are always shown: no clue is for
-    the generator to hide."""
+    """What the kit's generator needs: a pattern and a fill that the level's deductions solve. The runs' sums are
+    always shown: no clue is for the generator to hide."""
 
     def __init__(self, level: str, deadline: Deadline):
         self.level, self.deadline = level, deadline
@@ -279,19 +282,16 @@ class KakuroGenre:
 
     def repaired(self, runs: Runs, pattern: Pattern, digits: list[list[int]], rng: random.Random) -> bool:
         """Build the fill, then change digits until the level's reading of the runs solves it (easy: by their
-        placed digits; medium: by what their cells may hold, and not by their placed digits alone); at hard, once
-        the run analysis leaves few cells open, until the solver finds one answer. False when the draw lands below
-        the level, or ``REPAIRS`` changes do not get there."""
+        placed digits; medium: by what their cells may hold, and not by their placed digits alone). A puzzle the
+        level's deductions solve has one answer. False when the draw lands below the level, or ``REPAIRS``
+        changes do not get there."""
         deeper = self.level != "easy"
-        build(runs, digits, rng, OPTIONS[self.level], deeper)
+        build(runs, digits, rng, OPTIONS, deeper)
         open_cells = runs.open(digits, deeper)
         for _ in range(REPAIRS):
             self.deadline.check()
             if not open_cells:
-                return self.level == "easy" or self.level == "medium" and bool(runs.open(digits, False))
-            if self.level == "hard" and len(open_cells) <= FEW_OPEN and \
-                    not _other(puzzle_of(pattern, digits), digits, self.deadline):
-                return True
+                return not deeper or bool(runs.open(digits, False))
             shut = set(range(len(runs.cells))) - set(open_cells)
             edge = [i for i in open_cells if any(j in shut for k in runs.of[i] for j in runs.members[k])]
             open_cells = _best_change(runs, digits, rng.choice(edge or open_cells), rng, deeper)
