@@ -36,6 +36,7 @@ from generators import (
     hashi,
     hitori,
     kenken,
+    kakuro,
     kit,
     light_up,
     nonogram,
@@ -84,6 +85,7 @@ BANDS: dict[str, list[Band]] = {
     "takuzu": [Band("size", 6, 8, 14, {})],
     "shikaku": [Band("size", 5, 9, 19, {})],
     "nurikabe": [Band("size", 5, 7, 10, {})],
+    "kakuro": [Band("size", 5, 10, 14, {})],
 }
 
 UNGRADED: dict[str, Callable[[BaseModel, int, Deadline], Any]] = {
@@ -107,6 +109,8 @@ UNGRADED: dict[str, Callable[[BaseModel, int, Deadline], Any]] = {
                                                  deadline),
     "shikaku": lambda p, seed, deadline: kit.make(shikaku.ShikakuGenre(), shikaku.ShikakuAnswer, p, seed, deadline),
     "nurikabe": lambda p, seed, deadline: nurikabe.generate_unique(*p.shape(), seed, deadline),
+    "kakuro": lambda p, seed, deadline: kit.make(kakuro.KakuroGenre("medium", deadline), kakuro.KakuroAnswer, p, seed,
+                                                 deadline, kakuro._drawn),
 }
 
 

@@ -21,6 +21,7 @@ PARAMS = {"dabuhamienai": {"size": 5, "difficulty": "easy"}, "battleship": {"siz
           "shikaku": {"size": 5, "difficulty": "easy"},
           "nurikabe": {"size": 5, "difficulty": "medium"},
           }
+          "tents": {"size": 6, "difficulty": "easy"}, "kakuro": {"size": 6, "difficulty": "medium"}}
 
 
 def explicitly_empty(name: str, puzzle: dict) -> dict:

@@ -29,6 +29,7 @@ PARAMS = {
     "takuzu": {"size": 6},
     "shikaku": {"size": 5},
     "nurikabe": {"size": 5},
+    "kakuro": {"size": 6, "difficulty": "easy"},
 }
 
 
@@ -72,6 +73,9 @@ def expected_texts(name: str, puzzle: dict) -> set[str]:
     if name == "skyscrapers":
         return ({str(v) for side in ("top", "bottom", "left", "right") for v in puzzle[side] if v}
                 | {str(v) for row in puzzle["givens"] for v in row if v})
+    if name == "kakuro":
+        sums = [v for grid in ("across", "down") for row in puzzle[grid] for v in row] + puzzle["left"] + puzzle["top"]
+        return {str(v) for v in sums if v is not None}
     return set("ABCDEFGH") | {str(rank) for rank in range(1, 9)}
 
 
@@ -145,6 +149,8 @@ def test_play_mode_marks_every_cell_with_its_hook(name: str) -> None:
                    "col_counts": [0, 1, None]}, 6),
         "takuzu": ({"size": 4, "givens": [[1, None, None, None], [None, None, 0, None], [None] * 4, [None] * 4]}, 16),
         "shikaku": ({"rows": 2, "cols": 3, "numbers": [[2, None, 4], [None, None, None]]}, 6),
+        "kakuro": ({"rows": 2, "cols": 3, "black": [[1, 0, 0], [0, 0, 0]], "across": [[3, None, None], [None] * 3],
+                    "down": [[4, None, None], [None] * 3], "left": [None, 6], "top": [None, 3, 3]}, 5),
     }
     payload, cells = examples[name]
     puzzle_type = TYPES[name]
