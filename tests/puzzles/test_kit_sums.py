@@ -65,4 +65,4 @@ def test_a_broken_sum_is_named_and_its_look_raises() -> None:
     values = {(0, c, d): int(d == [1, 2][c]) for c in range(2) for d in range(1, 10)}
     assert not rule.broken_by(values)
     look = rule.look([None] * 18)
-    assert sorted(p % 9 + 1 for p, v in look if v == 0) == [3, 4, 5, 6, 7, 8, 9] * 2
+    assert sorted(p % 9 + 1 for p, v in look if v == 0) == sorted([3, 4, 5, 6, 7, 8, 9] * 2)
