@@ -28,7 +28,7 @@ from solvers.kit import rules as kit
 from solvers.kit.sums import RUNS, supports
 from solvers.techniques.human import Grade, HumanSolver, Level, Trials
 
-MIN_SIDE, MAX_SIDE, DEFAULT_SIDE = 5, 14, 10
+MIN_SIDE, MAX_SIDE, DEFAULT_SIDE = 5, 14, 8
 BLACK_SHARE = 0.25  # the share of cells drawn black before runs too short or too long are fixed
 MIN_WHITE = 0.5  # a pattern keeps at least this share of white cells
 LONGEST = {"easy": 5, "medium": 6}  # the longest run drawn per level: long runs have many digit sets

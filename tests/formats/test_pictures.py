@@ -30,6 +30,7 @@ PARAMS = {
     "shikaku": {"size": 5},
     "nurikabe": {"size": 5},
     "kakuro": {"size": 6, "difficulty": "easy"},
+    "kakuro": {"size": 6, "difficulty": "medium"},
 }
 
 

@@ -73,7 +73,7 @@ def test_healthz(client) -> None:
     assert client.get("/healthz").json()["status"] == "ok"
 
 
-@pytest.mark.parametrize("path", ["/generate/kakuro", "/verify/kakuro", "/solve/kakuro"])
+@pytest.mark.parametrize("path", ["/generate/no-such-type", "/verify/no-such-type", "/solve/no-such-type"])
 def test_unknown_type_is_404_listing_known_types(client, path: str) -> None:
     response = client.post(path, json={})
     assert response.status_code == 404 and "dabuhamienai" in response.json()["detail"]
