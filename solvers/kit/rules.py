@@ -397,11 +397,8 @@ class Digits:
         return {(r, c, d): int(grid[r][c] == d) for r, c, d in self.keys()}
 
     def write(self, ones: set[Key]) -> dict[str, Any]:
-        """The grid of the keys ``ones``; keys putting two digits in one cell are no answer: InvalidInput names it."""
         grid = [[0] * self.cols for _ in range(self.rows)]
-        for r, c, d in sorted(ones):  # type: ignore[misc]
-            if grid[r][c]:
-                raise InvalidInput(f"{cell_name((r, c))} would hold two digits")
+        for r, c, d in ones:  # type: ignore[misc]
             grid[r][c] = d
         return {self.field: grid}
 
