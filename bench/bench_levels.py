@@ -37,6 +37,7 @@ from generators import (
     hitori,
     kenken,
     kakuro,
+    kenken,
     kit,
     light_up,
     nonogram,

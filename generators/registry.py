@@ -9,6 +9,7 @@ from generators import (
     hitori,
     kenken,
     kakuro,
+    kenken,
     light_up,
     nonogram,
     number_sums,

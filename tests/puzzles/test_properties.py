@@ -87,6 +87,7 @@ PUZZLES = {
         "cages": st.lists(st.fixed_dictionaries({
             "cells": st.lists(st.lists(st.integers(-1, 4), min_size=2, max_size=2), min_size=1, max_size=3),
             "target": st.integers(-1, 12), "op": st.sampled_from([None, "+", "-", "*", "/", "%"])}), max_size=9),
+    }),
     "kakuro": st.fixed_dictionaries({
         "rows": st.integers(-1, 5), "cols": st.integers(-1, 5),
         "black": grid(st.sampled_from([0, 0, 0, 1, 1, 2]), 5),
