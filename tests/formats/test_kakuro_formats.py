@@ -35,7 +35,7 @@ def test_a_long_stretch_of_white_cells_and_big_sums_round_trip() -> None:
 
 
 def test_a_stored_puzzle_goes_out_and_comes_back(client) -> None:
-    record = generate(client, "kakuro", size=6, difficulty="easy")
+    record = generate(client, "kakuro", size=6, difficulty="medium")
     link = client.get(f"/puzzles/{record['id']}", params={"format": "puzzlink"})
     assert link.status_code == 200
     url = link.json()["url"]
@@ -43,6 +43,6 @@ def test_a_stored_puzzle_goes_out_and_comes_back(client) -> None:
     solved = client.post("/solve/kakuro", json={"url": url}).json()
     assert solved["status"] == "unique" and solved["solutions"] == [record["solution"]]
     graded = client.post("/grade/kakuro", json={"url": url}).json()
-    assert graded["level"] == "easy" and graded["status"] == "unique"
+    assert graded["level"] == "medium" and graded["status"] == "unique"
     bad = client.post("/solve/kakuro", json={"url": "https://puzz.link/p?kakuro/5/5/48la0"})
     assert bad.status_code == 422

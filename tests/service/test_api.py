@@ -77,7 +77,7 @@ def test_healthz(client) -> None:
 def test_unknown_type_is_404_listing_known_types(client, path: str) -> None:
     response = client.post(path, json={})
     assert response.status_code == 404 and "dabuhamienai" in response.json()["detail"]
-    assert client.get("/daily/kakuro").status_code == 404
+    assert client.get("/daily/no-such-type").status_code == 404
 
 
 def test_unknown_id_is_404(client) -> None:
