@@ -35,7 +35,6 @@ from generators import (
     dabuhamienai,
     hashi,
     hitori,
-    kenken,
     kakuro,
     kenken,
     kit,

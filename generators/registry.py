@@ -7,7 +7,6 @@ from generators import (
     dabuhamienai,
     hashi,
     hitori,
-    kenken,
     kakuro,
     kenken,
     light_up,

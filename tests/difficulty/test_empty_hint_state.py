@@ -20,8 +20,8 @@ PARAMS = {"dabuhamienai": {"size": 5, "difficulty": "easy"}, "battleship": {"siz
           "takuzu": {"size": 6, "difficulty": "easy"},
           "shikaku": {"size": 5, "difficulty": "easy"},
           "nurikabe": {"size": 5, "difficulty": "medium"},
+          "kakuro": {"size": 6, "difficulty": "medium"},
           }
-          "tents": {"size": 6, "difficulty": "easy"}, "kakuro": {"size": 6, "difficulty": "medium"}}
 
 
 def explicitly_empty(name: str, puzzle: dict) -> dict:
