@@ -35,6 +35,7 @@ from generators import (
     dabuhamienai,
     hashi,
     hitori,
+    kakuro,
     kenken,
     kit,
     light_up,
@@ -86,6 +87,7 @@ BANDS: dict[str, list[Band]] = {
     "takuzu": [Band("size", 6, 8, 14, {})],
     "shikaku": [Band("size", 5, 9, 19, {})],
     "nurikabe": [Band("size", 5, 7, 10, {})],
+    "kakuro": [Band("size", 5, 10, 14, {})],
 }
 
 UNGRADED: dict[str, Callable[[BaseModel, int, Deadline], Any]] = {
@@ -110,6 +112,8 @@ UNGRADED: dict[str, Callable[[BaseModel, int, Deadline], Any]] = {
     "shikaku": lambda p, seed, deadline: kit.make(shikaku.ShikakuGenre(), shikaku.ShikakuAnswer, p, seed, deadline),
     "nurikabe": lambda p, seed, deadline: nurikabe.generate_unique(*p.shape(), seed, deadline),
     "masyu": lambda p, seed, deadline: kit.make(masyu.MasyuGenre(), masyu.MasyuAnswer, p, seed, deadline),
+    "kakuro": lambda p, seed, deadline: kit.make(kakuro.KakuroGenre("medium", deadline), kakuro.KakuroAnswer, p, seed,
+                                                 deadline, kakuro._drawn),
 }
 
 

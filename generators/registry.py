@@ -7,6 +7,7 @@ from generators import (
     dabuhamienai,
     hashi,
     hitori,
+    kakuro,
     kenken,
     light_up,
     masyu,
@@ -45,5 +46,6 @@ TYPES: dict[str, PuzzleType] = {
         shikaku.PUZZLE_TYPE,
         nurikabe.PUZZLE_TYPE,
         masyu.PUZZLE_TYPE,
+        kakuro.PUZZLE_TYPE,
     )
 }

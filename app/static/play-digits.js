@@ -1,4 +1,4 @@
-// Digit entry with pencil marks (any Latin square, with boxes where the picture draws them), a mode of the play page (play.js loads it).
+// Digit entry with pencil marks (any Latin square, with boxes where the picture draws them; or a Kakuro's white cells), a mode of the play page (play.js loads it).
 //   Tap a cell to select it, then type its digit: keys 1-9, and on a 16x16 A-G for 10-16 (the board and
 //   the keypad show 10-16); 0, Backspace or Delete clears. The Pencil button (or the P key) switches
 //   between writing digits and toggling pencil marks. The keypad below the board does the same by taps.
@@ -12,15 +12,21 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 const markLayout = (n) => [Math.ceil(n / Math.ceil(Math.sqrt(n))), Math.ceil(Math.sqrt(n))];
 
 export function createDigitsMode({ data, cells, say, clearMarks, setState }) {
-  const n = data.puzzle.size;
-  const givens = data.puzzle.givens;
+  // A Latin square names its size N (digits 1..N); a board of other digits (Kakuro) its rows and columns, digits
+  // 1..9, no givens, and only its white cells are cells.
+  const latin = data.puzzle.size !== undefined;
+  const n = latin ? data.puzzle.size : 9;
+  const rows = latin ? n : data.puzzle.rows;
+  const cols = latin ? n : data.puzzle.cols;
+  const givens = data.puzzle.givens || [];
+  const given = (r, c) => (givens[r] && givens[r][c]) || 0;
   const digits = new Map(); // key -> digit the player wrote (givens included)
   const marks = new Map(); // key -> Set of pencilled digits
   let selected = null;
   let pencil = false;
 
   const keyOf = (r, c) => `${r},${c}`;
-  const isGiven = (key) => { const [r, c] = key.split(",").map(Number); return givens[r][c] > 0; };
+  const isGiven = (key) => { const [r, c] = key.split(",").map(Number); return given(r, c) > 0; };
   // Boxes only where the picture draws them (its `.boxes` lines): a Latin square without boxes has rows and columns.
   const BOX = document.querySelector("#board .boxes") ? { 4: [2, 2], 6: [2, 3], 9: [3, 3], 16: [4, 4] }[n] : null;
 
@@ -28,6 +34,7 @@ export function createDigitsMode({ data, cells, say, clearMarks, setState }) {
     // Digits the filled cells of the row, column and box leave for this cell (what a person pencils).
     const [r, c] = key.split(",").map(Number);
     const seen = new Set();
+    if (!latin) return [...Array(n).keys()].map((d) => d + 1);
     for (let k = 0; k < n; k++) {
       seen.add(digits.get(keyOf(r, k)));
       seen.add(digits.get(keyOf(k, c)));
@@ -135,8 +142,8 @@ export function createDigitsMode({ data, cells, say, clearMarks, setState }) {
 
   for (const [key, el] of cells) {
     const [r, c] = key.split(",").map(Number);
-    if (givens[r][c]) digits.set(key, givens[r][c]);
-    el.dataset.digit = String(givens[r][c] || 0);
+    if (given(r, c)) digits.set(key, given(r, c));
+    el.dataset.digit = String(given(r, c));
   }
 
   // Typing reaches the selected cell wherever the focus is (e.g. on the Pencil button after a tap);
@@ -172,10 +179,10 @@ export function createDigitsMode({ data, cells, say, clearMarks, setState }) {
     answer(undecided) {
       const grid = [];
       const notes = [];
-      for (let r = 0; r < n; r++) {
+      for (let r = 0; r < rows; r++) {
         grid.push([]);
         notes.push([]);
-        for (let c = 0; c < n; c++) {
+        for (let c = 0; c < cols; c++) {
           const d = digits.get(keyOf(r, c)) || 0;
           grid[r].push(d || (undecided === null ? null : 0));
           const set = marks.get(keyOf(r, c));

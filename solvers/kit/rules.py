@@ -373,16 +373,27 @@ class Digits:
     rows: int
     cols: int
     digits: int
+    blank: frozenset[Cell] = frozenset()  # cells that hold no digit (a Kakuro's clue cells): 0 in an answer, no keys
 
     @property
     def fields(self) -> tuple[str, ...]:
         return (self.field,)
 
     def keys(self) -> tuple[Key, ...]:
-        return tuple((r, c, d) for r in range(self.rows) for c in range(self.cols) for d in range(1, self.digits + 1))
+        return tuple((r, c, d) for r in range(self.rows) for c in range(self.cols) if (r, c) not in self.blank
+                     for d in range(1, self.digits + 1))
 
     def read(self, answer: Mapping[str, Any]) -> dict[Key, int]:
-        grid = _grid_of(answer.get(self.field), self.rows, self.cols, self.field, range(1, self.digits + 1))
+        if not self.blank:
+            grid = _grid_of(answer.get(self.field), self.rows, self.cols, self.field, range(1, self.digits + 1))
+        else:
+            grid = _grid_of(answer.get(self.field), self.rows, self.cols, self.field, range(0, self.digits + 1))
+            wrong = [(r, c) for r in range(self.rows) for c in range(self.cols)
+                     if (grid[r][c] == 0) != ((r, c) in self.blank)]
+            if wrong:
+                raise InvalidInput(f"`{self.field}`: {cells_named(wrong[:8])} must hold "
+                                   f"{'0' if wrong[0] in self.blank else f'a digit 1..{self.digits}'} "
+                                   "(0 exactly on the cells that hold no digit)")
         return {(r, c, d): int(grid[r][c] == d) for r, c, d in self.keys()}
 
     def write(self, ones: set[Key]) -> dict[str, Any]:

@@ -25,6 +25,7 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from solvers.common import Cell, compile_lock
+from solvers.kit.sums import ways
 from solvers.number_sums import kernel
 from solvers.number_sums.rules import NumberSumsPuzzle, sum_rules
 from solvers.techniques.human import (
@@ -135,25 +136,6 @@ def count_ways(digits: Sequence[int], need: int) -> int:
         return 0
     poly, width = ways_polynomial(digits)
     return (poly >> (width * need)) & ((1 << width) - 1)
-
-
-def ways(digits: Sequence[int], need: int, limit: int) -> list[tuple[int, ...]]:
-    """Up to ``limit`` subsets (positions into ``digits``) that sum to ``need``, for messages."""
-    found: list[tuple[int, ...]] = []
-    after = [sum(digits[j:]) for j in range(len(digits) + 1)]  # what the digits from j on add up to
-
-    def extend(k: int, left: int, taken: tuple[int, ...]) -> None:
-        if len(found) >= limit or left > after[k]:
-            return
-        if left == 0:
-            found.append(taken)
-            return
-        for j in range(k, len(digits)):
-            if digits[j] <= left:
-                extend(j + 1, left - digits[j], (*taken, j))
-
-    extend(0, need, ())
-    return found
 
 
 def _broken(board: Board, rule: Rule, need: int, free: list[int]) -> Contradiction:

@@ -30,6 +30,7 @@ PARAMS = {
     "takuzu": {"size": 6},
     "shikaku": {"size": 5},
     "nurikabe": {"size": 5},
+    "kakuro": {"size": 6, "difficulty": "medium"},
 }
 
 
@@ -75,6 +76,9 @@ def expected_texts(name: str, puzzle: dict) -> set[str]:
     if name == "skyscrapers":
         return ({str(v) for side in ("top", "bottom", "left", "right") for v in puzzle[side] if v}
                 | {str(v) for row in puzzle["givens"] for v in row if v})
+    if name == "kakuro":
+        sums = [v for grid in ("across", "down") for row in puzzle[grid] for v in row] + puzzle["left"] + puzzle["top"]
+        return {str(v) for v in sums if v is not None}
     return set("ABCDEFGH") | {str(rank) for rank in range(1, 9)}
 
 
@@ -149,6 +153,8 @@ def test_play_mode_marks_every_cell_with_its_hook(name: str) -> None:
                    "col_counts": [0, 1, None]}, 6),
         "takuzu": ({"size": 4, "givens": [[1, None, None, None], [None, None, 0, None], [None] * 4, [None] * 4]}, 16),
         "shikaku": ({"rows": 2, "cols": 3, "numbers": [[2, None, 4], [None, None, None]]}, 6),
+        "kakuro": ({"rows": 2, "cols": 3, "black": [[1, 0, 0], [0, 0, 0]], "across": [[3, None, None], [None] * 3],
+                    "down": [[4, None, None], [None] * 3], "left": [None, 6], "top": [None, 3, 3]}, 5),
     }
     payload, cells = examples[name]
     puzzle_type = TYPES[name]
@@ -169,7 +175,7 @@ def test_render_any_puzzle(client, name: str) -> None:
 def test_render_bad_input(client) -> None:
     response = client.post("/render/dabuhamienai", json={"puzzle": {"size": 2, "numbers": [[1, 2]]}})
     assert response.status_code == 422
-    assert client.post("/render/kakuro", json={"puzzle": {}}).status_code == 404
+    assert client.post("/render/no-such-type", json={"puzzle": {}}).status_code == 404
     assert client.get("/puzzles/dab-nope.svg").status_code == 404
 
 
@@ -184,7 +190,7 @@ def test_play_pages(client) -> None:
     assert client.get(f"/play/{record['id']}", headers={"If-None-Match": page.headers["etag"]}).status_code == 304
     daily = client.get("/play/daily/battleship")
     assert daily.status_code == 200 and "data-cell=" in daily.text
-    assert client.get("/play/daily/kakuro").status_code == 404
+    assert client.get("/play/daily/no-such-type").status_code == 404
     assert client.get("/play/dab-nope").status_code == 404
     script = client.get("/play/assets/play.js")
     assert script.status_code == 200 and "javascript" in script.headers["content-type"]

@@ -230,7 +230,7 @@ def test_pool_targets_are_parsed_with_clear_errors() -> None:
     with pytest.raises(ValueError, match="no difficulty 'fiendish'"):
         parse_pools("dabuhamienai:fiendish=5")
     with pytest.raises(ValueError, match="expected type"):
-        parse_pools("kakuro=5")
+        parse_pools("no-such-type=5")
 
 
 def test_pool_slots_are_the_ones_pregenerate_makes() -> None:

@@ -198,6 +198,10 @@ def test_a_kit_genres_levels_take_more_search_as_they_rise(name: str) -> None:
     puzzle_type = TYPES[name]
     medians = []
     for level in puzzle_type.difficulty.names:  # type: ignore[union-attr]
+        try:
+            puzzle_type.params_model(difficulty=level)
+        except ValidationError:
+            continue  # a level the genre grades but does not generate
         made_here = [puzzle_type.generate(puzzle_type.params_model(difficulty=level), seed, Deadline.after(120))
                      for seed in range(5)]
         medians.append(statistics.median(search_nodes(puzzle_type.model(m.puzzle)) for m in made_here))  # type: ignore[misc]

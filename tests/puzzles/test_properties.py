@@ -92,6 +92,14 @@ PUZZLES = {
             "cells": st.lists(st.lists(st.integers(-1, 4), min_size=2, max_size=2), min_size=1, max_size=3),
             "target": st.integers(-1, 12), "op": st.sampled_from([None, "+", "-", "*", "/", "%"])}), max_size=9),
     }),
+    "kakuro": st.fixed_dictionaries({
+        "rows": st.integers(-1, 5), "cols": st.integers(-1, 5),
+        "black": grid(st.sampled_from([0, 0, 0, 1, 1, 2]), 5),
+        "across": grid(st.sampled_from([None, None, None, 3, 4, 10, 17, 0, 46]), 5),
+        "down": grid(st.sampled_from([None, None, None, 3, 4, 10, 17, 0, 46]), 5),
+        "left": st.lists(st.one_of(st.none(), st.integers(-1, 46)), max_size=5),
+        "top": st.lists(st.one_of(st.none(), st.integers(-1, 46)), max_size=5),
+    }),
     "takuzu": st.fixed_dictionaries({
         "size": st.sampled_from([4, 4, 6, 5, 2, -1]),
         "givens": st.sampled_from([4, 6]).flatmap(lambda n: grid(st.sampled_from([None, None, None, 0, 1, 2, -1]), n)),

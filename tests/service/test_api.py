@@ -73,11 +73,11 @@ def test_healthz(client) -> None:
     assert client.get("/healthz").json()["status"] == "ok"
 
 
-@pytest.mark.parametrize("path", ["/generate/kakuro", "/verify/kakuro", "/solve/kakuro"])
+@pytest.mark.parametrize("path", ["/generate/no-such-type", "/verify/no-such-type", "/solve/no-such-type"])
 def test_unknown_type_is_404_listing_known_types(client, path: str) -> None:
     response = client.post(path, json={})
     assert response.status_code == 404 and "dabuhamienai" in response.json()["detail"]
-    assert client.get("/daily/kakuro").status_code == 404
+    assert client.get("/daily/no-such-type").status_code == 404
 
 
 def test_unknown_id_is_404(client) -> None:
@@ -291,6 +291,13 @@ SOLVABLE = {
     "skyscrapers": {"size": 4, "top": [2, 2, 3, 1], "bottom": [3, 2, 1, 2], "left": [3, 1, 2, 3], "right": [1, 3, 3, 2],
                     "givens": [[None] * 4 for _ in range(4)]},
     "shikaku": {"rows": 2, "cols": 3, "numbers": [[2, None, 4], [None, None, None]]},
+    "kakuro": {"rows": 5, "cols": 5,
+               "black": [[1, 0, 0, 1, 1], [0, 0, 0, 0, 1], [0, 0, 1, 0, 0], [1, 0, 0, 0, 0], [1, 1, 0, 0, 1]],
+               "across": [[8, None, None, None, None], [None] * 5, [None, None, 3, None, None], [21, None, None, None, None],
+                          [None, 12, None, None, None]],
+               "down": [[4, None, None, 10, None], [None, None, None, None, 10], [None, None, 17, None, None], [None] * 5,
+                        [None] * 5],
+               "left": [None, 10, 3, None, None], "top": [None, 12, 4, None, None]},
 }
 
 

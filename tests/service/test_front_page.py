@@ -103,7 +103,7 @@ def test_daily_picture_and_play_page_refuse_what_the_daily_refuses(client) -> No
         assert typo.status_code == 422 and typo.json()["detail"][0]["loc"] == ["query", "sise"]
         assert client.get(path, params={"size": 99}).status_code == 422
         assert client.get(path, params={"difficulty": "impossible"}).status_code == 422
-    for path in ("/daily/kakuro.svg", "/play/daily/kakuro"):
+    for path in ("/daily/no-such-type.svg", "/play/daily/no-such-type"):
         missing = client.get(path)
         assert missing.status_code == 404 and "Known types" in missing.json()["detail"]
 

@@ -602,3 +602,21 @@ def test_skyscrapers_digits_beside_the_clues(browser, service: str, tmp_path: Pa
     assert page.locator('[data-cell][data-state="filled"]').count() > 0 or page.locator("[data-marks]").count() > 0
     assert page.errors == []  # type: ignore[attr-defined]
     page.close()
+
+
+def test_kakuro_digits_in_white_cells_only(browser, service: str, tmp_path: Path) -> None:
+    """A 6×6 solved by typing digits in its white cells (its clue cells are no cells), and a hint."""
+    record = generate(service, "kakuro", size=6, difficulty="medium", seed=3)
+    solution = record["solution"]["digits"]
+    white = [(r, c) for r, row in enumerate(solution) for c, v in enumerate(row) if v]
+    page = open_page(browser, service, record, PHONE)
+    assert page.locator("[data-cell]").count() == len(white)
+    for r, c in white:
+        type_digit(page, r, c, solution[r][c])
+    assert check(page).startswith("solved")
+    page.screenshot(path=tmp_path / "kakuro-phone-solved.png", full_page=True)
+    page.click('[data-action="clear"]')
+    page.click('[data-action="hint"]')
+    sync_api.expect(page.locator("[data-result]")).to_contain_text("Hint", timeout=30_000)
+    assert page.errors == []  # type: ignore[attr-defined]
+    page.close()

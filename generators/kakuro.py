@@ -1,0 +1,364 @@
+"""Kakuro generation through the genre kit: a black-and-white pattern drawn with rotational symmetry (runs 2 to
+5 cells at easy, 6 at medium; the white cells in one piece, no 3×3 white square), then digits chosen run by run
+as a person meets the runs, and the runs' sums as the clues. A Kakuro shows every sum, so the kit's generator
+hides none: the fill is repaired instead, digit by digit, until the level's reading of the runs decides every
+cell (so the puzzle has one answer), and drawn again when repairs do not get there.
+
+Levels: easy reads each run alone by the digits placed in it (its digit sets, ``Sum.placed_only``), a cell
+holding the one digit its two runs leave it; medium reads a run with what its cells may still hold (the run
+analysis, ``solvers.kit.sums.RUNS``); hard needs trials, and is graded but not generated. Sizes 5 to 14.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable
+
+from pydantic import model_validator
+
+from generators.kit import make
+from generators.params import rectangle_params
+from generators.pipeline import Generated, generate_at_level
+from generators.spec import PuzzleType
+from solvers.common import Cell, Deadline
+from solvers.kakuro import picture, puzzlink
+from solvers.kakuro.rules import KakuroAnswer, KakuroPuzzle, model, runs_of
+from solvers.kit import human as kit_human
+from solvers.kit import rules as kit
+from solvers.kit.sums import RUNS, supports
+from solvers.techniques.human import Grade, HumanSolver, Level, Trials
+
+MIN_SIDE, MAX_SIDE, DEFAULT_SIDE = 5, 14, 8
+BLACK_SHARE = 0.25  # the share of cells drawn black before runs too short or too long are fixed
+MIN_WHITE = 0.5  # a pattern keeps at least this share of white cells
+LONGEST = {"easy": 5, "medium": 6}  # the longest run drawn per level: long runs have many digit sets
+BLOCK = 3  # no BLOCK×BLOCK square of white cells: wide open areas are what leaves sums ambiguous
+OPTIONS = 8  # ways to fill a run's free cells weighed when it is chosen
+REPAIRS = 40  # digit changes tried on one fill before another is drawn
+MADE = ("easy", "medium")  # the levels generated; hard is graded (a puzzle needing trials) but not made
+PEOPLE = HumanSolver((
+    Level("easy", (kit_human.RULE,)),
+    Level("medium", (RUNS,)),
+    Level("hard", (kit_human._trial("trial", "Assume a digit in a cell and follow the runs as far as they go: a broken "
+                                    "run rules it out.", 20.0, Trials([kit_human.RULE, RUNS]), 10_000),)),
+), kit_human.start)
+DIFFICULTY = kit_human.difficulty(PEOPLE, model, kit.Digits("digits", 1, 1, 9),
+                                  "R×C digits 1..9, 0 or null for an empty cell or a black one")
+Pattern = tuple[tuple[int, ...], ...]
+Answer = dict[str, list[list[int]]]
+FULL = 0b1111111110  # digits 1..9 as bits
+
+_Shape = rectangle_params("_Shape", __name__, MIN_SIDE, MAX_SIDE, DEFAULT_SIDE, DIFFICULTY)
+
+
+class KakuroParams(_Shape):  # type: ignore[valid-type,misc]
+    @model_validator(mode="after")
+    def _made(self) -> KakuroParams:
+        if self.difficulty not in MADE:
+            raise ValueError(f"difficulty {self.difficulty!r} is graded but not generated: a fill repaired to one answer "
+                             f"lands at medium; up to {MADE[-1]}")
+        return self
+
+
+def _runs(black: list[list[int]] | Pattern) -> list[tuple[Cell, ...]]:
+    return [cells for _, cells in runs_of(black)]
+
+
+def _connected(black: list[list[int]]) -> bool:
+    white = {(r, c) for r, row in enumerate(black) for c, v in enumerate(row) if not v}
+    if not white:
+        return False
+    seen, todo = set(), [next(iter(white))]
+    while todo:
+        r, c = todo.pop()
+        if (r, c) in seen:
+            continue
+        seen.add((r, c))
+        todo += [n for n in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)) if n in white and n not in seen]
+    return len(seen) == len(white)
+
+
+def draw_pattern(rows: int, cols: int, rng: random.Random, longest: int = 9) -> Pattern:
+    """Black cells with rotational symmetry; a white BLOCK×BLOCK square gets a black cell, a white cell alone in
+    its row or column goes black, a run longer than ``longest`` gets a black cell inside; drawn again until the
+    white cells are one piece."""
+    while True:
+        black = [[0] * cols for _ in range(rows)]
+
+        def paint(r: int, c: int, black: list[list[int]] = black) -> None:
+            black[r][c] = black[rows - 1 - r][cols - 1 - c] = 1
+
+        for r in range(rows):
+            for c in range(cols):
+                if (r, c) <= (rows - 1 - r, cols - 1 - c) and rng.random() < BLACK_SHARE:
+                    paint(r, c)
+        changed = True
+        while changed:
+            changed = False
+            for r in range(rows - BLOCK + 1):
+                for c in range(cols - BLOCK + 1):
+                    if not any(black[r + i][c + j] for i in range(BLOCK) for j in range(BLOCK)):
+                        paint(r + rng.randrange(BLOCK), c + rng.randrange(BLOCK))
+                        changed = True
+            for run in _runs(black):
+                if len(run) == 1:
+                    paint(*run[0])
+                    changed = True
+                elif len(run) > longest:
+                    paint(*run[rng.randrange(1, len(run) - 1)])
+                    changed = True
+        if sum(row.count(0) for row in black) >= MIN_WHITE * rows * cols and _connected(black):
+            return tuple(map(tuple, black))
+
+
+def fill(pattern: Pattern, rng: random.Random) -> list[list[int]] | None:
+    """Random digits, different within each run (a depth-first search, a few thousand steps at most)."""
+    rows, cols = len(pattern), len(pattern[0])
+    runs_at: dict[Cell, list[tuple[Cell, ...]]] = {}
+    for run in _runs(pattern):
+        for cell in run:
+            runs_at.setdefault(cell, []).append(run)
+    order = sorted(runs_at)
+    digits = [[0] * cols for _ in range(rows)]
+    choices: list[list[int]] = []
+    k = steps = 0
+    while k < len(order):
+        steps += 1
+        if steps > 5000 or k < 0:
+            return None
+        r, c = order[k]
+        if len(choices) <= k:
+            used = {digits[a][b] for run in runs_at[(r, c)] for a, b in run}
+            choices.append(rng.sample([d for d in range(1, 10) if d not in used], 9 - len(used - {0})))
+        digits[r][c] = 0
+        if choices[k]:
+            digits[r][c] = choices[k].pop()
+            k += 1
+        else:
+            choices.pop()
+            k -= 1
+    return digits
+
+
+def puzzle_of(pattern: Pattern, digits: list[list[int]]) -> KakuroPuzzle:
+    """The puzzle whose sums are the runs' totals in ``digits``."""
+    rows, cols = len(pattern), len(pattern[0])
+    across: list[list[int | None]] = [[None] * cols for _ in range(rows)]
+    down: list[list[int | None]] = [[None] * cols for _ in range(rows)]
+    left: list[int | None] = [None] * rows
+    top: list[int | None] = [None] * cols
+    for direction, run in runs_of(pattern):
+        (r, c), total = run[0], sum(digits[a][b] for a, b in run)
+        if direction == "across" and c == 0:
+            left[r] = total
+        elif direction == "across":
+            across[r][c - 1] = total
+        elif r == 0:
+            top[c] = total
+        else:
+            down[r - 1][c] = total
+    return KakuroPuzzle(rows=rows, cols=cols, black=[list(row) for row in pattern], across=across, down=down,
+                        left=left, top=top)
+
+
+class Runs:
+    """A pattern's runs on bit masks, for the generator's many level checks: each white cell's possible digits as
+    bits, each run read by ``solvers.kit.sums.supports`` until nothing changes. It decides what the kit's easy
+    level decides on the model (a run alone, and a cell left one digit holds it; ``tests/puzzles/test_kakuro.py``
+    compares the two), in milliseconds."""
+
+    def __init__(self, pattern: Pattern):
+        self.runs = _runs(pattern)
+        self.cells = sorted({cell for run in self.runs for cell in run})
+        self.at = {cell: i for i, cell in enumerate(self.cells)}
+        self.members = [[self.at[cell] for cell in run] for run in self.runs]
+        self.of: list[list[int]] = [[] for _ in self.cells]
+        for k, members in enumerate(self.members):
+            for i in members:
+                self.of[i].append(k)
+
+    def follow(self, totals: list[int | None], masks: list[int], looking: set[int], deeper: bool) -> None:
+        """Read the runs ``looking`` (those with a total) until nothing changes: by the digits placed in them, or
+        ``deeper``, by what their cells may still hold."""
+        while looking:
+            k = looking.pop()
+            if totals[k] is None:
+                continue
+            members = self.members[k]
+            if deeper:
+                allowed = tuple(masks[i] for i in members)
+            else:
+                taken = sum(masks[i] for i in members if masks[i] & (masks[i] - 1) == 0)
+                allowed = tuple(masks[i] if masks[i] & (masks[i] - 1) == 0 else FULL & ~taken for i in members)
+            support = supports(totals[k], allowed)
+            assert support is not None, "the answer's own sums always have a filling"
+            for i, bits in zip(members, support, strict=True):
+                if masks[i] & bits != masks[i]:
+                    masks[i] &= bits
+                    looking.update(self.of[i])
+
+    def totals(self, digits: list[list[int]]) -> list[int | None]:
+        return [sum(digits[r][c] for r, c in run) for run in self.runs]
+
+    def open(self, digits: list[list[int]], deeper: bool) -> list[int]:
+        """The cells (by index) the runs read alone leave more than one digit; [] when they solve the puzzle."""
+        masks = [FULL] * len(self.cells)
+        self.follow(self.totals(digits), masks, set(range(len(self.runs))), deeper)
+        return [i for i, mask in enumerate(masks) if mask & (mask - 1)]
+
+    def digit(self, digits: list[list[int]], i: int) -> int:
+        return digits[self.cells[i][0]][self.cells[i][1]]
+
+    def free_digits(self, digits: list[list[int]], i: int, trial: dict[int, int]) -> list[int]:
+        """The digits cell ``i`` may take, its runs' other cells as ``digits`` with ``trial`` over them."""
+        used = {trial.get(j, self.digit(digits, j)) for k in self.of[i] for j in self.members[k] if j != i}
+        return [d for d in range(1, 10) if d not in used]
+
+
+def build(runs: Runs, digits: list[list[int]], rng: random.Random, ways: int, deeper: bool) -> None:
+    """Choose ``digits`` run by run as a person meets the runs: next the run whose cells may hold the fewest digits,
+    its cells no shown run holds filled low, high or at random (``ways`` ways), keeping the way after which the
+    shown runs leave the fewest possible digits."""
+    totals: list[int | None] = [None] * len(runs.runs)
+    masks = [FULL] * len(runs.cells)
+    while None in totals:
+        k = min((k for k, total in enumerate(totals) if total is None),
+                key=lambda k: sum(masks[i].bit_count() for i in runs.members[k]) / len(runs.members[k]) + rng.random())
+        free = [i for i in runs.members[k] if all(totals[j] is None for j in runs.of[i] if j != k)]
+        best: tuple[int, dict[int, int], list[int]] | None = None
+        for way in range(ways):
+            lean, trial = (-1, 1, 0)[way % 3], {}
+            for i in free:
+                options = runs.free_digits(digits, i, trial)
+                if not options:
+                    break
+                trial[i] = min(options, key=lambda d: lean * d + rng.random() * (0.5 if lean else 9))
+            else:
+                totals[k] = sum(trial.get(i, runs.digit(digits, i)) for i in runs.members[k])
+                after = masks[:]
+                runs.follow(totals, after, {k}, deeper)
+                left = sum(mask.bit_count() for mask in after)
+                if best is None or left < best[0]:
+                    best = (left, trial, after)
+        if best is None:
+            totals[k] = sum(runs.digit(digits, i) for i in runs.members[k])
+            runs.follow(totals, masks, {k}, deeper)
+            continue
+        for i, d in best[1].items():
+            digits[runs.cells[i][0]][runs.cells[i][1]] = d
+        totals[k] = sum(runs.digit(digits, i) for i in runs.members[k])
+        masks = best[2]
+
+
+def _best_change(runs: Runs, digits: list[list[int]], i: int, rng: random.Random, deeper: bool) -> list[int]:
+    """Give cell ``i`` the digit (of those its runs leave it) after which the runs alone leave the fewest cells
+    open; returns those cells."""
+    r, c = runs.cells[i]
+    best = (len(runs.cells) + 1, digits[r][c], list(range(len(runs.cells))))
+    for d in rng.sample(runs.free_digits(digits, i, {}) or [digits[r][c]], len(runs.free_digits(digits, i, {})) or 1):
+        digits[r][c] = d
+        left = runs.open(digits, deeper)
+        if len(left) < best[0] or len(left) == best[0] and rng.random() < 0.5:
+            best = (len(left), d, left)
+    digits[r][c] = best[1]
+    return best[2]
+
+
+class KakuroGenre:
+    """What the kit's generator needs: a pattern and a fill that the level's deductions solve. The runs' sums are
+    always shown: no clue is for the generator to hide."""
+
+    def __init__(self, level: str, deadline: Deadline):
+        self.level, self.deadline = level, deadline
+
+    def draw(self, params: KakuroParams, rng: random.Random) -> tuple[Pattern, Answer]:
+        rows, cols = params.shape()
+        while True:
+            self.deadline.check()
+            pattern = draw_pattern(rows, cols, rng, LONGEST[self.level])
+            digits = fill(pattern, rng)
+            if digits is not None and self.repaired(Runs(pattern), pattern, digits, rng):
+                return pattern, {"digits": digits}
+
+    def repaired(self, runs: Runs, pattern: Pattern, digits: list[list[int]], rng: random.Random) -> bool:
+        """Build the fill, then change digits until the level's reading of the runs solves it (easy: by their
+        placed digits; medium: by what their cells may hold, and not by their placed digits alone). A puzzle the
+        level's deductions solve has one answer. False when the draw lands below the level, or ``REPAIRS``
+        changes do not get there."""
+        deeper = self.level != "easy"
+        build(runs, digits, rng, OPTIONS, deeper)
+        open_cells = runs.open(digits, deeper)
+        for _ in range(REPAIRS):
+            self.deadline.check()
+            if not open_cells:
+                return not deeper or bool(runs.open(digits, False))
+            shut = set(range(len(runs.cells))) - set(open_cells)
+            edge = [i for i in open_cells if any(j in shut for k in runs.of[i] for j in runs.members[k])]
+            open_cells = _best_change(runs, digits, rng.choice(edge or open_cells), rng, deeper)
+        return False
+
+    def clues(self, pattern: Pattern, answer: Answer) -> list[Cell]:
+        return []
+
+    def puzzle(self, pattern: Pattern, answer: Answer, shown: frozenset[Cell]) -> KakuroPuzzle:
+        return puzzle_of(pattern, answer["digits"])
+
+    def model(self, puzzle: KakuroPuzzle) -> kit.Model:
+        return model(puzzle)
+
+
+def _drawn(built: kit.Model, shown: frozenset[Hashable]) -> bool:
+    """The draw itself solved the puzzle at its level or proved it unique (``KakuroGenre.draw``)."""
+    return True
+
+
+def level_of(puzzle: KakuroPuzzle) -> str:
+    """The level on arrays (``Runs``): the runs read by their placed digits, then by what their cells may hold."""
+    runs = Runs(tuple(map(tuple, puzzle.black)))
+    totals = [total for _, _, total in puzzle.runs()]
+    for level, deeper in (("easy", False), ("medium", True)):
+        masks = [FULL] * len(runs.cells)
+        runs.follow(totals, masks, set(range(len(totals))), deeper)
+        if all(mask & (mask - 1) == 0 for mask in masks):
+            return level
+    return "hard"
+
+
+def generate_puzzle(params: KakuroParams, seed: int, deadline: Deadline) -> Generated:
+    """A pattern and fill repaired toward the level; a draw the arrays place off it is drawn again, and one at it
+    is graded by a person's techniques (which agree)."""
+    level = params.difficulty
+
+    def grade(puzzle: KakuroPuzzle, budget: Deadline) -> Grade:
+        found = level_of(puzzle)
+        return DIFFICULTY.grade(puzzle, budget) if found == level else Grade(found, 0.0, 0, None)
+
+    return generate_at_level(lambda draw_seed, budget: make(KakuroGenre(level, budget), KakuroAnswer, params, draw_seed,
+                                                            budget, _drawn),
+                             grade, level, seed, deadline)
+
+
+check = kit.checker(model)
+solve = kit.solver(model)
+
+
+PUZZLE_TYPE = PuzzleType(
+    name="kakuro",
+    id_prefix="kak",
+    summary="Write a digit 1..9 in every white cell: each run of white cells holds different digits adding up to "
+            "the sum in the clue cell before it.",
+    params_model=KakuroParams,
+    puzzle_model=KakuroPuzzle,
+    answer_model=KakuroAnswer,
+    generate=generate_puzzle,
+    check=check,
+    solve=solve,
+    render=picture.render,
+    parse_url=puzzlink.parse_url,
+    to_url=puzzlink.to_url,
+    backends=("cadical", "z3"),
+    catalogue={"sizes": f"{MIN_SIDE}–{MAX_SIDE} rows and columns to generate; up to 24 to solve"},
+    difficulty=DIFFICULTY,
+    play_mode="digits",
+    model=model,
+)
