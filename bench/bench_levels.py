@@ -78,6 +78,7 @@ BANDS: dict[str, list[Band]] = {
     "slitherlink": [Band("size", 5, 10, 15, {})],
     "skyscrapers": [Band("size", 4, 6, 9, {})],
     "kenken": [Band("size", 4, 6, 9, {})],
+    "killer-sudoku": [],
     "hashi": [Band("size", 5, 10, 15, {})],
     "tents": [Band("size", 5, 10, 15, {})],
     "hitori": [Band("size", 4, 8, 12, {})],

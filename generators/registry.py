@@ -8,6 +8,7 @@ from generators import (
     hashi,
     hitori,
     kenken,
+    killer_sudoku,
     light_up,
     nonogram,
     number_sums,
@@ -43,5 +44,6 @@ TYPES: dict[str, PuzzleType] = {
         takuzu.PUZZLE_TYPE,
         shikaku.PUZZLE_TYPE,
         nurikabe.PUZZLE_TYPE,
+        killer_sudoku.PUZZLE_TYPE,
     )
 }
