@@ -12,10 +12,11 @@ from collections.abc import Iterator
 
 from pydantic import BaseModel, Field, model_validator
 
-from solvers.common import grid_shape_violations
+from solvers.common import Cell, grid_shape_violations
 from solvers.kit.digits import OneDigit
 from solvers.kit.rules import Count, Model
 from solvers.kit.tuples import Tuples
+from solvers.sudoku.rules import units
 from solvers.techniques.human import cell_name, cells_named
 
 N, BOX = 9, 3
@@ -78,3 +79,48 @@ def model(puzzle: KillerSudokuPuzzle) -> Model:
                             f"the cage {cage.sum} at {cells_named(group)} sums to {cage.sum} with different digits",
                             placed_only=True))
     return Model(OneDigit("digits", N, N, N), tuple(rules))
+
+
+def _sums_to(cells: tuple[Cell, ...], total: int) -> tuple[tuple[int, ...], ...]:
+    """Every way to fill ``cells`` with digits summing to ``total``, no digit twice in one row, column or box."""
+    def apart(a: Cell, b: Cell) -> bool:
+        return a[0] != b[0] and a[1] != b[1] and (a[0] // BOX, a[1] // BOX) != (b[0] // BOX, b[1] // BOX)
+
+    return tuple(t for t in itertools.product(range(1, N + 1), repeat=len(cells)) if sum(t) == total and all(
+        t[i] != t[j] or apart(cells[i], cells[j]) for i, j in itertools.combinations(range(len(cells)), 2)))
+
+
+def regions() -> list[tuple[str, int, list[Cell]]]:
+    """Sudoku's units, and two or three neighbouring rows or columns, each with how many units it is."""
+    found = [(name, 1, cells) for name, cells in units(N)]
+    for size, start in itertools.product((2, 3), range(N)):
+        if start + size <= N:
+            span = range(start, start + size)
+            found.append((f"rows {start + 1}–{start + size}", size, [(r, c) for r in span for c in range(N)]))
+            found.append((f"columns {start + 1}–{start + size}", size, [(r, c) for r in range(N) for c in span]))
+    return found
+
+
+def graded_model(puzzle: KillerSudokuPuzzle, most: int = 3) -> Model:
+    """The model with the rule of 45 read off it, for a person's levels: in a region of k units the digits sum to
+    45k, so the cells left over by the cages inside it (innies), or the cells of the cages crossing it that lie
+    outside (outies), when at most ``most``, sum to what the cages leave. Implied by the rules, so never broken
+    by an answer that keeps them; the checker and the solver read the plain model."""
+    plain = model(puzzle)
+    cage_of = {tuple(cell): k for k, cage in enumerate(puzzle.cages) for cell in cage.cells}
+    extra, seen = [], set()
+    for name, k, cells in regions():
+        inside = {cage_of.get(cell) for cell in cells} - {None}
+        whole = {j for j in inside if all(tuple(c) in set(cells) for c in puzzle.cages[j].cells)}
+        rest = sum(puzzle.cages[j].sum for j in whole)
+        innies = tuple(cell for cell in cells if cage_of.get(cell) not in whole)
+        outies = tuple(tuple(c) for j in sorted(inside - whole) for c in puzzle.cages[j].cells if tuple(c) not in set(cells))
+        found = [("innies", innies, 45 * k - rest)]
+        if all(cell in cage_of for cell in cells):
+            found.append(("outies", outies, sum(puzzle.cages[j].sum for j in inside - whole) - (45 * k - rest)))
+        for code, group, total in found:
+            if 1 <= len(group) <= most and frozenset(group) not in seen:
+                seen.add(frozenset(group))
+                extra.append(Tuples(group, N, _sums_to(group, total), code, f"the rule of 45 on {name}: its {code} "
+                                   f"{cells_named(group)} sum to {total}", placed_only=True))
+    return Model(plain.layout, plain.rules + tuple(extra))
