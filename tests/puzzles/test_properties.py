@@ -92,6 +92,7 @@ PUZZLES = {
         "size": st.sampled_from([4, 4, 6, 5, 2, -1]),
         "givens": st.sampled_from([4, 6]).flatmap(lambda n: grid(st.sampled_from([None, None, None, 0, 1, 2, -1]), n)),
         "unique_lines": st.booleans(),
+    }),
     "killer-sudoku": st.fixed_dictionaries({
         "givens": grid(st.sampled_from([0, 0, 0, 0, 1, 5, 9, 10, -1]), 9),
         "cages": st.lists(st.fixed_dictionaries({
