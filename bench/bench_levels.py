@@ -81,6 +81,7 @@ BANDS: dict[str, list[Band]] = {
     "masyu": [Band("size", 5, 8, 12, {})],
     "skyscrapers": [Band("size", 4, 6, 9, {})],
     "kenken": [Band("size", 4, 6, 9, {})],
+    "killer-sudoku": [],
     "hashi": [Band("size", 5, 10, 15, {})],
     "tents": [Band("size", 5, 10, 15, {})],
     "hitori": [Band("size", 4, 8, 12, {})],

@@ -9,6 +9,7 @@ from generators import (
     hitori,
     kakuro,
     kenken,
+    killer_sudoku,
     light_up,
     masyu,
     nonogram,
@@ -47,5 +48,6 @@ TYPES: dict[str, PuzzleType] = {
         nurikabe.PUZZLE_TYPE,
         masyu.PUZZLE_TYPE,
         kakuro.PUZZLE_TYPE,
+        killer_sudoku.PUZZLE_TYPE,
     )
 }

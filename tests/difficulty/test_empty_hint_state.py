@@ -22,6 +22,7 @@ PARAMS = {"dabuhamienai": {"size": 5, "difficulty": "easy"}, "battleship": {"siz
           "shikaku": {"size": 5, "difficulty": "easy"},
           "nurikabe": {"size": 5, "difficulty": "medium"},
           "kakuro": {"size": 6, "difficulty": "medium"},
+          "killer-sudoku": {"difficulty": "easy"},
           }
 
 
@@ -37,6 +38,8 @@ def explicitly_empty(name: str, puzzle: dict) -> dict:
         return {"bridges": []}
     if name in ("skyscrapers", "kenken"):
         return {"digits": [[0] * puzzle["size"] for _ in range(puzzle["size"])]}
+    if name == "killer-sudoku":
+        return {"digits": [[0] * 9 for _ in range(9)]}
     if name == "slitherlink":
         rows, cols = puzzle["rows"], puzzle["cols"]
         return {"horizontal": [[None] * cols for _ in range(rows + 1)], "vertical": [[None] * (cols + 1) for _ in range(rows)]}

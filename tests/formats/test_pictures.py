@@ -31,6 +31,7 @@ PARAMS = {
     "shikaku": {"size": 5},
     "nurikabe": {"size": 5},
     "kakuro": {"size": 6, "difficulty": "medium"},
+    "killer-sudoku": {"difficulty": "easy"},
 }
 
 
@@ -63,6 +64,8 @@ def expected_texts(name: str, puzzle: dict) -> set[str]:
         return {str(v) for row in puzzle["islands"] for v in row if v}
     if name == "slitherlink":
         return {str(v) for row in puzzle["clues"] for v in row if v is not None}
+    if name == "killer-sudoku":
+        return {str(cage["sum"]) for cage in puzzle["cages"]} | {str(v) for row in puzzle["givens"] for v in row if v}
     if name == "kenken":
         return {f"{cage['target']}{ {'+': '+', '-': '−', '*': '×', '/': '÷', None: ''}[cage['op']]}" for cage in puzzle["cages"]}
     if name == "tents":
@@ -145,6 +148,8 @@ def test_play_mode_marks_every_cell_with_its_hook(name: str) -> None:
         "masyu": ({"rows": 2, "cols": 3, "pearls": [["W", None, "B"], [None, None, None]]}, 6),
         "skyscrapers": ({"size": 3, "top": [3, 2, 1], "bottom": [1, 2, 2], "left": [3, 2, 1], "right": [1, 2, 2],
                          "givens": [[None] * 3 for _ in range(3)]}, 9),
+        "killer-sudoku": ({"givens": [[0] * 9 for _ in range(9)], "cages": [
+        {"cells": [[r, c]], "sum": (r * 3 + r // 3 + c) % 9 + 1} for r in range(9) for c in range(9) if (r, c) != (8, 8)]}, 81),
         "kenken": ({"size": 3, "cages": [
         {"cells": [[0, 0], [0, 1]], "target": 3, "op": "+"}, {"cells": [[0, 2]], "target": 3},
         {"cells": [[1, 0], [2, 0]], "target": 6, "op": "*"}, {"cells": [[1, 1], [1, 2]], "target": 2, "op": "/"},

@@ -105,6 +105,12 @@ PUZZLES = {
         "givens": st.sampled_from([4, 6]).flatmap(lambda n: grid(st.sampled_from([None, None, None, 0, 1, 2, -1]), n)),
         "unique_lines": st.booleans(),
     }),
+    "killer-sudoku": st.fixed_dictionaries({
+        "givens": grid(st.sampled_from([0, 0, 0, 0, 1, 5, 9, 10, -1]), 9),
+        "cages": st.lists(st.fixed_dictionaries({
+            "cells": st.lists(st.lists(st.integers(-1, 9), min_size=2, max_size=2), min_size=1, max_size=3),
+            "sum": st.integers(-1, 50)}), max_size=9),
+    }),
     "hashi": st.fixed_dictionaries({
         "rows": st.integers(-1, 6), "cols": st.integers(-1, 6),
         "islands": grid(st.sampled_from([None, None, None, 1, 2, 3, 4, 8, 0, 9]), 6),

@@ -279,6 +279,8 @@ SOLVABLE = {
     "slitherlink": {"rows": 2, "cols": 2, "clues": [[3, None], [None, 1]]},
     "masyu": {"rows": 3, "cols": 3, "pearls": [[None, "W", None], [None, None, None], [None, None, None]]},
     "hashi": {"rows": 2, "cols": 3, "islands": [[1, None, 3], [None, None, 2]]},
+    "killer-sudoku": {"givens": [[0] * 9 for _ in range(9)], "cages": [
+        {"cells": [[r, c]], "sum": (r * 3 + r // 3 + c) % 9 + 1} for r in range(9) for c in range(9) if (r, c) != (8, 8)]},
     "kenken": {"size": 3, "cages": [
         {"cells": [[0, 0], [0, 1]], "target": 3, "op": "+"}, {"cells": [[0, 2]], "target": 3},
         {"cells": [[1, 0], [2, 0]], "target": 6, "op": "*"}, {"cells": [[1, 1], [1, 2]], "target": 2, "op": "/"},

@@ -1,0 +1,126 @@
+"""Killer Sudoku: fill the 9×9 grid with digits 1..9, each once in every row, column and 3×3 box; the digits of
+each cage (dashed outline) differ and sum to its total; given digits stay.
+
+The model is the kit's (not Sudoku's compiled engine): the Sudoku units as counts, and each cage a tuple rule
+over the orders of its digit sets (``solvers.kit.tuples``), whose filling analysis is the cage-sum reasoning.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+
+from pydantic import BaseModel, Field, model_validator
+
+from solvers.common import Cell, grid_shape_violations
+from solvers.kit.digits import OneDigit
+from solvers.kit.rules import Count, Model
+from solvers.kit.tuples import Tuples
+from solvers.sudoku.rules import units
+from solvers.techniques.human import cell_name, cells_named
+
+N, BOX = 9, 3
+MAX_CAGE = 7  # cells: a cage's fillings are the orders of its digit sets, 7! = 5040 per set
+
+
+class KillerCage(BaseModel):
+    cells: list[tuple[int, int]] = Field(min_length=1, max_length=MAX_CAGE,
+                                         description=f"The cage's cells, [row, column] from 0 (at most {MAX_CAGE}).")
+    sum: int = Field(ge=1, le=45, description="What the cage's digits, all different, add up to.")
+
+
+class KillerSudokuPuzzle(BaseModel):
+    givens: list[list[int]] = Field(default_factory=lambda: [[0] * N for _ in range(N)],
+                                    description="9×9 digits 1..9 the grid shows; 0 for an empty cell.")
+    cages: list[KillerCage] = Field(description="The cages; no cell in two.")
+
+    @model_validator(mode="after")
+    def _fit(self) -> KillerSudokuPuzzle:
+        problems = [p.message for p in grid_shape_violations(self.givens, N, N, "givens", range(0, N + 1))]
+        seen = [cell for cage in self.cages for cell in cage.cells]
+        if any(not (0 <= r < N and 0 <= c < N) for r, c in seen):
+            problems.append("every cage cell must be inside the 9×9 grid")
+        if len(set(seen)) != len(seen):
+            problems.append("no cell may be in two cages (or twice in one)")
+        if problems:
+            raise ValueError("; ".join(problems))
+        return self
+
+
+class KillerSudokuAnswer(BaseModel):
+    digits: list[list[int]] = Field(description="9×9 digits 1..9 (the givens included).")
+
+
+def fillings(cage: KillerCage) -> Iterator[tuple[int, ...]]:
+    """Every order of every set of different digits that sums to the cage's total."""
+    for digits in itertools.combinations(range(1, N + 1), len(cage.cells)):
+        if sum(digits) == cage.sum:
+            yield from itertools.permutations(digits)
+
+
+def model(puzzle: KillerSudokuPuzzle) -> Model:
+    """Sudoku's units as counts over one-hot keys, each given a count shown (a clue the generator may hide), and
+    each cage a tuple rule. A cage alone reads its cells by the digits placed in them; what its cells may still
+    hold is the filling analysis, a technique of its own."""
+    rules, digits = [], range(1, N + 1)
+    for r, c in itertools.product(range(N), repeat=2):
+        rules.append(Count(tuple((r, c, d) for d in digits), 1, 1, "one-digit", f"{cell_name((r, c))} holds one digit"))
+        if puzzle.givens[r][c]:
+            rules.append(Count(((r, c, puzzle.givens[r][c]),), 1, 1, "given", f"{cell_name((r, c))} is given",
+                               given=True, clue=r * N + c))
+    for i, d in itertools.product(range(N), digits):
+        box = [(i // BOX * BOX + k // BOX, i % BOX * BOX + k % BOX) for k in range(N)]
+        rules.append(Count(tuple((i, c, d) for c in range(N)), 1, 1, "row-repeats", f"row {i + 1} holds one {d}"))
+        rules.append(Count(tuple((r, i, d) for r in range(N)), 1, 1, "column-repeats", f"column {i + 1} holds one {d}"))
+        rules.append(Count(tuple((r, c, d) for r, c in box), 1, 1, "box-repeats", f"box {i + 1} holds one {d}"))
+    for cage in puzzle.cages:
+        group = tuple(cage.cells)
+        rules.append(Tuples(group, N, tuple(fillings(cage)), "cage-sum",
+                            f"the cage {cage.sum} at {cells_named(group)} sums to {cage.sum} with different digits",
+                            placed_only=True))
+    return Model(OneDigit("digits", N, N, N), tuple(rules))
+
+
+def _sums_to(cells: tuple[Cell, ...], total: int) -> tuple[tuple[int, ...], ...]:
+    """Every way to fill ``cells`` with digits summing to ``total``, no digit twice in one row, column or box."""
+    def apart(a: Cell, b: Cell) -> bool:
+        return a[0] != b[0] and a[1] != b[1] and (a[0] // BOX, a[1] // BOX) != (b[0] // BOX, b[1] // BOX)
+
+    return tuple(t for t in itertools.product(range(1, N + 1), repeat=len(cells)) if sum(t) == total and all(
+        t[i] != t[j] or apart(cells[i], cells[j]) for i, j in itertools.combinations(range(len(cells)), 2)))
+
+
+def regions() -> list[tuple[str, int, list[Cell]]]:
+    """Sudoku's units, and two or three neighbouring rows or columns, each with how many units it is."""
+    found = [(name, 1, cells) for name, cells in units(N)]
+    for size, start in itertools.product((2, 3), range(N)):
+        if start + size <= N:
+            span = range(start, start + size)
+            found.append((f"rows {start + 1}–{start + size}", size, [(r, c) for r in span for c in range(N)]))
+            found.append((f"columns {start + 1}–{start + size}", size, [(r, c) for r in range(N) for c in span]))
+    return found
+
+
+def graded_model(puzzle: KillerSudokuPuzzle, most: int = 3) -> Model:
+    """The model with the rule of 45 read off it, for a person's levels: in a region of k units the digits sum to
+    45k, so the cells left over by the cages inside it (innies), or the cells of the cages crossing it that lie
+    outside (outies), when at most ``most``, sum to what the cages leave. Implied by the rules, so never broken
+    by an answer that keeps them; the checker and the solver read the plain model."""
+    plain = model(puzzle)
+    cage_of = {tuple(cell): k for k, cage in enumerate(puzzle.cages) for cell in cage.cells}
+    extra, seen = [], set()
+    for name, k, cells in regions():
+        inside = {cage_of.get(cell) for cell in cells} - {None}
+        whole = {j for j in inside if all(tuple(c) in set(cells) for c in puzzle.cages[j].cells)}
+        rest = sum(puzzle.cages[j].sum for j in whole)
+        innies = tuple(cell for cell in cells if cage_of.get(cell) not in whole)
+        outies = tuple(tuple(c) for j in sorted(inside - whole) for c in puzzle.cages[j].cells if tuple(c) not in set(cells))
+        found = [("innies", innies, 45 * k - rest)]
+        if all(cell in cage_of for cell in cells):
+            found.append(("outies", outies, sum(puzzle.cages[j].sum for j in inside - whole) - (45 * k - rest)))
+        for code, group, total in found:
+            if 1 <= len(group) <= most and frozenset(group) not in seen:
+                seen.add(frozenset(group))
+                extra.append(Tuples(group, N, _sums_to(group, total), code, f"the rule of 45 on {name}: its {code} "
+                                   f"{cells_named(group)} sum to {total}", placed_only=True))
+    return Model(plain.layout, plain.rules + tuple(extra))
