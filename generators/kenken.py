@@ -32,7 +32,8 @@ from solvers.techniques.human import Grade, HumanSolver, Level, Trials
 MIN_SIDE, MAX_SIDE, DEFAULT_SIDE = 3, 9, 6
 MAX_CAGE = 3  # cells; Keen's cages are mostly two or three cells
 LEVELS = ("easy", "normal", "hard", "extreme")
-TOP_LEVEL = {3: "easy", 7: "normal", 8: "normal", 9: "normal"}  # the hardest level made at each size (else extreme)
+# The hardest level made at each size (else extreme).
+TOP_LEVEL = {3: "easy", 4: "hard", 6: "hard", 7: "normal", 8: "normal", 9: "normal"}
 CHAIN = 3  # rounds a hard trial is followed
 TRIALS = Trials([kit_human.RULE, TUPLES])
 # Keen's levels: Easy reads a cage by its placed digits, Normal by what its cells may still hold (the filling
@@ -56,13 +57,14 @@ class KenkenParams(BaseModel):
         "all", description="`all`: cages of +, −, × and ÷; `add-multiply`: + and × only.")
     difficulty: Literal["easy", "normal", "hard", "extreme"] = Field(
         DIFFICULTY.default, description="What a person needs (see the type's `difficulties`), as Keen's levels: "
-        "easy only at 3, every level at 4 to 6, easy and normal at 7 to 9.")
+        "easy only at 3, up to hard at 4 and 6, extreme at 5, easy and normal at 7 to 9.")
 
     @model_validator(mode="after")
     def _made(self) -> KenkenParams:
         top = TOP_LEVEL.get(self.size, "extreme")
         if LEVELS.index(self.difficulty) > LEVELS.index(top):
-            why = "no 3×3 drawn needs more" if self.size == 3 else "its level checks, in Python, take too long"
+            why = ("no 3×3 drawn needs more" if self.size == 3 else "almost no 4×4 needs more" if self.size == 4
+                   else "its level checks, in Python, take too long")
             raise ValueError(f"difficulty {self.difficulty!r} is not made at size {self.size} ({why}): up to {top}")
         return self
 
@@ -145,7 +147,7 @@ def generate_puzzle(params: KenkenParams, seed: int, deadline: Deadline) -> Gene
 check = kit.checker(model)
 solve = kit.solver(model)
 PRESETS = (("4de", 0, 4, "easy"), ("5de", 0, 5, "easy"), ("6de", 0, 6, "easy"), ("6dn", 1, 6, "normal"),
-           ("6dh", 2, 6, "hard"), ("6dx", 3, 6, "extreme"), ("9dn", 1, 9, "normal"))
+           ("6dh", 2, 6, "hard"), ("5dx", 3, 5, "extreme"), ("9dn", 1, 9, "normal"))
 
 
 PUZZLE_TYPE = PuzzleType(

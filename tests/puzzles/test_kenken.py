@@ -95,7 +95,7 @@ def test_our_generated_puzzles_have_their_answer_alone(entry: dict) -> None:
 
 
 @pytest.mark.parametrize(("size", "level"), [(4, "easy"), (4, "normal"), (4, "hard"),
-                                                     pytest.param(4, "extreme", marks=pytest.mark.slow)])
+                                                     pytest.param(5, "extreme", marks=pytest.mark.slow)])
 def test_generated_puzzles_are_unique_checked_and_of_their_level(size: int, level: str) -> None:
     params = KenkenParams(size=size, difficulty=level)
     made = generate_puzzle(params, 1, Deadline.after(120))
