@@ -48,7 +48,8 @@ Pattern = tuple[tuple[int, ...], ...]
 Answer = dict[str, list[list[int]]]
 FULL = 0b1111111110  # digits 1..9 as bits
 
-_Shape = rectangle_params("_Shape", __name__, MIN_SIDE, MAX_SIDE, DEFAULT_SIDE, DIFFICULTY)
+_Shape = rectangle_params("_Shape", __name__, MIN_SIDE, MAX_SIDE, DEFAULT_SIDE, DIFFICULTY,
+                          largest={"easy": 10, "medium": 10})
 
 
 class KakuroParams(_Shape):  # type: ignore[valid-type,misc]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Literal, Protocol
 
 from pydantic import BaseModel, Field, model_validator
@@ -25,9 +26,11 @@ def normalise_shape(params: SizedGrid) -> None:
         params.size, params.rows, params.cols = None, rows, cols
 
 
-def rectangle_params(name: str, module: str, low: int, high: int, default: int, graded: Difficulty) -> type[BaseModel]:
+def rectangle_params(name: str, module: str, low: int, high: int, default: int, graded: Difficulty,
+                     largest: Mapping[str, int] | None = None) -> type[BaseModel]:
     """The parameters of a genre on a rectangle of any size from ``low`` to ``high`` with the kit's levels:
-    ``size`` or ``rows``/``cols``, and ``difficulty``, one of ``graded``'s levels. ``name`` and ``module`` are
+    ``size`` or ``rows``/``cols``, and ``difficulty``, one of ``graded``'s levels; ``largest`` caps the side of a
+    level whose generation beyond it would not fit the service's time budget. ``name`` and ``module`` are
     where the class is bound, so a worker process unpickles its instances."""
     levels = Literal[tuple(graded.names)]  # type: ignore[valid-type]
 
@@ -42,6 +45,10 @@ def rectangle_params(name: str, module: str, low: int, high: int, default: int, 
         @model_validator(mode="after")
         def _normalised(self) -> Params:
             normalise_shape(self)
+            cap = (largest or {}).get(self.difficulty)
+            if cap is not None and max(self.shape()) > cap:
+                raise ValueError(f"difficulty {self.difficulty!r} is made up to {cap}×{cap} (larger ones take too long "
+                                 f"to generate): ask a smaller size or an easier level")
             return self
 
         def shape(self) -> tuple[int, int]:
