@@ -16,6 +16,7 @@ from generators import (
     shikaku,
     skyscrapers,
     slitherlink,
+    star_battle,
     sudoku,
     takuzu,
     tents,
@@ -43,5 +44,6 @@ TYPES: dict[str, PuzzleType] = {
         takuzu.PUZZLE_TYPE,
         shikaku.PUZZLE_TYPE,
         nurikabe.PUZZLE_TYPE,
+        star_battle.PUZZLE_TYPE,
     )
 }

@@ -20,6 +20,7 @@ PARAMS = {"dabuhamienai": {"size": 5, "difficulty": "easy"}, "battleship": {"siz
           "takuzu": {"size": 6, "difficulty": "easy"},
           "shikaku": {"size": 5, "difficulty": "easy"},
           "nurikabe": {"size": 5, "difficulty": "medium"},
+          "star-battle": {"size": 6, "difficulty": "easy"},
           }
 
 

@@ -29,6 +29,7 @@ PARAMS = {
     "takuzu": {"size": 6},
     "shikaku": {"size": 5},
     "nurikabe": {"size": 5},
+    "star-battle": {"size": 6, "difficulty": "easy"},
 }
 
 
@@ -69,6 +70,8 @@ def expected_texts(name: str, puzzle: dict) -> set[str]:
         return set()  # its values are discs, not text
     if name == "shikaku":
         return {str(v) for row in puzzle["numbers"] for v in row if v}
+    if name == "star-battle":
+        return set()  # the regions are borders, with no text
     if name == "skyscrapers":
         return ({str(v) for side in ("top", "bottom", "left", "right") for v in puzzle[side] if v}
                 | {str(v) for row in puzzle["givens"] for v in row if v})
@@ -145,6 +148,7 @@ def test_play_mode_marks_every_cell_with_its_hook(name: str) -> None:
                    "col_counts": [0, 1, None]}, 6),
         "takuzu": ({"size": 4, "givens": [[1, None, None, None], [None, None, 0, None], [None] * 4, [None] * 4]}, 16),
         "shikaku": ({"rows": 2, "cols": 3, "numbers": [[2, None, 4], [None, None, None]]}, 6),
+        "star-battle": ({"size": 5, "stars": 1, "regions": [[0, 0, 1, 1, 1], [0, 0, 1, 2, 2], [3, 0, 1, 2, 4], [3, 3, 3, 4, 4], [3, 3, 3, 4, 4]]}, 25),
     }
     payload, cells = examples[name]
     puzzle_type = TYPES[name]

@@ -290,6 +290,8 @@ SOLVABLE = {
     "skyscrapers": {"size": 4, "top": [2, 2, 3, 1], "bottom": [3, 2, 1, 2], "left": [3, 1, 2, 3], "right": [1, 3, 3, 2],
                     "givens": [[None] * 4 for _ in range(4)]},
     "shikaku": {"rows": 2, "cols": 3, "numbers": [[2, None, 4], [None, None, None]]},
+    "star-battle": {"size": 6, "stars": 1, "regions": [[0, 0, 0, 1, 1, 1], [0, 1, 1, 1, 2, 2], [0, 3, 3, 4, 4, 2],
+                                                         [5, 5, 3, 3, 4, 2], [5, 4, 4, 4, 4, 2], [5, 2, 2, 2, 2, 2]]},
 }
 
 

@@ -1,0 +1,196 @@
+"""Star Battle generation: the puzzle's only clue is its region map, so instead of removing clues the generator
+reshapes regions. It draws a valid star placement, grows one region around each star (two stars joined by a
+path, for two-star puzzles) with the kit's random partition, then while the SAT prover finds another answer,
+moves one cell where that answer has a star (and ours has none) into a neighbouring region: our answer keeps
+its counts, the other loses one. A unique map is graded and drawn again until it is at the asked level.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from typing import Literal
+
+from pydantic import BaseModel, Field, model_validator
+
+from generators.pipeline import Generated, GenerationFailed, GenerationStats, generate_at_level
+from generators.spec import PuzzleType
+from solvers.common import Cell, Deadline
+from solvers.grid import neighbours
+from solvers.kit import human as kit_human
+from solvers.kit import rules as kit
+from solvers.kit.partition import Regions, moves, partition
+from solvers.star_battle import picture, puzzlink
+from solvers.star_battle.levels import Masks
+from solvers.star_battle.rules import StarBattleAnswer, StarBattlePuzzle, model
+
+MIN_SIDE, MAX_SIDE, TWO_STARS_FROM = 5, 14, 10
+MOVES_PER_CELL, MAX_WALKS, MAX_PAIRINGS = 20, 50, 100
+FOCUS = 0.5  # the share of moves that take a cell the level leaves open
+PEOPLE = kit_human.solver()
+DIFFICULTY = kit_human.difficulty(PEOPLE, model, kit.Cells("stars", 1, 1, "a star", "empty"),
+                                  "N×N of 1 (a star), 0 (empty)")
+Grid = list[list[int]]
+
+
+class StarBattleParams(BaseModel):
+    size: int = Field(8, ge=MIN_SIDE, le=MAX_SIDE, description="Grid side N (N regions).")
+    stars: int = Field(1, ge=1, le=2, description=f"Stars per row, column and region; 2 from {TWO_STARS_FROM}×"
+                                                  f"{TWO_STARS_FROM} up.")
+    difficulty: Literal[tuple(DIFFICULTY.names)] = Field(  # type: ignore[valid-type]
+        DIFFICULTY.default, description="What a person needs (see the type's `difficulties`): `easy` needs the "
+                                        "counts alone.")
+
+    @model_validator(mode="after")
+    def _room_for_the_stars(self) -> StarBattleParams:
+        if self.stars == 2 and self.size < TWO_STARS_FROM:
+            raise ValueError(f"two stars need a grid of at least {TWO_STARS_FROM}×{TWO_STARS_FROM}")
+        return self
+
+
+def draw_stars(size: int, stars: int, rng: random.Random) -> Grid:
+    """A random placement of ``stars`` per row and column, no two touching (row by row, backtracking)."""
+    grid = [[0] * size for _ in range(size)]
+    in_column = [0] * size
+
+    def fill(r: int) -> bool:
+        if r == size:
+            return all(count == stars for count in in_column)
+        left = size - r  # rows left, this one included: a column short of more stars than that is lost
+        if any(stars - count > (left + 1) // 2 for count in in_column):
+            return False
+        free = [c for c in range(size) if in_column[c] < stars and not (r and any(
+            grid[r - 1][cc] for cc in (c - 1, c, c + 1) if 0 <= cc < size))]
+        choices = [(a,) for a in free] if stars == 1 else \
+            [(a, b) for i, a in enumerate(free) for b in free[i + 1:] if b > a + 1]
+        rng.shuffle(choices)
+        for choice in choices:
+            for c in choice:
+                grid[r][c], in_column[c] = 1, in_column[c] + 1
+            if fill(r + 1):
+                return True
+            for c in choice:
+                grid[r][c], in_column[c] = 0, in_column[c] - 1
+        return False
+
+    if not fill(0):
+        raise GenerationFailed(f"no placement of {stars} stars on {size}×{size}")
+    return grid
+
+
+def _pairs(stars: Grid, rng: random.Random) -> list[list[Cell]] | None:
+    """Each star joined to a nearest free star by a shortest path of free cells: the cores of two-star regions."""
+    size = len(stars)
+    unpaired = [(r, c) for r in range(size) for c in range(size) if stars[r][c]]
+    rng.shuffle(unpaired)
+    taken = set(unpaired)
+    cores = []
+    while unpaired:
+        start = unpaired.pop()
+        back: dict[Cell, Cell | None] = {start: None}
+        queue, end = deque([start]), None
+        while queue and end is None:
+            here = queue.popleft()
+            near = list(neighbours(here, size, size))
+            rng.shuffle(near)
+            for cell in near:
+                if cell in back:
+                    continue
+                back[cell] = here
+                if cell in unpaired:
+                    end = cell
+                    break
+                if cell not in taken:
+                    queue.append(cell)
+        if end is None:
+            return None
+        unpaired.remove(end)
+        path, cell = [], end
+        while cell is not None:
+            path.append(cell)
+            cell = back[cell]
+        taken.update(path)
+        cores.append(path)
+    return cores
+
+
+def cores(stars: Grid, rng: random.Random) -> list[list[Cell]]:
+    """What each region starts from: its star, or two stars and a path between them."""
+    if sum(stars[0]) == 1:
+        return [[(r, c)] for r, row in enumerate(stars) for c, star in enumerate(row) if star]
+    for _ in range(MAX_PAIRINGS):
+        found = _pairs(stars, rng)
+        if found is not None:
+            return found
+    raise GenerationFailed("no pairing of the stars into regions")
+
+
+def reshape(size: int, stars: int, level: int, rng: random.Random, deadline: Deadline) -> tuple[Regions, Grid] | None:
+    """A map the level decides entirely and the level below does not, by a walk over maps: a random placement's
+    regions, then one cell at a time (never a star) moved to a neighbouring region, a move kept when the level
+    decides at least as many cells as before; None when the walk runs out of moves."""
+    answer = draw_stars(size, stars, rng)
+    regions = partition(size, size, rng, cores(answer, rng))
+    loose = [(r, c) for r in range(size) for c in range(size) if not answer[r][c]]
+    full = size * size
+    best = Masks(regions, stars).score(level)
+    for _ in range(MOVES_PER_CELL * size * size):
+        deadline.check()
+        if best[0] == full:
+            if level == 0 or Masks(regions, stars).score(level - 1)[0] < full:
+                return regions, answer
+            best = (full - 1, best[1], [])  # too easy: walk on, a cell at a time away from what the level below decides
+        open_loose = [(r, c) for r, c in best[2] if not answer[r][c]]  # the stars of other answers: a move rules one out
+        r, c = rng.choice(open_loose if open_loose and rng.random() < FOCUS else loose)
+        targets = moves(regions, (r, c))
+        if not targets:
+            continue
+        moved = [row[:] for row in regions]
+        moved[r][c] = rng.choice(targets)
+        score = Masks(moved, stars).score(level)
+        if score[:2] >= best[:2]:
+            regions, best = moved, score
+    return None
+
+
+def _make(params: StarBattleParams, seed: int, deadline: Deadline) -> Generated:
+    rng = random.Random(seed)
+    level = DIFFICULTY.names.index(params.difficulty)
+    for walk in range(MAX_WALKS):
+        found = reshape(params.size, params.stars, level, rng, deadline)
+        if found is not None:
+            regions, answer = found
+            puzzle = StarBattlePuzzle(size=params.size, stars=params.stars, regions=regions)
+            return Generated(puzzle, StarBattleAnswer(stars=answer), GenerationStats(restarts=walk))
+    raise GenerationFailed(f"no {params.difficulty} map in {MAX_WALKS} walks")
+
+
+def generate_puzzle(params: StarBattleParams, seed: int, deadline: Deadline) -> Generated:
+    return generate_at_level(lambda draw_seed, budget: _make(params, draw_seed, budget), DIFFICULTY.grade,
+                             params.difficulty, seed, deadline)
+
+
+check = kit.checker(model)
+solve = kit.solver(model)
+
+
+PUZZLE_TYPE = PuzzleType(
+    name="star-battle",
+    id_prefix="sta",
+    summary="Place stars so every row, column and region holds the same number of them and no two stars touch, "
+            "not even diagonally.",
+    params_model=StarBattleParams,
+    puzzle_model=StarBattlePuzzle,
+    answer_model=StarBattleAnswer,
+    generate=generate_puzzle,
+    check=check,
+    solve=solve,
+    render=picture.render,
+    parse_url=puzzlink.parse_url,
+    to_url=puzzlink.to_url,
+    backends=("cadical", "z3"),
+    catalogue={"sizes": f"{MIN_SIDE}–{MAX_SIDE} to generate (two stars from {TWO_STARS_FROM}); up to 30 to solve",
+               "stars": "1 or 2 per row, column and region"},
+    difficulty=DIFFICULTY,
+    model=model,
+)
