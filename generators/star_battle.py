@@ -1,8 +1,9 @@
 """Star Battle generation: the puzzle's only clue is its region map, so instead of removing clues the generator
-reshapes regions. It draws a valid star placement, grows one region around each star (two stars joined by a
-path, for two-star puzzles) with the kit's random partition, then while the SAT prover finds another answer,
-moves one cell where that answer has a star (and ours has none) into a neighbouring region: our answer keeps
-its counts, the other loses one. A unique map is graded and drawn again until it is at the asked level.
+reshapes regions until the asked level decides every cell (its deductions are sound: the map then has one
+answer, with no SAT proof) and the level below does not. It draws a valid star placement, grows a region
+around each star (two stars and a path between them, for two stars) at uneven paces with the kit's random
+partition, then walks: a cell (never a star) moves to a neighbouring region, and the move stays when the level
+decides at least as many cells, with fewer ways left to the rows, columns and regions.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from solvers.common import Cell, Deadline
 from solvers.grid import neighbours
 from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
+from solvers.kit.arrays import fast
 from solvers.kit.partition import Regions, moves, partition
 from solvers.star_battle import picture, puzzlink
 from solvers.star_battle.levels import Masks
@@ -26,10 +28,10 @@ from solvers.star_battle.rules import StarBattleAnswer, StarBattlePuzzle, model
 
 MIN_SIDE, MAX_SIDE, TWO_STARS_FROM = 5, 14, 10
 MOVES_PER_CELL, MAX_WALKS, MAX_PAIRINGS = 20, 50, 100
-FOCUS = 0.5  # the share of moves that take a cell the level leaves open
+SKEW, FOCUS = 2.0, 0.5  # paces drawn exp(1)**SKEW; the share of moves taking a cell the level leaves open
 PEOPLE = kit_human.solver()
-DIFFICULTY = kit_human.difficulty(PEOPLE, model, kit.Cells("stars", 1, 1, "a star", "empty"),
-                                  "N×N of 1 (a star), 0 (empty)")
+DIFFICULTY = fast(kit_human.difficulty(PEOPLE, model, kit.Cells("stars", 1, 1, "a star", "empty"),
+                                       "N×N of 1 (a star), 0 (empty)"), PEOPLE, model)
 Grid = list[list[int]]
 
 
@@ -45,6 +47,9 @@ class StarBattleParams(BaseModel):
     def _room_for_the_stars(self) -> StarBattleParams:
         if self.stars == 2 and self.size < TWO_STARS_FROM:
             raise ValueError(f"two stars need a grid of at least {TWO_STARS_FROM}×{TWO_STARS_FROM}")
+        if self.stars == 2 and self.difficulty == DIFFICULTY.names[0]:
+            raise ValueError("two-star puzzles are medium or hard: no row, column or region starts with only its two "
+                             "cells open, so the counts alone never begin")
         return self
 
 
@@ -78,51 +83,42 @@ def draw_stars(size: int, stars: int, rng: random.Random) -> Grid:
     return grid
 
 
-def _pairs(stars: Grid, rng: random.Random) -> list[list[Cell]] | None:
-    """Each star joined to a nearest free star by a shortest path of free cells: the cores of two-star regions."""
-    size = len(stars)
-    unpaired = [(r, c) for r in range(size) for c in range(size) if stars[r][c]]
-    rng.shuffle(unpaired)
-    taken = set(unpaired)
-    cores = []
-    while unpaired:
-        start = unpaired.pop()
-        back: dict[Cell, Cell | None] = {start: None}
-        queue, end = deque([start]), None
-        while queue and end is None:
-            here = queue.popleft()
-            near = list(neighbours(here, size, size))
-            rng.shuffle(near)
-            for cell in near:
-                if cell in back:
-                    continue
-                back[cell] = here
-                if cell in unpaired:
-                    end = cell
-                    break
-                if cell not in taken:
-                    queue.append(cell)
-        if end is None:
-            return None
-        unpaired.remove(end)
-        path, cell = [], end
-        while cell is not None:
-            path.append(cell)
-            cell = back[cell]
-        taken.update(path)
-        cores.append(path)
-    return cores
-
-
 def cores(stars: Grid, rng: random.Random) -> list[list[Cell]]:
-    """What each region starts from: its star, or two stars and a path between them."""
-    if sum(stars[0]) == 1:
-        return [[(r, c)] for r, row in enumerate(stars) for c, star in enumerate(row) if star]
+    """What each region grows from: its star, or two stars and a shortest path between them."""
+    placed = [(r, c) for r, row in enumerate(stars) for c, star in enumerate(row) if star]
+    if len(placed) == len(stars):
+        return [[cell] for cell in placed]
     for _ in range(MAX_PAIRINGS):
-        found = _pairs(stars, rng)
-        if found is not None:
+        rng.shuffle(placed)
+        alone, taken, found = placed[:], set(placed), []
+        while alone and (path := _path(alone.pop(), alone, taken, len(stars), rng)):
+            alone.remove(path[0])
+            taken.update(path)
+            found.append(path)
+        if not alone and len(found) == len(stars):
             return found
     raise GenerationFailed("no pairing of the stars into regions")
+
+
+def _path(start: Cell, ends: list[Cell], taken: set[Cell], size: int, rng: random.Random) -> list[Cell] | None:
+    """A shortest path from ``start`` to one of ``ends`` through cells not ``taken`` (ties broken at random)."""
+    back, queue = {start: start}, deque([start])
+    while queue:
+        here = queue.popleft()
+        near = list(neighbours(here, size, size))
+        rng.shuffle(near)
+        for cell in near:
+            if cell in back:
+                continue
+            back[cell] = here
+            if cell in ends:
+                path = [cell]
+                while path[-1] != start:
+                    path.append(back[path[-1]])
+                return path
+            if cell not in taken:
+                queue.append(cell)
+    return None
 
 
 def reshape(size: int, stars: int, level: int, rng: random.Random, deadline: Deadline) -> tuple[Regions, Grid] | None:
@@ -130,7 +126,7 @@ def reshape(size: int, stars: int, level: int, rng: random.Random, deadline: Dea
     regions, then one cell at a time (never a star) moved to a neighbouring region, a move kept when the level
     decides at least as many cells as before; None when the walk runs out of moves."""
     answer = draw_stars(size, stars, rng)
-    regions = partition(size, size, rng, cores(answer, rng))
+    regions = partition(size, size, rng, cores(answer, rng), pace=[rng.expovariate(1.0) ** SKEW for _ in range(size)])
     loose = [(r, c) for r in range(size) for c in range(size) if not answer[r][c]]
     full = size * size
     best = Masks(regions, stars).score(level)

@@ -25,10 +25,6 @@ class Masks:
                 for unit in (("row", r), ("column", c), ("region", regions[r][c])):
                     units[unit] = units.get(unit, 0) | self.bit[r][c]
         self.units = list(units.values())
-        position = {unit: i for i, unit in enumerate(units)}
-        self.units_at: dict[int, tuple[int, ...]] = {
-            (r * self.width + c): (position[("row", r)], position[("column", c)], position[("region", regions[r][c])])
-            for r in range(n) for c in range(n)}
 
     def around(self, mask: int) -> int:
         """The cells touching ``mask``'s cells, diagonals included."""
@@ -37,15 +33,6 @@ class Masks:
         for shift in (1, w - 1, w, w + 1):
             out |= (mask << shift) | (mask >> shift)
         return out & self.board
-
-    def near(self, changed: int) -> set[int]:
-        """The units holding a cell of ``changed``."""
-        found: set[int] = set()
-        while changed:
-            low = changed & -changed
-            found.update(self.units_at[low.bit_length() - 1])
-            changed ^= low
-        return found
 
     def round(self, star: int, empty: int, changed: int) -> tuple[int, int] | None:
         """One round of the rules beside the cells ``changed`` last round (every other rule is as it was, with
@@ -56,8 +43,9 @@ class Masks:
             return None
         open_ = self.board & ~star & ~empty
         to_empty, to_star = new & open_, 0
-        for u in self.near(changed):
-            unit = self.units[u]
+        for unit in self.units:
+            if not unit & changed:
+                continue
             ones, free = (unit & star).bit_count(), unit & open_
             left = free.bit_count()
             if ones > k or ones + left < k:

@@ -148,7 +148,8 @@ def test_play_mode_marks_every_cell_with_its_hook(name: str) -> None:
                    "col_counts": [0, 1, None]}, 6),
         "takuzu": ({"size": 4, "givens": [[1, None, None, None], [None, None, 0, None], [None] * 4, [None] * 4]}, 16),
         "shikaku": ({"rows": 2, "cols": 3, "numbers": [[2, None, 4], [None, None, None]]}, 6),
-        "star-battle": ({"size": 5, "stars": 1, "regions": [[0, 0, 1, 1, 1], [0, 0, 1, 2, 2], [3, 0, 1, 2, 4], [3, 3, 3, 4, 4], [3, 3, 3, 4, 4]]}, 25),
+        "star-battle": ({"size": 5, "stars": 1, "regions": [[0, 0, 1, 1, 1], [0, 0, 1, 2, 2], [3, 0, 1, 2, 4],
+                                                            [3, 3, 3, 4, 4], [3, 3, 3, 4, 4]]}, 25),
     }
     payload, cells = examples[name]
     puzzle_type = TYPES[name]
