@@ -21,14 +21,14 @@ from solvers.grid import neighbours
 from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
 from solvers.kit.arrays import fast
-from solvers.kit.partition import Regions, moves, partition
+from solvers.kit.partition import Regions, moves, partition, renumbered
 from solvers.star_battle import picture, puzzlink
 from solvers.star_battle.levels import Masks
 from solvers.star_battle.rules import StarBattleAnswer, StarBattlePuzzle, model
 
 MIN_SIDE, MAX_SIDE, TWO_STARS_FROM = 5, 14, 10
-MOVES_PER_CELL, MAX_WALKS, MAX_PAIRINGS = 20, 50, 100
-SKEW, FOCUS = 2.0, 0.5  # paces drawn exp(1)**SKEW; the share of moves taking a cell the level leaves open
+MOVES_PER_CELL, MAX_WALKS, MAX_PAIRINGS = 3, 200, 100
+SKEW, FOCUS = 2.0, 0.95  # paces drawn exp(1)**SKEW; the share of moves taking a cell the level leaves open
 PEOPLE = kit_human.solver()
 DIFFICULTY = fast(kit_human.difficulty(PEOPLE, model, kit.Cells("stars", 1, 1, "a star", "empty"),
                                        "N×N of 1 (a star), 0 (empty)"), PEOPLE, model)
@@ -156,7 +156,7 @@ def _make(params: StarBattleParams, seed: int, deadline: Deadline) -> Generated:
         found = reshape(params.size, params.stars, level, rng, deadline)
         if found is not None:
             regions, answer = found
-            puzzle = StarBattlePuzzle(size=params.size, stars=params.stars, regions=regions)
+            puzzle = StarBattlePuzzle(size=params.size, stars=params.stars, regions=renumbered(regions))
             return Generated(puzzle, StarBattleAnswer(stars=answer), GenerationStats(restarts=walk))
     raise GenerationFailed(f"no {params.difficulty} map in {MAX_WALKS} walks")
 
