@@ -129,15 +129,16 @@ def reshape(size: int, stars: int, level: int, rng: random.Random, deadline: Dea
     regions = partition(size, size, rng, cores(answer, rng), pace=[rng.expovariate(1.0) ** SKEW for _ in range(size)])
     loose = [(r, c) for r in range(size) for c in range(size) if not answer[r][c]]
     full = size * size
-    best = Masks(regions, stars).score(level)
+    best, focus = Masks(regions, stars).score(level), None
     for _ in range(MOVES_PER_CELL * size * size):
         deadline.check()
         if best[0] == full:
             if level == 0 or Masks(regions, stars).score(level - 1)[0] < full:
                 return regions, answer
-            best = (full - 1, best[1], [])  # too easy: walk on, a cell at a time away from what the level below decides
-        open_loose = [(r, c) for r, c in best[2] if not answer[r][c]]  # the stars of other answers: a move rules one out
-        r, c = rng.choice(open_loose if open_loose and rng.random() < FOCUS else loose)
+            best, focus = (full - 1, best[1], []), None  # too easy: walk on, away from what the level below decides
+        if focus is None:  # the open cells that can move: another answer's stars, a move rules one out
+            focus = [cell for cell in best[2] if not answer[cell[0]][cell[1]] and moves(regions, cell)]
+        r, c = rng.choice(focus if focus and rng.random() < FOCUS else loose)
         targets = moves(regions, (r, c))
         if not targets:
             continue
@@ -145,7 +146,7 @@ def reshape(size: int, stars: int, level: int, rng: random.Random, deadline: Dea
         moved[r][c] = rng.choice(targets)
         score = Masks(moved, stars).score(level)
         if score[:2] >= best[:2]:
-            regions, best = moved, score
+            regions, best, focus = moved, score, None
     return None
 
 
