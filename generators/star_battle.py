@@ -26,7 +26,7 @@ from solvers.star_battle import picture, puzzlink
 from solvers.star_battle.levels import Masks
 from solvers.star_battle.rules import StarBattleAnswer, StarBattlePuzzle, model
 
-MIN_SIDE, MAX_SIDE, TWO_STARS_FROM = 5, 14, 10
+MIN_SIDE, MAX_SIDE, TWO_STARS_FROM, TWO_STARS_TO = 5, 14, 10, 10
 MOVES_PER_CELL, MAX_WALKS, MAX_PAIRINGS = 3, 200, 100
 SKEW, FOCUS = 2.0, 0.95  # paces drawn exp(1)**SKEW; the share of moves taking a cell the level leaves open
 PEOPLE = kit_human.solver()
@@ -37,16 +37,17 @@ Grid = list[list[int]]
 
 class StarBattleParams(BaseModel):
     size: int = Field(8, ge=MIN_SIDE, le=MAX_SIDE, description="Grid side N (N regions).")
-    stars: int = Field(1, ge=1, le=2, description=f"Stars per row, column and region; 2 from {TWO_STARS_FROM}×"
-                                                  f"{TWO_STARS_FROM} up.")
+    stars: int = Field(1, ge=1, le=2, description=f"Stars per row, column and region; 2 on "
+                                                  f"{TWO_STARS_FROM}×{TWO_STARS_FROM} (medium or hard).")
     difficulty: Literal[tuple(DIFFICULTY.names)] = Field(  # type: ignore[valid-type]
         DIFFICULTY.default, description="What a person needs (see the type's `difficulties`): `easy` needs the "
                                         "counts alone.")
 
     @model_validator(mode="after")
     def _room_for_the_stars(self) -> StarBattleParams:
-        if self.stars == 2 and self.size < TWO_STARS_FROM:
-            raise ValueError(f"two stars need a grid of at least {TWO_STARS_FROM}×{TWO_STARS_FROM}")
+        if self.stars == 2 and not TWO_STARS_FROM <= self.size <= TWO_STARS_TO:
+            raise ValueError(f"two stars are made on {TWO_STARS_FROM}×{TWO_STARS_FROM} (smaller has no room; larger "
+                             "takes the generator's walk past the time budget, though solve reads any size)")
         if self.stars == 2 and self.difficulty == DIFFICULTY.names[0]:
             raise ValueError("two-star puzzles are medium or hard: no row, column or region starts with only its two "
                              "cells open, so the counts alone never begin")
@@ -186,7 +187,7 @@ PUZZLE_TYPE = PuzzleType(
     parse_url=puzzlink.parse_url,
     to_url=puzzlink.to_url,
     backends=("cadical", "z3"),
-    catalogue={"sizes": f"{MIN_SIDE}–{MAX_SIDE} to generate (two stars from {TWO_STARS_FROM}); up to 30 to solve",
+    catalogue={"sizes": f"{MIN_SIDE}–{MAX_SIDE} to generate (two stars: {TWO_STARS_FROM}); up to 30 to solve",
                "stars": "1 or 2 per row, column and region"},
     difficulty=DIFFICULTY,
     model=model,
