@@ -69,7 +69,7 @@ def test_two_star_maps_agree_on_both_backends(seed: int) -> None:
         assert sorted(map(str, found["cadical"].solutions)) == sorted(map(str, found["z3"].solutions))
 
 
-@pytest.mark.parametrize("entry", published() + ours()[:10], ids=lambda e: e["url"][-24:])
+@pytest.mark.parametrize("entry", published() + ours()[:6] + ours()[-2:], ids=lambda e: e["url"][-24:])
 def test_published_puzzles_have_their_published_answer_alone(entry: dict) -> None:
     puzzle = parse_url(entry["url"])
     outcome = solve(puzzle, 10, Deadline.after(20))
