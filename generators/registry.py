@@ -19,6 +19,7 @@ from generators import (
     shikaku,
     skyscrapers,
     slitherlink,
+    star_battle,
     sudoku,
     takuzu,
     tents,
@@ -49,5 +50,6 @@ TYPES: dict[str, PuzzleType] = {
         masyu.PUZZLE_TYPE,
         kakuro.PUZZLE_TYPE,
         killer_sudoku.PUZZLE_TYPE,
+        star_battle.PUZZLE_TYPE,
     )
 }

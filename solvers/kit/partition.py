@@ -50,6 +50,15 @@ def partition(rows: int, cols: int, rng: random.Random, seeds: Sequence[Iterable
         take(len(sizes) - 1, rng.choice(free))
 
 
+def renumbered(regions: Regions) -> Regions:
+    """The same regions numbered in reading order of their first cells, as a map read from borders is."""
+    order: dict[int, int] = {}
+    for row in regions:
+        for region in row:
+            order.setdefault(region, len(order))
+    return [[order[region] for region in row] for row in regions]
+
+
 def region_cells(regions: Regions) -> dict[int, list[Cell]]:
     """Each region's cells in reading order."""
     cells: dict[int, list[Cell]] = {}

@@ -23,6 +23,7 @@ PARAMS = {"dabuhamienai": {"size": 5, "difficulty": "easy"}, "battleship": {"siz
           "nurikabe": {"size": 5, "difficulty": "medium"},
           "kakuro": {"size": 6, "difficulty": "medium"},
           "killer-sudoku": {"difficulty": "easy"},
+          "star-battle": {"size": 6, "difficulty": "easy"},
           }
 
 

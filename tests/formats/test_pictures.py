@@ -32,6 +32,7 @@ PARAMS = {
     "nurikabe": {"size": 5},
     "kakuro": {"size": 6, "difficulty": "medium"},
     "killer-sudoku": {"difficulty": "easy"},
+    "star-battle": {"size": 6, "difficulty": "easy"},
 }
 
 
@@ -76,6 +77,8 @@ def expected_texts(name: str, puzzle: dict) -> set[str]:
         return {str(v) for row in puzzle["numbers"] for v in row if v}
     if name == "masyu":
         return set()  # pearls are circles, no text
+    if name == "star-battle":
+        return set()  # the regions are borders, with no text
     if name == "skyscrapers":
         return ({str(v) for side in ("top", "bottom", "left", "right") for v in puzzle[side] if v}
                 | {str(v) for row in puzzle["givens"] for v in row if v})
@@ -160,6 +163,8 @@ def test_play_mode_marks_every_cell_with_its_hook(name: str) -> None:
         "shikaku": ({"rows": 2, "cols": 3, "numbers": [[2, None, 4], [None, None, None]]}, 6),
         "kakuro": ({"rows": 2, "cols": 3, "black": [[1, 0, 0], [0, 0, 0]], "across": [[3, None, None], [None] * 3],
                     "down": [[4, None, None], [None] * 3], "left": [None, 6], "top": [None, 3, 3]}, 5),
+        "star-battle": ({"size": 5, "stars": 1, "regions": [[0, 0, 1, 1, 1], [0, 0, 1, 2, 2], [3, 0, 1, 2, 4],
+                                                            [3, 3, 3, 4, 4], [3, 3, 3, 4, 4]]}, 25),
     }
     payload, cells = examples[name]
     puzzle_type = TYPES[name]

@@ -111,6 +111,10 @@ PUZZLES = {
             "cells": st.lists(st.lists(st.integers(-1, 9), min_size=2, max_size=2), min_size=1, max_size=3),
             "sum": st.integers(-1, 50)}), max_size=9),
     }),
+    "star-battle": st.fixed_dictionaries({
+        "size": st.sampled_from([4, 5, 5, 6, 0, 31]), "stars": st.sampled_from([1, 1, 2, 0]),
+        "regions": grid(st.sampled_from([0, 1, 2, 3, 4, 5, -1]), 6),
+    }),
     "hashi": st.fixed_dictionaries({
         "rows": st.integers(-1, 6), "cols": st.integers(-1, 6),
         "islands": grid(st.sampled_from([None, None, None, 1, 2, 3, 4, 8, 0, 9]), 6),

@@ -300,6 +300,8 @@ SOLVABLE = {
                "down": [[4, None, None, 10, None], [None, None, None, None, 10], [None, None, 17, None, None], [None] * 5,
                         [None] * 5],
                "left": [None, 10, 3, None, None], "top": [None, 12, 4, None, None]},
+    "star-battle": {"size": 6, "stars": 1, "regions": [[0, 0, 0, 1, 1, 1], [0, 1, 1, 1, 2, 2], [0, 3, 3, 4, 4, 2],
+                                                         [5, 5, 3, 3, 4, 2], [5, 4, 4, 4, 4, 2], [5, 2, 2, 2, 2, 2]]},
 }
 
 

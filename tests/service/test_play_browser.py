@@ -126,6 +126,7 @@ GRID_CASES = [
     ("hitori", {"size": 6, "seed": 11}, "shaded"),
     ("takuzu", {"size": 6, "seed": 11}, "grid"),
     ("nurikabe", {"size": 5, "seed": 11}, "shaded"),
+    ("star-battle", {"size": 6, "seed": 11, "difficulty": "easy"}, "stars"),
 ]
 
 

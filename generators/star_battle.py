@@ -1,0 +1,194 @@
+"""Star Battle generation: the puzzle's only clue is its region map, so instead of removing clues the generator
+reshapes regions until the asked level decides every cell (its deductions are sound: the map then has one
+answer, with no SAT proof) and the level below does not. It draws a valid star placement, grows a region
+around each star (two stars and a path between them, for two stars) at uneven paces with the kit's random
+partition, then walks: a cell (never a star) moves to a neighbouring region, and the move stays when the level
+decides at least as many cells, with fewer ways left to the rows, columns and regions.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from typing import Literal
+
+from pydantic import BaseModel, Field, model_validator
+
+from generators.pipeline import Generated, GenerationFailed, GenerationStats, generate_at_level
+from generators.spec import PuzzleType
+from solvers.common import Cell, Deadline
+from solvers.grid import neighbours
+from solvers.kit import human as kit_human
+from solvers.kit import rules as kit
+from solvers.kit.arrays import fast
+from solvers.kit.partition import Regions, moves, partition, renumbered
+from solvers.star_battle import picture, puzzlink
+from solvers.star_battle.levels import Masks
+from solvers.star_battle.rules import StarBattleAnswer, StarBattlePuzzle, model
+
+MIN_SIDE, MAX_SIDE, TWO_STARS_FROM, TWO_STARS_TO = 5, 14, 10, 10
+MOVES_PER_CELL, MAX_WALKS, MAX_PAIRINGS = 3, 200, 100
+SKEW, FOCUS = 2.0, 0.95  # paces drawn exp(1)**SKEW; the share of moves taking a cell the level leaves open
+PEOPLE = kit_human.solver()
+DIFFICULTY = fast(kit_human.difficulty(PEOPLE, model, kit.Cells("stars", 1, 1, "a star", "empty"),
+                                       "N×N of 1 (a star), 0 (empty)"), PEOPLE, model)
+Grid = list[list[int]]
+
+
+class StarBattleParams(BaseModel):
+    size: int = Field(8, ge=MIN_SIDE, le=MAX_SIDE, description="Grid side N (N regions).")
+    stars: int = Field(1, ge=1, le=2, description=f"Stars per row, column and region; 2 on "
+                                                  f"{TWO_STARS_FROM}×{TWO_STARS_FROM} (medium or hard).")
+    difficulty: Literal[tuple(DIFFICULTY.names)] = Field(  # type: ignore[valid-type]
+        DIFFICULTY.default, description="What a person needs (see the type's `difficulties`): `easy` needs the "
+                                        "counts alone.")
+
+    @model_validator(mode="after")
+    def _room_for_the_stars(self) -> StarBattleParams:
+        if self.stars == 2 and not TWO_STARS_FROM <= self.size <= TWO_STARS_TO:
+            raise ValueError(f"two stars are made on {TWO_STARS_FROM}×{TWO_STARS_FROM} (smaller has no room; larger "
+                             "takes the generator's walk past the time budget, though solve reads any size)")
+        if self.stars == 2 and self.difficulty == DIFFICULTY.names[0]:
+            raise ValueError("two-star puzzles are medium or hard: no row, column or region starts with only its two "
+                             "cells open, so the counts alone never begin")
+        return self
+
+
+def draw_stars(size: int, stars: int, rng: random.Random) -> Grid:
+    """A random placement of ``stars`` per row and column, no two touching (row by row, backtracking)."""
+    grid = [[0] * size for _ in range(size)]
+    in_column = [0] * size
+
+    def fill(r: int) -> bool:
+        if r == size:
+            return all(count == stars for count in in_column)
+        left = size - r  # rows left, this one included: a column short of more stars than that is lost
+        if any(stars - count > (left + 1) // 2 for count in in_column):
+            return False
+        free = [c for c in range(size) if in_column[c] < stars and not (r and any(
+            grid[r - 1][cc] for cc in (c - 1, c, c + 1) if 0 <= cc < size))]
+        choices = [(a,) for a in free] if stars == 1 else \
+            [(a, b) for i, a in enumerate(free) for b in free[i + 1:] if b > a + 1]
+        rng.shuffle(choices)
+        for choice in choices:
+            for c in choice:
+                grid[r][c], in_column[c] = 1, in_column[c] + 1
+            if fill(r + 1):
+                return True
+            for c in choice:
+                grid[r][c], in_column[c] = 0, in_column[c] - 1
+        return False
+
+    if not fill(0):
+        raise GenerationFailed(f"no placement of {stars} stars on {size}×{size}")
+    return grid
+
+
+def cores(stars: Grid, rng: random.Random) -> list[list[Cell]]:
+    """What each region grows from: its star, or two stars and a shortest path between them."""
+    placed = [(r, c) for r, row in enumerate(stars) for c, star in enumerate(row) if star]
+    if len(placed) == len(stars):
+        return [[cell] for cell in placed]
+    for _ in range(MAX_PAIRINGS):
+        rng.shuffle(placed)
+        alone, taken, found = placed[:], set(placed), []
+        while alone and (path := _path(alone.pop(), alone, taken, len(stars), rng)):
+            alone.remove(path[0])
+            taken.update(path)
+            found.append(path)
+        if not alone and len(found) == len(stars):
+            return found
+    raise GenerationFailed("no pairing of the stars into regions")
+
+
+def _path(start: Cell, ends: list[Cell], taken: set[Cell], size: int, rng: random.Random) -> list[Cell] | None:
+    """A shortest path from ``start`` to one of ``ends`` through cells not ``taken`` (ties broken at random)."""
+    back, queue = {start: start}, deque([start])
+    while queue:
+        here = queue.popleft()
+        near = list(neighbours(here, size, size))
+        rng.shuffle(near)
+        for cell in near:
+            if cell in back:
+                continue
+            back[cell] = here
+            if cell in ends:
+                path = [cell]
+                while path[-1] != start:
+                    path.append(back[path[-1]])
+                return path
+            if cell not in taken:
+                queue.append(cell)
+    return None
+
+
+def reshape(size: int, stars: int, level: int, rng: random.Random, deadline: Deadline) -> tuple[Regions, Grid] | None:
+    """A map the level decides entirely and the level below does not, by a walk over maps: a random placement's
+    regions, then one cell at a time (never a star) moved to a neighbouring region, a move kept when the level
+    decides at least as many cells as before; None when the walk runs out of moves."""
+    answer = draw_stars(size, stars, rng)
+    regions = partition(size, size, rng, cores(answer, rng), pace=[rng.expovariate(1.0) ** SKEW for _ in range(size)])
+    loose = [(r, c) for r in range(size) for c in range(size) if not answer[r][c]]
+    full = size * size
+    best, focus = Masks(regions, stars).score(level), None
+    for _ in range(MOVES_PER_CELL * size * size):
+        deadline.check()
+        if best[0] == full:
+            if level == 0 or Masks(regions, stars).score(level - 1)[0] < full:
+                return regions, answer
+            best, focus = (full - 1, best[1], []), None  # too easy: walk on, away from what the level below decides
+        if focus is None:  # the open cells that can move: another answer's stars, a move rules one out
+            focus = [cell for cell in best[2] if not answer[cell[0]][cell[1]] and moves(regions, cell)]
+        r, c = rng.choice(focus if focus and rng.random() < FOCUS else loose)
+        targets = moves(regions, (r, c))
+        if not targets:
+            continue
+        moved = [row[:] for row in regions]
+        moved[r][c] = rng.choice(targets)
+        score = Masks(moved, stars).score(level)
+        if score[:2] >= best[:2]:
+            regions, best, focus = moved, score, None
+    return None
+
+
+def _make(params: StarBattleParams, seed: int, deadline: Deadline) -> Generated:
+    rng = random.Random(seed)
+    level = DIFFICULTY.names.index(params.difficulty)
+    for walk in range(MAX_WALKS):
+        found = reshape(params.size, params.stars, level, rng, deadline)
+        if found is not None:
+            regions, answer = found
+            puzzle = StarBattlePuzzle(size=params.size, stars=params.stars, regions=renumbered(regions))
+            return Generated(puzzle, StarBattleAnswer(stars=answer), GenerationStats(restarts=walk))
+    raise GenerationFailed(f"no {params.difficulty} map in {MAX_WALKS} walks")
+
+
+def generate_puzzle(params: StarBattleParams, seed: int, deadline: Deadline) -> Generated:
+    return generate_at_level(lambda draw_seed, budget: _make(params, draw_seed, budget), DIFFICULTY.grade,
+                             params.difficulty, seed, deadline)
+
+
+check = kit.checker(model)
+solve = kit.solver(model)
+
+
+PUZZLE_TYPE = PuzzleType(
+    name="star-battle",
+    id_prefix="sta",
+    summary="Place stars so every row, column and region holds the same number of them and no two stars touch, "
+            "not even diagonally.",
+    params_model=StarBattleParams,
+    puzzle_model=StarBattlePuzzle,
+    answer_model=StarBattleAnswer,
+    generate=generate_puzzle,
+    check=check,
+    solve=solve,
+    render=picture.render,
+    parse_url=puzzlink.parse_url,
+    to_url=puzzlink.to_url,
+    backends=("cadical", "z3"),
+    catalogue={"sizes": f"{MIN_SIDE}–{MAX_SIDE} to generate (two stars: {TWO_STARS_FROM}); up to 30 to solve",
+               "stars": "1 or 2 per row, column and region"},
+    difficulty=DIFFICULTY,
+    model=model,
+)

@@ -1,0 +1,176 @@
+"""Star Battle through the genre kit: its model against brute force and a second SAT backend, the published
+pzprjs example and our puzzles pzprjs accepted, generated puzzles at each level (unique by z3, checked, graded,
+hinted to the end), the generator's bit-mask levels against the kit's array levels, and the picture."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from generators.star_battle import DIFFICULTY, StarBattleParams, check, cores, draw_stars, generate_puzzle, solve
+from solvers.common import Deadline
+from solvers.kit import arrays
+from solvers.kit.partition import partition
+from solvers.star_battle.levels import Masks
+from solvers.star_battle.picture import STAR, render
+from solvers.star_battle.puzzlink import parse_url, to_url
+from solvers.star_battle.rules import StarBattleAnswer, StarBattlePuzzle, model, model_of
+from tests.conftest import REFERENCE, read_jsonl
+
+RULES = {"row-stars", "column-stars", "region-stars", "stars-touch"}
+
+
+def published() -> list[dict]:
+    return read_jsonl(REFERENCE / "star-battle" / "pzprjs.jsonl")
+
+
+def ours() -> list[dict]:
+    return read_jsonl(REFERENCE / "star-battle" / "ours.jsonl")
+
+
+def random_map(seed: int, size: int, stars: int = 1) -> StarBattlePuzzle:
+    """Regions grown around a random valid placement, or (one time in three) around random cells: solvable or not."""
+    rng = random.Random(seed)
+    if rng.random() < 1 / 3:
+        seeds = [[cell] for cell in rng.sample([(r, c) for r in range(size) for c in range(size)], size)]
+    else:
+        seeds = cores(draw_stars(size, stars, rng), rng)
+    return StarBattlePuzzle(size=size, stars=stars, regions=partition(size, size, rng, seeds))
+
+
+def brute_force(puzzle: StarBattlePuzzle) -> list[list[list[int]]]:
+    """Every placement of one star per row and column (permutations) the rules accept."""
+    n, found = puzzle.size, []
+    for columns in itertools.permutations(range(n)):
+        grid = [[int(c == columns[r]) for c in range(n)] for r in range(n)]
+        if not check(puzzle, StarBattleAnswer(stars=grid)):
+            found.append(grid)
+    return found
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_the_kit_counts_what_brute_force_counts_on_both_backends(seed: int) -> None:
+    puzzle = random_map(seed, 5 + seed % 2)
+    truth = brute_force(puzzle)
+    for backend in ("cadical", "z3"):
+        outcome = solve(puzzle, 1000, Deadline.after(20), backend)
+        assert outcome.complete and outcome.count == len(truth), (backend, puzzle.regions)
+        assert sorted(s["stars"] for s in outcome.solutions) == sorted(truth)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_two_star_maps_agree_on_both_backends(seed: int) -> None:
+    puzzle = random_map(seed, 10, 2)
+    found = {backend: solve(puzzle, 50, Deadline.after(20), backend) for backend in ("cadical", "z3")}
+    assert found["cadical"].count == found["z3"].count  # a map around random cells may have none
+    if found["cadical"].count < 50:  # every answer found: the same ones
+        assert sorted(map(str, found["cadical"].solutions)) == sorted(map(str, found["z3"].solutions))
+
+
+@pytest.mark.parametrize("entry", published() + ours()[:6] + ours()[-2:], ids=lambda e: e["url"][-24:])
+def test_published_puzzles_have_their_published_answer_alone(entry: dict) -> None:
+    puzzle = parse_url(entry["url"])
+    outcome = solve(puzzle, 10, Deadline.after(20))
+    assert outcome.complete and outcome.count == 1
+    assert outcome.solutions[0]["stars"] == entry["stars"]
+    assert check(puzzle, StarBattleAnswer(stars=entry["stars"])) == []
+    assert to_url(puzzle) == entry["url"]
+
+
+def test_each_broken_rule_is_named_with_its_cells() -> None:
+    entry = published()[0]
+    puzzle = parse_url(entry["url"])
+    stars = [row[:] for row in entry["stars"]]
+    stars[0][1], stars[0][0] = 0, 1  # row 1's star one cell left, in its region still: two in column 1, none in 2
+    broken = check(puzzle, StarBattleAnswer(stars=stars))
+    assert sorted(v.rule for v in broken) == ["column-stars", "column-stars"]
+    assert "column 1 holds 1 star: exactly 1, the answer has 2" in broken[0].message and [5, 0] in broken[0].cells
+    assert "the answer has 0" in broken[1].message
+    stars = [row[:] for row in entry["stars"]]
+    stars[4][1] = 1  # beside row 6's star at r6c1
+    broken = {v.rule: v for v in check(puzzle, StarBattleAnswer(stars=stars))}
+    assert {"stars-touch", "row-stars"} <= set(broken)
+    assert [4, 1] in broken["stars-touch"].cells and [5, 0] in broken["stars-touch"].cells
+
+
+@pytest.mark.parametrize(("size", "stars", "level"),
+                         [(6, 1, "easy"), (6, 1, "medium"), (6, 1, "hard"),
+                          pytest.param(10, 2, "medium", marks=pytest.mark.slow)])
+def test_generated_puzzles_are_unique_checked_and_of_their_level(size: int, stars: int, level: str) -> None:
+    params = StarBattleParams(size=size, stars=stars, difficulty=level)
+    made = generate_puzzle(params, 1, Deadline.after(60))
+    again = generate_puzzle(params, 1, Deadline.after(60))
+    assert (again.puzzle, again.solution) == (made.puzzle, made.solution)  # same seed, same puzzle
+    assert solve(made.puzzle, 10, Deadline.after(20), "z3").count == 1  # the second backend agrees it is unique
+    assert made.difficulty is not None and made.difficulty.level == level
+    assert DIFFICULTY.grade(made.puzzle, Deadline.after(20)).level == level
+    assert check(made.puzzle, made.solution) == []
+    for r, c in itertools.product(range(size), range(size)):
+        flipped = [row[:] for row in made.solution.stars]
+        flipped[r][c] ^= 1
+        broken = check(made.puzzle, StarBattleAnswer(stars=flipped))
+        assert broken and {v.rule for v in broken} <= RULES, (r, c)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_hints_from_an_empty_grid_follow_the_solution_to_the_end(seed: int) -> None:
+    made = generate_puzzle(StarBattleParams(size=5, difficulty=("hard", "medium")[seed]), seed, Deadline.after(60))
+    n = made.puzzle.size
+    grid: list[list[int | None]] = [[None] * n for _ in range(n)]
+    for _ in range(n * n + 1):
+        hint = DIFFICULTY.hint(made.puzzle, DIFFICULTY.state_model(stars=grid), made.solution, Deadline.after(20))
+        if hint.technique == "solved":
+            break
+        assert hint.decide and not hint.mistakes and hint.message
+        for step in hint.decide:
+            (r, c), value = step["cell"], step["value"]
+            assert value == made.solution.stars[r][c], hint.message  # never a step against the solution
+            grid[r][c] = value
+    else:
+        pytest.fail("hints did not finish the puzzle")
+    assert grid == made.solution.stars
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_bit_mask_levels_decide_what_the_kits_array_levels_decide(seed: int) -> None:
+    """The generator's walk asks ``Masks``; the grade asks the kit: the two must decide the same cells."""
+    puzzle = random_map(seed, 6 + seed % 3, 1) if seed % 4 else random_map(seed, 10, 2)
+    masks = Masks(puzzle.regions, puzzle.stars)
+    for level in range(3):
+        state = arrays.State(model(puzzle))
+        broke = state.follow(None, None, set())
+        for rounds in (2, None)[:level]:
+            if not broke and min(state.values) < 0 and not state.trials(rounds, set()):
+                broke = True
+        ours_ = masks.solve(level)
+        assert (ours_ is None) == bool(broke), (seed, level)
+        if ours_ is not None:
+            star, empty = ours_
+            bits = [bit for row in masks.bit for bit in row]
+            assert [1 if star & b else 0 if empty & b else -1 for b in bits] == state.values, (seed, level)
+
+
+def test_a_two_star_model_has_its_counts() -> None:
+    puzzle = random_map(3, 10, 2)
+    m = model_of(10, 2, puzzle.regions)
+    assert len(m.rules) == 10 + 10 + 81 + 10
+    assert all(r.low == r.high == 2 for r in m.rules[:20] + m.rules[-10:]) and all(r.high == 1 for r in m.rules[20:-10])
+
+
+def test_params_refuse_two_stars_on_a_small_grid_or_at_easy() -> None:
+    for size in (8, 11):
+        with pytest.raises(ValueError, match="10×10"):
+            StarBattleParams(size=size, stars=2)
+    with pytest.raises(ValueError, match="medium or hard"):
+        StarBattleParams(size=10, stars=2, difficulty="easy")
+
+
+def test_the_picture_draws_regions_and_stars() -> None:
+    entry = published()[0]
+    puzzle = parse_url(entry["url"])
+    svg = render(puzzle, StarBattleAnswer(stars=entry["stars"]))
+    assert svg.count(f'fill="{STAR}"') == 6  # a star per row
+    played = render(puzzle, None, play=True)
+    assert played.count('data-cell="') == 36 and played.count("m-fill") == 36
