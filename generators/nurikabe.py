@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import random
 
-from pydantic import model_validator
-
 from generators.params import rectangle_params
 from generators.pipeline import Generated, GenerationFailed, generate, generate_at_level
 from generators.spec import PuzzleType
@@ -35,15 +33,8 @@ DIFFICULTY = kit_human.difficulty(PEOPLE, model, kit.Cells("shaded", 1, 1, "sea"
 Grid = list[list[int]]
 
 HARD_SIDE = 9  # the hard level's largest side: at 10 a hard draw takes over a second of CPU (see docs)
-
-
-class NurikabeParams(rectangle_params("_Rectangle", __name__, MIN_SIDE, MAX_SIDE, 7, DIFFICULTY)):  # type: ignore[misc]
-    @model_validator(mode="after")
-    def _made(self) -> NurikabeParams:
-        if self.difficulty == "hard" and max(self.shape()) > HARD_SIDE:
-            raise ValueError(f"difficulty 'hard' is made up to {HARD_SIDE}×{HARD_SIDE} (a side of at most "
-                             f"{HARD_SIDE}); easy and medium up to {MAX_SIDE}×{MAX_SIDE}")
-        return self
+NurikabeParams = rectangle_params("NurikabeParams", __name__, MIN_SIDE, MAX_SIDE, 7, DIFFICULTY,
+                                  largest={"hard": HARD_SIDE})
 
 
 def _sea_joined(sea: Grid, without: Cell) -> bool:
@@ -150,8 +141,8 @@ def generate_unique(rows: int, cols: int, seed: int, deadline: Deadline, cap: in
     return made
 
 
-def generate_puzzle(params: NurikabeParams, seed: int, deadline: Deadline) -> Generated:
-    rows, cols = params.shape()
+def generate_puzzle(params: NurikabeParams, seed: int, deadline: Deadline) -> Generated:  # type: ignore[valid-type]
+    rows, cols = params.shape()  # type: ignore[attr-defined]
     cap = LEVEL_CAP[params.difficulty]  # type: ignore[attr-defined]
     return generate_at_level(lambda draw_seed, budget: generate_unique(rows, cols, draw_seed, budget, cap),
                              DIFFICULTY.grade, params.difficulty, seed, deadline)  # type: ignore[attr-defined]
