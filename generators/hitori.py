@@ -27,6 +27,7 @@ from solvers.shading.techniques import SOLVER, outline
 from solvers.techniques.human import Grade
 
 MIN_SIZE, MAX_SIZE = 4, 12
+MAX_ADJUSTS = 40  # per draw
 Grid = list[list[int]]
 
 
@@ -144,8 +145,10 @@ class Harder:
 def generate_puzzle(params: HitoriParams, seed: int, deadline: Deadline) -> Generated:
     """Unique puzzles drawn until one grades at the asked level (Tatham's way: his Singles draws again too),
     each moved toward a harder level by changing shaded cells' numbers (``Harder``)."""
-    return generate_at_level(lambda draw_seed, budget: generate_unique(params.size, draw_seed, budget),
-                             DIFFICULTY.grade, params.difficulty, seed, deadline, adjust=Harder(params.difficulty))
+    subtle = params.difficulty != DIFFICULTY.names[0]  # fewer numbers seen twice: less to start from
+    return generate_at_level(lambda draw_seed, budget: generate_unique(params.size, draw_seed, budget, subtle),
+                             DIFFICULTY.grade, params.difficulty, seed, deadline, adjust=Harder(params.difficulty),
+                             max_adjusts=MAX_ADJUSTS)
 
 
 PUZZLE_TYPE = PuzzleType(

@@ -24,12 +24,17 @@ from solvers.nurikabe.rules import NurikabeAnswer, NurikabePuzzle, model
 
 MIN_SIDE, MAX_SIDE = 5, 10
 ISLAND_SHARE = 0.35  # of the cells, once no 2×2 sea is left
+# The largest island drawn per level: small islands leave fewer ways to reshape them, so a draw is likelier
+# unique and easier; larger ones make the hard level likelier (docs/genres/nurikabe.md has the shares).
+LEVEL_CAP = {"easy": 3, "medium": 3, "hard": 5}
 PEOPLE = kit_human.solver()
 DIFFICULTY = kit_human.difficulty(PEOPLE, model, kit.Cells("shaded", 1, 1, "sea", "island"),
                                   "R×C of 1 (sea), 0 (island)")
 Grid = list[list[int]]
 
-NurikabeParams = rectangle_params("NurikabeParams", __name__, MIN_SIDE, MAX_SIDE, 7, DIFFICULTY)
+HARD_SIDE = 9  # the hard level's largest side: at 10 a hard draw takes over a second of CPU (see docs)
+NurikabeParams = rectangle_params("NurikabeParams", __name__, MIN_SIDE, MAX_SIDE, 7, DIFFICULTY,
+                                  largest={"hard": HARD_SIDE})
 
 
 def _sea_joined(sea: Grid, without: Cell) -> bool:
@@ -56,10 +61,11 @@ def _island_after(sea: Grid, cell: Cell) -> int:
     return len(seen)
 
 
-def random_answer(rows: int, cols: int, rng: random.Random) -> Grid | None:
-    """A valid shading with no number yet, or None when a 2×2 sea could not be broken."""
+def random_answer(rows: int, cols: int, rng: random.Random, cap: int | None = None) -> Grid | None:
+    """A valid shading with no number yet, or None when a 2×2 sea could not be broken; no island is larger
+    than ``cap`` (an eighth of the grid when None)."""
     sea = [[1] * cols for _ in range(rows)]
-    cap = max(2, (rows * cols) // 8)
+    cap = max(2, min(cap or rows * cols, (rows * cols) // 8))
     refused: set[Cell] = set()
     islands = 0
     while True:
@@ -91,12 +97,12 @@ def numbered(sea: Grid, rng: random.Random) -> list[list[int | None]]:
 class NurikabeSteps:
     """The pipeline's steps: a drawn answer and its numbers; a second answer means drawing again."""
 
-    def __init__(self, rows: int, cols: int):
-        self.rows, self.cols = rows, cols
+    def __init__(self, rows: int, cols: int, cap: int | None = None):
+        self.rows, self.cols, self.cap = rows, cols, cap
 
     def random_solution(self, rng: random.Random) -> Grid:
         for _ in range(100):
-            sea = random_answer(self.rows, self.cols, rng)
+            sea = random_answer(self.rows, self.cols, rng, self.cap)
             if sea is not None:
                 return sea
         raise GenerationFailed("no answer drawn without a 2×2 sea")
@@ -128,8 +134,8 @@ class NurikabeSteps:
         return moved
 
 
-def generate_unique(rows: int, cols: int, seed: int, deadline: Deadline) -> Generated:
-    made = generate(NurikabeSteps(rows, cols), seed, deadline, max_rounds=2 * max(rows, cols), max_restarts=200)
+def generate_unique(rows: int, cols: int, seed: int, deadline: Deadline, cap: int | None = None) -> Generated:
+    made = generate(NurikabeSteps(rows, cols, cap), seed, deadline, max_rounds=2 * max(rows, cols), max_restarts=200)
     made.puzzle = NurikabePuzzle(rows=rows, cols=cols, numbers=made.puzzle)
     made.solution = NurikabeAnswer(shaded=made.solution)
     return made
@@ -137,7 +143,8 @@ def generate_unique(rows: int, cols: int, seed: int, deadline: Deadline) -> Gene
 
 def generate_puzzle(params: NurikabeParams, seed: int, deadline: Deadline) -> Generated:  # type: ignore[valid-type]
     rows, cols = params.shape()  # type: ignore[attr-defined]
-    return generate_at_level(lambda draw_seed, budget: generate_unique(rows, cols, draw_seed, budget),
+    cap = LEVEL_CAP[params.difficulty]  # type: ignore[attr-defined]
+    return generate_at_level(lambda draw_seed, budget: generate_unique(rows, cols, draw_seed, budget, cap),
                              DIFFICULTY.grade, params.difficulty, seed, deadline)  # type: ignore[attr-defined]
 
 
