@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from generators.pipeline import Generated, generate, generate_at_level
 from generators.shading import random_maximal_shading
@@ -34,7 +34,15 @@ Grid = list[list[int]]
 class HitoriParams(BaseModel):
     size: int = Field(8, ge=MIN_SIZE, le=MAX_SIZE, description="Grid size N (N×N).")
     difficulty: Literal["easy", "medium", "hard"] = Field(
-        DIFFICULTY.default, description="How far ahead a person must look (see the type's `difficulties`).")
+        DIFFICULTY.default, description="How far ahead a person must look (see the type's `difficulties`); "
+                                        "`hard` is graded, not made.")
+
+    @model_validator(mode="after")
+    def _made(self) -> HitoriParams:
+        if self.difficulty == "hard":
+            raise ValueError("difficulty 'hard' is graded, not made: the hard puzzles drawn so far take a plain "
+                             "search no more effort than medium ones; ask easy or medium")
+        return self
 
 
 def seen_from(numbers: Grid, unshaded: Grid, cell: Cell, fixed: Grid) -> tuple[set[int], set[int]]:
