@@ -41,6 +41,8 @@ from numba.extending import intrinsic
 
 from solvers.common import compile_lock
 from solvers.engines.bits import popcount, trailing_zeros
+from solvers.othello import patterns
+from solvers.othello.patterns import pattern_eval
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -91,9 +93,15 @@ LINES = _line_masks()
 
 LOOPS_MAX_EMPTIES = 5  # at or below this many empties the exact search hands over to the unrolled loops (parity order)
 TT_MIN_EMPTIES = 8  # the table is probed and written at nodes with at least this many empties
-ETC_MIN_EMPTIES = 12  # enhanced transposition cutoffs from this many empties
-EVAL_ORDER_MIN_EMPTIES = 12  # from here on, moves ordered by fastest-first plus the evaluation: fewer nodes (bench_othello)
-REPLY_ORDER_MIN_EMPTIES = 14  # from here on, by fastest-first plus the evaluation of the best reply (bench_othello_ffo)
+ETC_MIN_EMPTIES = 15  # enhanced transposition cutoffs from this many empties
+# Move ordering by tiers of empty squares (below EVAL_ORDER_MIN_EMPTIES: parity and weighted mobility).
+EVAL_ORDER_MIN_EMPTIES = 11  # from here on, mobility plus the pattern evaluation of the position after the move
+SEARCH_ORDER_MIN_EMPTIES = 15  # from here on, mobility plus a shallow pattern search of it
+DEEP_ORDER_MIN_EMPTIES = 19  # from here on, that search looks two plies ahead, not one
+# Weights of the ordering terms (``ORDER``), tuned by nodes on positions of a training set
+# (``python -m bench.bench_othello_order``), passed to the search as an array so tuning needs no recompile.
+O_MOBILITY, O_POTENTIAL, O_CORNER, O_X, O_PARITY, O_EVAL, O_SEARCH = range(7)
+ORDER = np.array([16, 2, 24, 12, 8, 16, 16], dtype=np.int64)
 # The stability cutoff is tried when the window asks for at least this score, by empty squares (Edax's
 # thresholds): with many empties few discs are stable, so only a high alpha can be refuted by them, while
 # near the end it pays even at small alphas (and in won positions, where every line is near 64, a lot).
@@ -632,8 +640,8 @@ def _tt_store(p: np.uint64, o: np.uint64, lo: int, hi: int, move: np.uint64, tt:
     tt[slot].data = data
 
 
-@njit(cache=True)
-def _order_key(p: np.uint64, o: np.uint64, b: np.uint64, f: np.uint64) -> int:
+@njit(cache=True, inline="always")
+def _order_key(p: np.uint64, o: np.uint64, b: np.uint64, f: np.uint64, order: np.ndarray) -> int:
     """Fastest-first: the fewer replies (corners counted twice) and the fewer empty squares next to our
     discs (the opponent's potential mobility) the earlier; taking a corner helps, an X-square hurts."""
     np_, no = o ^ f, p | f | b
@@ -641,35 +649,83 @@ def _order_key(p: np.uint64, o: np.uint64, b: np.uint64, f: np.uint64) -> int:
     empty = ~(np_ | no)
     near = ((no << U1) & NOT_A) | ((no >> U1) & NOT_H) | (no << U8) | (no >> U8)
     near |= ((no << U9) & NOT_A) | ((no >> U9) & NOT_H) | ((no << U7) & NOT_H) | ((no >> U7) & NOT_A)
-    key = 16 * (popcount(replies) + popcount(replies & CORNERS)) + 2 * popcount(near & empty)
+    key = order[O_MOBILITY] * (popcount(replies) + popcount(replies & CORNERS)) + order[O_POTENTIAL] * popcount(near & empty)
     if b & CORNERS:
-        key -= 24
+        key -= order[O_CORNER]
     elif b & X_SQUARES:
-        key += 12
+        key += order[O_X]
     return key
+
+
+@njit(cache=True, inline="always")
+def _eval_min(p: np.uint64, o: np.uint64, n_empty: int, weights: np.ndarray) -> tuple[int, int]:
+    """Negamax value one ply deep by the pattern evaluation (1/WEIGHT_SCALE disc), and the nodes:
+    the best child for the side to move, or the position itself when it must pass."""
+    moves = get_moves(p, o)
+    if not moves:
+        return pattern_eval(p, o, n_empty, weights), 1
+    best, nodes = -(1 << 40), 1
+    while moves:
+        b = _lowest_bit(moves)
+        moves ^= b
+        f = flips(p, o, b)
+        best = max(best, -pattern_eval(o ^ f, p | f | b, n_empty - 1, weights))
+        nodes += 1
+    return best, nodes
+
+
+@njit(cache=True)
+def _shallow_value(p: np.uint64, o: np.uint64, n_empty: int, deep: bool, weights: np.ndarray) -> tuple[int, int]:
+    """Negamax value by the pattern evaluation, one ply deep (two if ``deep``, with alpha-beta), and the
+    nodes: orders moves far from the end, never a bound of the exact search."""
+    if not deep:
+        return _eval_min(p, o, n_empty, weights)
+    moves = get_moves(p, o)
+    if not moves:
+        v, n = _eval_min(o, p, n_empty, weights)
+        return -v, n + 1
+    best, nodes = -(1 << 40), 1
+    while moves:
+        b = _lowest_bit(moves)
+        moves ^= b
+        f = flips(p, o, b)
+        v, n = _eval_min(o ^ f, p | f | b, n_empty - 1, weights)
+        nodes += n
+        best = max(best, -v)
+    return best, nodes
 
 
 # --- one search on an explicit stack -----------------------------------------------------------------
 
 
 @njit(cache=True, inline="always")
-def _list_moves(d: int, p: np.uint64, o: np.uint64, moves: np.uint64, tt_best: np.uint64,
-                move_bits: np.ndarray, move_flips: np.ndarray, move_keys: np.ndarray) -> int:
-    """Frame ``d``'s moves with their flips, most promising first; returns how many."""
+def _list_moves(d: int, p: np.uint64, o: np.uint64, moves: np.uint64, tt_best: np.uint64, exact: bool,
+                counters: np.ndarray, move_bits: np.ndarray, move_flips: np.ndarray, move_keys: np.ndarray,
+                weights: np.ndarray, order: np.ndarray) -> int:
+    """Frame ``d``'s moves with their flips, most promising first; returns how many. Exact nodes are
+    ordered by tiers of empty squares: parity and mobility near the end, then the pattern evaluation,
+    then a shallow search by it (its nodes counted, as Egaroucid counts them)."""
     n = 0
     n_empty = 64 - popcount(p | o)
+    odd = _odd_quadrants(~(p | o))
     while moves:
         b = _lowest_bit(moves)
         moves ^= b
         f = flips(p, o, b)
         if b == tt_best:
-            key = -10_000
+            key = -(1 << 40)
         else:
-            key = _order_key(p, o, b, f)
-            if n_empty >= REPLY_ORDER_MIN_EMPTIES:  # fewer still, and each worth a look at the replies
+            key = _order_key(p, o, b, f, order)
+            if not exact:
                 key += 4 * _best_reply_value(o ^ f, p | f | b)
-            elif n_empty >= EVAL_ORDER_MIN_EMPTIES:  # few such nodes, each worth ordering well
-                key += 4 * evaluate(o ^ f, p | f | b)
+            elif n_empty >= SEARCH_ORDER_MIN_EMPTIES:  # few such nodes, each worth a search
+                v, nodes = _shallow_value(o ^ f, p | f | b, n_empty - 1, n_empty >= DEEP_ORDER_MIN_EMPTIES, weights)
+                counters[C_NODES] += nodes
+                key += order[O_SEARCH] * v // patterns.WEIGHT_SCALE
+            elif n_empty >= EVAL_ORDER_MIN_EMPTIES:
+                key += order[O_EVAL] * pattern_eval(o ^ f, p | f | b, n_empty - 1, weights) // patterns.WEIGHT_SCALE
+            elif b & odd:  # the side that moves last in a region tends to keep it
+                key -= order[O_PARITY]
         j = n  # insertion sort, stable: equal keys keep square order
         while j > 0 and move_keys[d, j - 1] > key:
             move_bits[d, j] = move_bits[d, j - 1]
@@ -685,7 +741,8 @@ def _list_moves(d: int, p: np.uint64, o: np.uint64, moves: np.uint64, tt_best: n
 
 @njit(cache=True, inline="always")
 def _open_node(d: int, counters: np.ndarray, tt: np.ndarray, boards: np.ndarray, frames: np.ndarray,
-               move_bits: np.ndarray, move_flips: np.ndarray, move_keys: np.ndarray) -> int:
+               move_bits: np.ndarray, move_flips: np.ndarray, move_keys: np.ndarray, weights: np.ndarray,
+               order: np.ndarray) -> int:
     """Enter the node in frame ``d``: its value if it is settled without searching moves (a leaf, a
     cutoff, the game's end), else OPEN with its moves listed. ``F_DEPTH`` < 0 means exact mode."""
     if counters[C_NODES] >= counters[C_LIMIT]:
@@ -730,7 +787,7 @@ def _open_node(d: int, counters: np.ndarray, tt: np.ndarray, boards: np.ndarray,
     elif depth == 0:
         return evaluate(p, o)
     else:
-        n = _list_moves(d, p, o, moves, tt_best, move_bits, move_flips, move_keys)
+        n = _list_moves(d, p, o, moves, tt_best, exact, counters, move_bits, move_flips, move_keys, weights, order)
         if exact and n_empty >= ETC_MIN_EMPTIES:
             for i in range(n):  # a child whose stored upper bound already refutes beta ends this node
                 f, b = move_flips[d, i], move_bits[d, i]
@@ -785,7 +842,7 @@ def _close_node(d: int, tt: np.ndarray, boards: np.ndarray, frames: np.ndarray) 
 @njit(cache=True, _nrt=False, nogil=True)
 def _search(p: np.uint64, o: np.uint64, alpha: int, beta: int, depth: int, resume: bool, counters: np.ndarray,
             tt: np.ndarray, boards: np.ndarray, frames: np.ndarray, move_bits: np.ndarray, move_flips: np.ndarray,
-            move_keys: np.ndarray) -> int:
+            move_keys: np.ndarray, weights: np.ndarray, order: np.ndarray) -> int:
     """Fail-soft negamax value of (p, o) within (alpha, beta): exact when ``depth`` < 0, else a
     ``depth``-ply search scored by ``evaluate``. The first move of a node gets the full window, the
     others a null window first (principal variation search).
@@ -800,7 +857,7 @@ def _search(p: np.uint64, o: np.uint64, alpha: int, beta: int, depth: int, resum
         boards[0, 0], boards[0, 1] = p, o
         frames[0, F_ALPHA], frames[0, F_BETA], frames[0, F_PASSED], frames[0, F_DEPTH] = alpha, beta, 0, depth
         d = 0
-    value = _open_node(d, counters, tt, boards, frames, move_bits, move_flips, move_keys)
+    value = _open_node(d, counters, tt, boards, frames, move_bits, move_flips, move_keys, weights, order)
     while True:
         if counters[C_ABORTED]:
             counters[C_FRAME] = d
@@ -815,8 +872,7 @@ def _search(p: np.uint64, o: np.uint64, alpha: int, beta: int, depth: int, resum
                 frames[d, F_PROBE] = 0
                 _push_child(d, -b, -v, boards, frames, move_bits, move_flips)
                 d += 1
-                value = _open_node(d, counters, tt, boards, frames, move_bits,
-                                   move_flips, move_keys)
+                value = _open_node(d, counters, tt, boards, frames, move_bits, move_flips, move_keys, weights, order)
                 continue
             if v > frames[d, F_BEST]:
                 frames[d, F_BEST] = v
@@ -835,8 +891,7 @@ def _search(p: np.uint64, o: np.uint64, alpha: int, beta: int, depth: int, resum
             frames[d, F_PROBE] = 1
             _push_child(d, -a - 1, -a, boards, frames, move_bits, move_flips)
         d += 1
-        value = _open_node(d, counters, tt, boards, frames, move_bits, move_flips,
-                           move_keys)
+        value = _open_node(d, counters, tt, boards, frames, move_bits, move_flips, move_keys, weights, order)
 
 
 # --- heuristic evaluation (positions with too many empties to solve) ---------------------------------
@@ -941,7 +996,8 @@ class Table:
             if out_of_time is not None:
                 counters.array[C_LIMIT] = min(limit, counters.nodes + SLICE_NODES)
             value = int(_search(np.uint64(p), np.uint64(o), alpha, beta, depth, resume, counters.array, self.entries,
-                                stack.boards, stack.frames, stack.move_bits, stack.move_flips, stack.move_keys))
+                                stack.boards, stack.frames, stack.move_bits, stack.move_flips, stack.move_keys,
+                                WEIGHTS, ORDER))
             counters.array[C_LIMIT] = limit
             if not counters.aborted or counters.nodes >= limit or out_of_time is None or out_of_time():
                 return value
@@ -959,6 +1015,7 @@ class Stack:
         self.move_keys = np.zeros((STACK_ROWS, MOVE_COLS), dtype=np.int64)
 
 
+WEIGHTS = patterns.load_weights()  # read once: an argument of the search, not a constant compiled into it
 _TABLE: Table | None = None
 _TABLE_LOCK = threading.Lock()
 _STACKS = threading.local()
