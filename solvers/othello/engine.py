@@ -14,10 +14,13 @@ loads them in a fraction of a second once any process on the machine has compile
 
 Exact mode adds a transposition table of lower/upper bounds, enhanced transposition cutoffs (a child
 already known to refute the window ends the node), a stability cutoff (discs that can never flip bound
-the score), fastest-first move ordering (fewest replies first, corners favoured) while many squares are
-empty, helped by the evaluation of the position after the move and, higher up the tree, of the best
-reply to it, quadrant-parity ordering near the end, a two-slot table bucket (the deepest search and the latest),
-and the last five empty squares solved by small loops instead of the stack.
+the score), a two-slot table bucket (the deepest search and the latest), and the last five empty squares
+solved by small loops instead of the stack. Moves are ordered by tiers, as Edax and Egaroucid do: the
+table's best move is searched first before the others are even listed (they are ordered only if it
+fails to cut); then fastest-first (fewest replies, corners counted twice) with quadrant parity near the
+end, plus the learned pattern evaluation (``patterns``) of the position after the move from
+``EVAL_ORDER_MIN_EMPTIES``, plus a shallow search by it from ``SEARCH_ORDER_MIN_EMPTIES``. The
+evaluation only orders moves: no bound the exact search trusts comes from it.
 
 The search runs without Python's global lock: threads search side by side, each on its own stack,
 all on the process's one table (``_tt_read`` says how a slot written by two threads at once stays safe).
@@ -118,8 +121,8 @@ STACK_ROWS = 132  # one frame per ply; passes add plies, at most one between two
 MOVE_COLS = 34
 
 # Frame fields (int64 columns of ``frames``).
-F_ALPHA, F_BETA, F_ALPHA0, F_BETA0, F_BEST, F_COUNT, F_NEXT, F_PASSED, F_STORE, F_PROBE, F_DEPTH = range(11)
-FRAME_FIELDS = 11
+F_ALPHA, F_BETA, F_ALPHA0, F_BETA0, F_BEST, F_COUNT, F_NEXT, F_PASSED, F_STORE, F_PROBE, F_DEPTH, F_LATER = range(12)
+FRAME_FIELDS = 12
 # Counter fields (``Counters.array``): nodes visited, node limit, stopped by the limit, frame to resume.
 C_NODES, C_LIMIT, C_ABORTED, C_FRAME = range(4)
 SLICE_NODES = 1_000_000  # nodes between two looks at the clock (about 0.1 s)
@@ -699,13 +702,14 @@ def _shallow_value(p: np.uint64, o: np.uint64, n_empty: int, deep: bool, weights
 
 
 @njit(cache=True, inline="always")
-def _list_moves(d: int, p: np.uint64, o: np.uint64, moves: np.uint64, tt_best: np.uint64, exact: bool,
+def _list_moves(d: int, p: np.uint64, o: np.uint64, moves: np.uint64, tt_best: np.uint64, exact: bool, first: int,
                 counters: np.ndarray, move_bits: np.ndarray, move_flips: np.ndarray, move_keys: np.ndarray,
                 weights: np.ndarray, order: np.ndarray) -> int:
-    """Frame ``d``'s moves with their flips, most promising first; returns how many. Exact nodes are
-    ordered by tiers of empty squares: parity and mobility near the end, then the pattern evaluation,
-    then a shallow search by it (its nodes counted, as Egaroucid counts them)."""
-    n = 0
+    """Frame ``d``'s moves with their flips from place ``first`` on, most promising first; returns the
+    count including the ``first`` already there. Exact nodes are ordered by tiers of empty squares:
+    parity and mobility near the end, then the pattern evaluation, then a shallow search by it (its
+    nodes counted, as Egaroucid counts them)."""
+    n = first
     n_empty = 64 - popcount(p | o)
     odd = _odd_quadrants(~(p | o))
     while moves:
@@ -727,7 +731,7 @@ def _list_moves(d: int, p: np.uint64, o: np.uint64, moves: np.uint64, tt_best: n
             elif b & odd:  # the side that moves last in a region tends to keep it
                 key -= order[O_PARITY]
         j = n  # insertion sort, stable: equal keys keep square order
-        while j > 0 and move_keys[d, j - 1] > key:
+        while j > first and move_keys[d, j - 1] > key:
             move_bits[d, j] = move_bits[d, j - 1]
             move_flips[d, j] = move_flips[d, j - 1]
             move_keys[d, j] = move_keys[d, j - 1]
@@ -755,6 +759,7 @@ def _open_node(d: int, counters: np.ndarray, tt: np.ndarray, boards: np.ndarray,
     exact = depth < 0
     n_empty = 64 - popcount(p | o)
     frames[d, F_STORE] = 0
+    frames[d, F_LATER] = 0
     tt_best = U0
     if exact:
         if n_empty <= LOOPS_MAX_EMPTIES:
@@ -787,14 +792,22 @@ def _open_node(d: int, counters: np.ndarray, tt: np.ndarray, boards: np.ndarray,
     elif depth == 0:
         return evaluate(p, o)
     else:
-        n = _list_moves(d, p, o, moves, tt_best, exact, counters, move_bits, move_flips, move_keys, weights, order)
         if exact and n_empty >= ETC_MIN_EMPTIES:
-            for i in range(n):  # a child whose stored upper bound already refutes beta ends this node
-                f, b = move_flips[d, i], move_bits[d, i]
-                cp, co = o ^ f, p | f | b
-                data = _tt_find(cp, co, tt)
+            rest = moves
+            while rest:  # a child whose stored upper bound already refutes beta ends this node
+                b = _lowest_bit(rest)
+                rest ^= b
+                f = flips(p, o, b)
+                data = _tt_find(o ^ f, p | f | b, tt)
                 if data != U0 and -_tt_hi(data) >= beta:
                     return -_tt_hi(data)
+        if exact and moves & tt_best:  # the table's move alone: the others are ordered only if it fails low
+            move_bits[d, 0], move_flips[d, 0], move_keys[d, 0] = tt_best, flips(p, o, tt_best), 0
+            n = 1
+            frames[d, F_LATER] = 1 if moves != tt_best else 0
+        else:
+            n = _list_moves(d, p, o, moves, tt_best, exact, 0, counters, move_bits, move_flips, move_keys, weights,
+                            order)
     frames[d, F_ALPHA], frames[d, F_BETA] = alpha, beta
     frames[d, F_ALPHA0], frames[d, F_BETA0] = alpha, beta
     frames[d, F_BEST] = -INF
@@ -880,6 +893,11 @@ def _search(p: np.uint64, o: np.uint64, alpha: int, beta: int, depth: int, resum
                 if v > a:
                     frames[d, F_ALPHA] = a = v
             frames[d, F_NEXT] += 1
+            if a < b and frames[d, F_LATER]:  # the table's move did not cut: list and order the others
+                frames[d, F_LATER] = 0
+                mine, theirs = boards[d, 0], boards[d, 1]
+                frames[d, F_COUNT] = _list_moves(d, mine, theirs, get_moves(mine, theirs) & ~move_bits[d, 0], U0, True,
+                                                 1, counters, move_bits, move_flips, move_keys, weights, order)
             if a >= b or frames[d, F_NEXT] == frames[d, F_COUNT]:
                 value = _close_node(d, tt, boards, frames)
                 continue
