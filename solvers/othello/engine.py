@@ -14,13 +14,10 @@ loads them in a fraction of a second once any process on the machine has compile
 
 Exact mode adds a transposition table of lower/upper bounds, enhanced transposition cutoffs (a child
 already known to refute the window ends the node), a stability cutoff (discs that can never flip bound
-the score), a two-slot table bucket (the deepest search and the latest), and the last five empty squares
-solved by small loops instead of the stack. Moves are ordered by tiers, as Edax and Egaroucid do: the
-table's best move is searched first before the others are even listed (they are ordered only if it
-fails to cut); then fastest-first (fewest replies, corners counted twice) with quadrant parity near the
-end, plus the learned pattern evaluation (``patterns``) of the position after the move from
-``EVAL_ORDER_MIN_EMPTIES``, plus a shallow search by it from ``SEARCH_ORDER_MIN_EMPTIES``. The
-evaluation only orders moves: no bound the exact search trusts comes from it.
+the score), fastest-first move ordering (fewest replies first, corners favoured) while many squares are
+empty, helped by the evaluation of the position after the move and, higher up the tree, of the best
+reply to it, quadrant-parity ordering near the end, a two-slot table bucket (the deepest search and the latest),
+and the last five empty squares solved by small loops instead of the stack.
 
 The search runs without Python's global lock: threads search side by side, each on its own stack,
 all on the process's one table (``_tt_read`` says how a slot written by two threads at once stays safe).
@@ -44,8 +41,6 @@ from numba.extending import intrinsic
 
 from solvers.common import compile_lock
 from solvers.engines.bits import popcount, trailing_zeros
-from solvers.othello import patterns
-from solvers.othello.patterns import pattern_eval
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -96,15 +91,9 @@ LINES = _line_masks()
 
 LOOPS_MAX_EMPTIES = 5  # at or below this many empties the exact search hands over to the unrolled loops (parity order)
 TT_MIN_EMPTIES = 8  # the table is probed and written at nodes with at least this many empties
-ETC_MIN_EMPTIES = 15  # enhanced transposition cutoffs from this many empties
-# Move ordering by tiers of empty squares (below EVAL_ORDER_MIN_EMPTIES: parity and weighted mobility).
-EVAL_ORDER_MIN_EMPTIES = 11  # from here on, mobility plus the pattern evaluation of the position after the move
-SEARCH_ORDER_MIN_EMPTIES = 15  # from here on, mobility plus a shallow pattern search of it
-DEEP_ORDER_MIN_EMPTIES = 19  # from here on, that search looks two plies ahead, not one
-# Weights of the ordering terms (``ORDER``), tuned by nodes on positions of a training set
-# (``python -m bench.bench_othello_order``), passed to the search as an array so tuning needs no recompile.
-O_MOBILITY, O_POTENTIAL, O_CORNER, O_X, O_PARITY, O_EVAL, O_SEARCH = range(7)
-ORDER = np.array([16, 2, 24, 12, 8, 16, 16], dtype=np.int64)
+ETC_MIN_EMPTIES = 12  # enhanced transposition cutoffs from this many empties
+EVAL_ORDER_MIN_EMPTIES = 12  # from here on, moves ordered by fastest-first plus the evaluation: fewer nodes (bench_othello)
+REPLY_ORDER_MIN_EMPTIES = 14  # from here on, by fastest-first plus the evaluation of the best reply (bench_othello_ffo)
 # The stability cutoff is tried when the window asks for at least this score, by empty squares (Edax's
 # thresholds): with many empties few discs are stable, so only a high alpha can be refuted by them, while
 # near the end it pays even at small alphas (and in won positions, where every line is near 64, a lot).
@@ -121,8 +110,8 @@ STACK_ROWS = 132  # one frame per ply; passes add plies, at most one between two
 MOVE_COLS = 34
 
 # Frame fields (int64 columns of ``frames``).
-F_ALPHA, F_BETA, F_ALPHA0, F_BETA0, F_BEST, F_COUNT, F_NEXT, F_PASSED, F_STORE, F_PROBE, F_DEPTH, F_LATER = range(12)
-FRAME_FIELDS = 12
+F_ALPHA, F_BETA, F_ALPHA0, F_BETA0, F_BEST, F_COUNT, F_NEXT, F_PASSED, F_STORE, F_PROBE, F_DEPTH = range(11)
+FRAME_FIELDS = 11
 # Counter fields (``Counters.array``): nodes visited, node limit, stopped by the limit, frame to resume.
 C_NODES, C_LIMIT, C_ABORTED, C_FRAME = range(4)
 SLICE_NODES = 1_000_000  # nodes between two looks at the clock (about 0.1 s)
@@ -643,8 +632,8 @@ def _tt_store(p: np.uint64, o: np.uint64, lo: int, hi: int, move: np.uint64, tt:
     tt[slot].data = data
 
 
-@njit(cache=True, inline="always")
-def _order_key(p: np.uint64, o: np.uint64, b: np.uint64, f: np.uint64, order: np.ndarray) -> int:
+@njit(cache=True)
+def _order_key(p: np.uint64, o: np.uint64, b: np.uint64, f: np.uint64) -> int:
     """Fastest-first: the fewer replies (corners counted twice) and the fewer empty squares next to our
     discs (the opponent's potential mobility) the earlier; taking a corner helps, an X-square hurts."""
     np_, no = o ^ f, p | f | b
@@ -652,86 +641,37 @@ def _order_key(p: np.uint64, o: np.uint64, b: np.uint64, f: np.uint64, order: np
     empty = ~(np_ | no)
     near = ((no << U1) & NOT_A) | ((no >> U1) & NOT_H) | (no << U8) | (no >> U8)
     near |= ((no << U9) & NOT_A) | ((no >> U9) & NOT_H) | ((no << U7) & NOT_H) | ((no >> U7) & NOT_A)
-    key = order[O_MOBILITY] * (popcount(replies) + popcount(replies & CORNERS)) + order[O_POTENTIAL] * popcount(near & empty)
+    key = 16 * (popcount(replies) + popcount(replies & CORNERS)) + 2 * popcount(near & empty)
     if b & CORNERS:
-        key -= order[O_CORNER]
+        key -= 24
     elif b & X_SQUARES:
-        key += order[O_X]
+        key += 12
     return key
-
-
-@njit(cache=True, inline="always")
-def _eval_min(p: np.uint64, o: np.uint64, n_empty: int, weights: np.ndarray) -> tuple[int, int]:
-    """Negamax value one ply deep by the pattern evaluation (1/WEIGHT_SCALE disc), and the nodes:
-    the best child for the side to move, or the position itself when it must pass."""
-    moves = get_moves(p, o)
-    if not moves:
-        return pattern_eval(p, o, n_empty, weights), 1
-    best, nodes = -(1 << 40), 1
-    while moves:
-        b = _lowest_bit(moves)
-        moves ^= b
-        f = flips(p, o, b)
-        best = max(best, -pattern_eval(o ^ f, p | f | b, n_empty - 1, weights))
-        nodes += 1
-    return best, nodes
-
-
-@njit(cache=True)
-def _shallow_value(p: np.uint64, o: np.uint64, n_empty: int, deep: bool, weights: np.ndarray) -> tuple[int, int]:
-    """Negamax value by the pattern evaluation, one ply deep (two if ``deep``, with alpha-beta), and the
-    nodes: orders moves far from the end, never a bound of the exact search."""
-    if not deep:
-        return _eval_min(p, o, n_empty, weights)
-    moves = get_moves(p, o)
-    if not moves:
-        v, n = _eval_min(o, p, n_empty, weights)
-        return -v, n + 1
-    best, nodes = -(1 << 40), 1
-    while moves:
-        b = _lowest_bit(moves)
-        moves ^= b
-        f = flips(p, o, b)
-        v, n = _eval_min(o ^ f, p | f | b, n_empty - 1, weights)
-        nodes += n
-        best = max(best, -v)
-    return best, nodes
 
 
 # --- one search on an explicit stack -----------------------------------------------------------------
 
 
 @njit(cache=True, inline="always")
-def _list_moves(d: int, p: np.uint64, o: np.uint64, moves: np.uint64, tt_best: np.uint64, exact: bool, first: int,
-                counters: np.ndarray, move_bits: np.ndarray, move_flips: np.ndarray, move_keys: np.ndarray,
-                weights: np.ndarray, order: np.ndarray) -> int:
-    """Frame ``d``'s moves with their flips from place ``first`` on, most promising first; returns the
-    count including the ``first`` already there. Exact nodes are ordered by tiers of empty squares:
-    parity and mobility near the end, then the pattern evaluation, then a shallow search by it (its
-    nodes counted, as Egaroucid counts them)."""
-    n = first
+def _list_moves(d: int, p: np.uint64, o: np.uint64, moves: np.uint64, tt_best: np.uint64,
+                move_bits: np.ndarray, move_flips: np.ndarray, move_keys: np.ndarray) -> int:
+    """Frame ``d``'s moves with their flips, most promising first; returns how many."""
+    n = 0
     n_empty = 64 - popcount(p | o)
-    odd = _odd_quadrants(~(p | o))
     while moves:
         b = _lowest_bit(moves)
         moves ^= b
         f = flips(p, o, b)
         if b == tt_best:
-            key = -(1 << 40)
+            key = -10_000
         else:
-            key = _order_key(p, o, b, f, order)
-            if not exact:
+            key = _order_key(p, o, b, f)
+            if n_empty >= REPLY_ORDER_MIN_EMPTIES:  # fewer still, and each worth a look at the replies
                 key += 4 * _best_reply_value(o ^ f, p | f | b)
-            elif n_empty >= SEARCH_ORDER_MIN_EMPTIES:  # few such nodes, each worth a search
-                v, nodes = _shallow_value(o ^ f, p | f | b, n_empty - 1, n_empty >= DEEP_ORDER_MIN_EMPTIES, weights)
-                counters[C_NODES] += nodes
-                key += order[O_SEARCH] * v // patterns.WEIGHT_SCALE
-            elif n_empty >= EVAL_ORDER_MIN_EMPTIES:
-                key += order[O_EVAL] * pattern_eval(o ^ f, p | f | b, n_empty - 1, weights) // patterns.WEIGHT_SCALE
-            elif b & odd:  # the side that moves last in a region tends to keep it
-                key -= order[O_PARITY]
+            elif n_empty >= EVAL_ORDER_MIN_EMPTIES:  # few such nodes, each worth ordering well
+                key += 4 * evaluate(o ^ f, p | f | b)
         j = n  # insertion sort, stable: equal keys keep square order
-        while j > first and move_keys[d, j - 1] > key:
+        while j > 0 and move_keys[d, j - 1] > key:
             move_bits[d, j] = move_bits[d, j - 1]
             move_flips[d, j] = move_flips[d, j - 1]
             move_keys[d, j] = move_keys[d, j - 1]
@@ -745,8 +685,7 @@ def _list_moves(d: int, p: np.uint64, o: np.uint64, moves: np.uint64, tt_best: n
 
 @njit(cache=True, inline="always")
 def _open_node(d: int, counters: np.ndarray, tt: np.ndarray, boards: np.ndarray, frames: np.ndarray,
-               move_bits: np.ndarray, move_flips: np.ndarray, move_keys: np.ndarray, weights: np.ndarray,
-               order: np.ndarray) -> int:
+               move_bits: np.ndarray, move_flips: np.ndarray, move_keys: np.ndarray) -> int:
     """Enter the node in frame ``d``: its value if it is settled without searching moves (a leaf, a
     cutoff, the game's end), else OPEN with its moves listed. ``F_DEPTH`` < 0 means exact mode."""
     if counters[C_NODES] >= counters[C_LIMIT]:
@@ -759,7 +698,6 @@ def _open_node(d: int, counters: np.ndarray, tt: np.ndarray, boards: np.ndarray,
     exact = depth < 0
     n_empty = 64 - popcount(p | o)
     frames[d, F_STORE] = 0
-    frames[d, F_LATER] = 0
     tt_best = U0
     if exact:
         if n_empty <= LOOPS_MAX_EMPTIES:
@@ -792,22 +730,14 @@ def _open_node(d: int, counters: np.ndarray, tt: np.ndarray, boards: np.ndarray,
     elif depth == 0:
         return evaluate(p, o)
     else:
+        n = _list_moves(d, p, o, moves, tt_best, move_bits, move_flips, move_keys)
         if exact and n_empty >= ETC_MIN_EMPTIES:
-            rest = moves
-            while rest:  # a child whose stored upper bound already refutes beta ends this node
-                b = _lowest_bit(rest)
-                rest ^= b
-                f = flips(p, o, b)
-                data = _tt_find(o ^ f, p | f | b, tt)
+            for i in range(n):  # a child whose stored upper bound already refutes beta ends this node
+                f, b = move_flips[d, i], move_bits[d, i]
+                cp, co = o ^ f, p | f | b
+                data = _tt_find(cp, co, tt)
                 if data != U0 and -_tt_hi(data) >= beta:
                     return -_tt_hi(data)
-        if exact and moves & tt_best:  # the table's move alone: the others are ordered only if it fails low
-            move_bits[d, 0], move_flips[d, 0], move_keys[d, 0] = tt_best, flips(p, o, tt_best), 0
-            n = 1
-            frames[d, F_LATER] = 1 if moves != tt_best else 0
-        else:
-            n = _list_moves(d, p, o, moves, tt_best, exact, 0, counters, move_bits, move_flips, move_keys, weights,
-                            order)
     frames[d, F_ALPHA], frames[d, F_BETA] = alpha, beta
     frames[d, F_ALPHA0], frames[d, F_BETA0] = alpha, beta
     frames[d, F_BEST] = -INF
@@ -855,7 +785,7 @@ def _close_node(d: int, tt: np.ndarray, boards: np.ndarray, frames: np.ndarray) 
 @njit(cache=True, _nrt=False, nogil=True)
 def _search(p: np.uint64, o: np.uint64, alpha: int, beta: int, depth: int, resume: bool, counters: np.ndarray,
             tt: np.ndarray, boards: np.ndarray, frames: np.ndarray, move_bits: np.ndarray, move_flips: np.ndarray,
-            move_keys: np.ndarray, weights: np.ndarray, order: np.ndarray) -> int:
+            move_keys: np.ndarray) -> int:
     """Fail-soft negamax value of (p, o) within (alpha, beta): exact when ``depth`` < 0, else a
     ``depth``-ply search scored by ``evaluate``. The first move of a node gets the full window, the
     others a null window first (principal variation search).
@@ -870,7 +800,7 @@ def _search(p: np.uint64, o: np.uint64, alpha: int, beta: int, depth: int, resum
         boards[0, 0], boards[0, 1] = p, o
         frames[0, F_ALPHA], frames[0, F_BETA], frames[0, F_PASSED], frames[0, F_DEPTH] = alpha, beta, 0, depth
         d = 0
-    value = _open_node(d, counters, tt, boards, frames, move_bits, move_flips, move_keys, weights, order)
+    value = _open_node(d, counters, tt, boards, frames, move_bits, move_flips, move_keys)
     while True:
         if counters[C_ABORTED]:
             counters[C_FRAME] = d
@@ -885,7 +815,8 @@ def _search(p: np.uint64, o: np.uint64, alpha: int, beta: int, depth: int, resum
                 frames[d, F_PROBE] = 0
                 _push_child(d, -b, -v, boards, frames, move_bits, move_flips)
                 d += 1
-                value = _open_node(d, counters, tt, boards, frames, move_bits, move_flips, move_keys, weights, order)
+                value = _open_node(d, counters, tt, boards, frames, move_bits,
+                                   move_flips, move_keys)
                 continue
             if v > frames[d, F_BEST]:
                 frames[d, F_BEST] = v
@@ -893,11 +824,6 @@ def _search(p: np.uint64, o: np.uint64, alpha: int, beta: int, depth: int, resum
                 if v > a:
                     frames[d, F_ALPHA] = a = v
             frames[d, F_NEXT] += 1
-            if a < b and frames[d, F_LATER]:  # the table's move did not cut: list and order the others
-                frames[d, F_LATER] = 0
-                mine, theirs = boards[d, 0], boards[d, 1]
-                frames[d, F_COUNT] = _list_moves(d, mine, theirs, get_moves(mine, theirs) & ~move_bits[d, 0], U0, True,
-                                                 1, counters, move_bits, move_flips, move_keys, weights, order)
             if a >= b or frames[d, F_NEXT] == frames[d, F_COUNT]:
                 value = _close_node(d, tt, boards, frames)
                 continue
@@ -909,7 +835,8 @@ def _search(p: np.uint64, o: np.uint64, alpha: int, beta: int, depth: int, resum
             frames[d, F_PROBE] = 1
             _push_child(d, -a - 1, -a, boards, frames, move_bits, move_flips)
         d += 1
-        value = _open_node(d, counters, tt, boards, frames, move_bits, move_flips, move_keys, weights, order)
+        value = _open_node(d, counters, tt, boards, frames, move_bits, move_flips,
+                           move_keys)
 
 
 # --- heuristic evaluation (positions with too many empties to solve) ---------------------------------
@@ -1014,8 +941,7 @@ class Table:
             if out_of_time is not None:
                 counters.array[C_LIMIT] = min(limit, counters.nodes + SLICE_NODES)
             value = int(_search(np.uint64(p), np.uint64(o), alpha, beta, depth, resume, counters.array, self.entries,
-                                stack.boards, stack.frames, stack.move_bits, stack.move_flips, stack.move_keys,
-                                WEIGHTS, ORDER))
+                                stack.boards, stack.frames, stack.move_bits, stack.move_flips, stack.move_keys))
             counters.array[C_LIMIT] = limit
             if not counters.aborted or counters.nodes >= limit or out_of_time is None or out_of_time():
                 return value
@@ -1033,7 +959,6 @@ class Stack:
         self.move_keys = np.zeros((STACK_ROWS, MOVE_COLS), dtype=np.int64)
 
 
-WEIGHTS = patterns.load_weights()  # read once: an argument of the search, not a constant compiled into it
 _TABLE: Table | None = None
 _TABLE_LOCK = threading.Lock()
 _STACKS = threading.local()
