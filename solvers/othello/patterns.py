@@ -1,6 +1,8 @@
-"""A pattern evaluation for move ordering: the pattern families of Edax and Egaroucid (corner 3x3 and
-2x5, edges with their two X-squares, rows/columns 2-4, diagonals of 4-8 squares), each pattern's
-symmetric copies sharing one weight table, one set of tables per band of empty squares.
+"""A learned pattern evaluation, meant to order the exact search's moves (the engine does not use it
+yet: fitted on a few thousand positions it orders worse than the hand-made terms). The pattern
+families are Edax's and Egaroucid's (corner 3x3 and 2x5, edges with their two X-squares, rows/columns
+2-4, diagonals of 4-8 squares), each pattern's symmetric copies sharing one weight table, one set of
+tables per band of empty squares.
 
 A pattern's index is its squares read in base 3 (0 empty, 1 the side to move's, 2 the other's), the
 first square the most significant digit, so a copy made by a symmetry reads its squares in the mapped
