@@ -14,7 +14,7 @@ from pydantic import ValidationError
 
 from generators import othello as gen
 from solvers.common import Deadline, InvalidInput
-from solvers.othello import engine, rules
+from solvers.othello import engine, patterns, rules, train
 from tests.conftest import WHOLE_SETS
 
 START = "-" * 27 + "OX" + "-" * 6 + "XO" + "-" * 27  # D4 O, E4 X, D5 X, E5 O; black (X) moves first
@@ -489,3 +489,31 @@ def test_full_lines_match_the_line_masks() -> None:
         got = [int(x) for x in engine.full_lines(np.uint64(filled))]
         assert got[:2] == want[:2], hex(filled)
         assert [g & ~corners for g in got[2:]] == [w & ~corners for w in want[2:]], hex(filled)
+
+
+def _train(monkeypatch: pytest.MonkeyPatch, *argv: str) -> None:
+    monkeypatch.setattr("sys.argv", ["train", *argv])
+    train.main()
+
+
+def test_training_command_reproduces_its_weights_on_a_small_set(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """The committed weights are the output of ``solvers.othello.train``: the same seed gives the same
+    labelled set and the same weights, every label is the position's exact value, and the weights
+    file says which command and seed made it."""
+    made = []
+    for run in range(2):
+        data, weights = tmp_path / f"data{run}.npz", tmp_path / f"weights{run}.npz"
+        _train(monkeypatch, "data", "--seed", "5", "--positions", "40", "--out", str(data))
+        _train(monkeypatch, "fit", "--data", str(data), "--out", str(weights))
+        made.append((np.load(data), np.load(weights)))
+    (data0, weights0), (data1, weights1) = made
+    assert np.array_equal(data0["p"], data1["p"]) and np.array_equal(data0["value"], data1["value"])
+    assert np.array_equal(weights0["weights"], weights1["weights"])
+    assert weights0["weights"].any()
+    for p, o, value in list(zip(data0["p"], data0["o"], data0["value"], strict=True))[:10]:
+        assert train.exact(int(p), int(o)) == value
+    assert "--seed 5 --positions 40" in str(weights0["made_by"])
+    with np.load(patterns.WEIGHTS_FILE) as shipped:
+        assert shipped["weights"].shape == (patterns.BANDS, patterns.TABLE_SIZE)
+        assert "--seed" in str(shipped["made_by"])
