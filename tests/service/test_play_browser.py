@@ -368,8 +368,9 @@ def load_every_picture(page) -> list[str]:  # noqa: ANN001
     sources = []
     for picture in page.locator("img[data-daily]").all():
         picture.scroll_into_view_if_needed()
+        # A day's first visit: the service makes every type's puzzles meanwhile, one after another per worker.
         page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=picture.element_handle(),
-                               timeout=120_000)  # a day's first visit: the service makes the puzzle meanwhile
+                               timeout=600_000)
         sources.append(picture.get_attribute("src"))
     return sources
 
