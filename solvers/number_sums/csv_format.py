@@ -45,7 +45,7 @@ def parse_csv(text: str) -> NumberSumsPuzzle:
 
     head_no, head = lines[0]
     if head[0].strip():
-        raise InvalidInput(f"CSV line {head_no}: the first field of the header must be empty, got {head[0].strip()!r}")
+        raise InvalidInput(f"CSV line {head_no}: the first field of the header must be empty, got {_shown(head[0].strip())}")
     col_sums = ints(head_no, head[1:], "column sum")
     row_sums, numbers = [], []
     for line_no, row in lines[1:]:
