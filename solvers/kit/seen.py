@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from solvers.common import Cell
-from solvers.kit.rules import Broken, Key, Model, Rule, Values
+from solvers.kit.reading import group_reading
+from solvers.kit.rules import Broken, Key, Values
 from solvers.sat import SatBackend
-from solvers.techniques.human import Contradiction, GridState, Step, Technique
 
 
 @lru_cache(maxsize=1 << 16)
@@ -157,34 +157,10 @@ class Seen:
         return []
 
 
-def _analyse(model: Model, state: GridState, rules: Sequence[int]) -> list[Step]:
-    """What every order of a line's towers agrees on, reading what is ruled out of its cells too."""
-    steps, layout, keys = [], model.layout, model.keys
-    for k in rules:
-        rule, members = model.rules[k], model.flat.cells[k]
-        if not isinstance(rule, Seen):
-            continue
-        try:
-            forced = rule.read([state.values[i] for i in members], candidates=True)
-        except Broken as broken:
-            raise Contradiction(f"{rule.says}, and {broken.why}", rule.line) from None
-        if forced:
-            said = "; ".join(layout.say([keys[members[p]] for p, v in forced if v == value], value)
-                             for value in (1, 0) if any(v == value for _, v in forced))
-            steps.append(Step(LINE_ANALYSIS, f"{rule.says}: every order of its towers that shows {rule.count}, "
-                                             f"with what its cells may still hold, has {said}",
-                              tuple(((0, members[p]), v) for p, v in forced), rule.line))
-    return steps
-
 
 LINE_ANALYSIS = "line analysis"
-LINES = Technique(
-    LINE_ANALYSIS, "Every order of a line's towers that shows its clue, with what each of its cells may still hold: "
-    "what they all agree on.", 2.0, lambda model, state: _analyse(model, state, range(len(model.rules))),
-    lambda model, state, changed: _analyse(model, state, list(dict.fromkeys(k for i in changed for k in model.flat.at[i]))))
-
-
-def analysed(rule: Rule, values: Sequence[int | None]) -> list[tuple[int, int]]:
-    """A rule's look, a visibility rule's with what its cells may still hold (``LINES``): the reading of the
-    level with the line analysis, for ``solvers.kit.propagation``."""
-    return rule.read(values, candidates=True) if isinstance(rule, Seen) else rule.look(values)
+LINES, analysed = group_reading(
+    Seen, LINE_ANALYSIS, "Every order of a line's towers that shows its clue, with what each of its cells may still hold: "
+    "what they all agree on.",
+    lambda rule: f"every order of its towers that shows {rule.count}, with what its cells may still hold, has",
+    lambda rule: rule.line)

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from solvers.common import Cell
-from solvers.kit.rules import Broken, Key, Model, Rule, Values
+from solvers.kit.reading import group_reading
+from solvers.kit.rules import Broken, Key, Values
 from solvers.sat import SatBackend
-from solvers.techniques.human import Contradiction, GridState, Step, Technique
 
 
 def ways(digits: Sequence[int], need: int, limit: int) -> list[tuple[int, ...]]:
@@ -184,33 +184,10 @@ class Sum:
         return []
 
 
-def _analyse(model: Model, state: GridState, rules: Sequence[int]) -> list[Step]:
-    """What every filling of a sum agrees on, reading what is ruled out of its cells too."""
-    steps, layout, keys = [], model.layout, model.keys
-    for k in rules:
-        rule, members = model.rules[k], model.flat.cells[k]
-        if not isinstance(rule, Sum):
-            continue
-        try:
-            forced = rule.read([state.values[i] for i in members], candidates=True)
-        except Broken as broken:
-            raise Contradiction(f"{rule.says}, and {broken.why}", rule.line) from None
-        if forced:
-            said = "; ".join(layout.say([keys[members[p]] for p, v in forced if v == value], value)
-                             for value in (1, 0) if any(v == value for _, v in forced))
-            steps.append(Step(RUN_ANALYSIS, f"{rule.says}: with what its cells may still hold, every way to fill it "
-                                            f"has {said}", tuple(((0, members[p]), v) for p, v in forced), rule.line))
-    return steps
-
 
 RUN_ANALYSIS = "run analysis"
-RUNS = Technique(
-    RUN_ANALYSIS, "Every way to fill a sum's cells with different digits, each from what its cell may still hold: "
-    "what they all agree on.", 2.0, lambda model, state: _analyse(model, state, range(len(model.rules))),
-    lambda model, state, changed: _analyse(model, state, list(dict.fromkeys(k for i in changed for k in model.flat.at[i]))))
-
-
-def analysed(rule: Rule, values: Sequence[int | None]) -> list[tuple[int, int]]:
-    """A rule's look, a sum's with what its cells may still hold (``RUNS``): the reading of the level with the run
-    analysis, for ``solvers.kit.propagation``."""
-    return rule.read(values, candidates=True) if isinstance(rule, Sum) else rule.look(values)
+RUNS, analysed = group_reading(
+    Sum, RUN_ANALYSIS, "Every way to fill a sum's cells with different digits, each from what its cell may still hold: "
+    "what they all agree on.",
+    lambda rule: "with what its cells may still hold, every way to fill it has",
+    lambda rule: rule.line)

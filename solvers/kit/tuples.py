@@ -13,9 +13,9 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 
 from solvers.common import Cell
-from solvers.kit.rules import Broken, Key, Model, Rule, Values
+from solvers.kit.reading import group_reading
+from solvers.kit.rules import Broken, Key, Values
 from solvers.sat import SatBackend
-from solvers.techniques.human import Contradiction, GridState, Step, Technique
 
 
 def _allowed(digits: int, candidates: bool, values: Sequence[int | None]) -> list[int]:
@@ -124,34 +124,10 @@ class Tuples:
         return []
 
 
-def _analyse(model: Model, state: GridState, rules: Sequence[int]) -> list[Step]:
-    """What every filling of a group that still fits agrees on, reading what is ruled out of its cells too."""
-    steps, layout, keys = [], model.layout, model.keys
-    for k in rules:
-        rule, members = model.rules[k], model.flat.cells[k]
-        if not isinstance(rule, Tuples):
-            continue
-        try:
-            forced = rule.read([state.values[i] for i in members], candidates=True)
-        except Broken as broken:
-            raise Contradiction(f"{rule.says}, and {broken.why}", rule.group) from None
-        if forced:
-            said = "; ".join(layout.say([keys[members[p]] for p, v in forced if v == value], value)
-                             for value in (1, 0) if any(v == value for _, v in forced))
-            steps.append(Step(TUPLE_ANALYSIS, f"{rule.says}: every filling that fits what its cells may still "
-                                              f"hold has {said}",
-                              tuple(((0, members[p]), v) for p, v in forced), rule.group))
-    return steps
-
 
 TUPLE_ANALYSIS = "filling analysis"
-TUPLES = Technique(
-    TUPLE_ANALYSIS, "The fillings of a group (a cage) that fit what each of its cells may still hold: what they all "
-    "agree on.", 2.0, lambda model, state: _analyse(model, state, range(len(model.rules))),
-    lambda model, state, changed: _analyse(model, state, list(dict.fromkeys(k for i in changed for k in model.flat.at[i]))))
-
-
-def analysed(rule: Rule, values: Sequence[int | None]) -> list[tuple[int, int]]:
-    """A rule's look, a tuple rule's with what its cells may still hold (``TUPLES``): the reading of the level
-    with the filling analysis, for ``solvers.kit.propagation``."""
-    return rule.read(values, candidates=True) if isinstance(rule, Tuples) else rule.look(values)
+TUPLES, analysed = group_reading(
+    Tuples, TUPLE_ANALYSIS, "The fillings of a group (a cage) that fit what each of its cells may still hold: what they all "
+    "agree on.",
+    lambda rule: "every filling that fits what its cells may still hold has",
+    lambda rule: rule.group)
