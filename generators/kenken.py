@@ -27,7 +27,7 @@ from solvers.kit.latin import latin_square
 from solvers.kit.partition import partition, region_cells
 from solvers.kit.propagation import solves
 from solvers.kit.tuples import TUPLES, analysed
-from solvers.techniques.human import Grade, HumanSolver, Level, Trials
+from solvers.techniques.human import Grade
 
 MIN_SIDE, MAX_SIDE, DEFAULT_SIDE = 3, 9, 6
 MAX_CAGE = 3  # cells; Keen's cages are mostly two or three cells
@@ -35,17 +35,9 @@ LEVELS = ("easy", "normal", "hard", "extreme")
 # The hardest level made at each size (else extreme).
 TOP_LEVEL = {3: "easy", 4: "hard", 6: "hard", 7: "normal", 8: "normal", 9: "normal"}
 CHAIN = 3  # rounds a hard trial is followed
-TRIALS = Trials([kit_human.RULE, TUPLES])
 # Keen's levels: Easy reads a cage by its placed digits, Normal by what its cells may still hold (the filling
 # analysis), Hard needs short chains of deductions, Extreme long ones (his Unreasonable is graded Extreme too).
-PEOPLE = HumanSolver((
-    Level("easy", (kit_human.RULE,)),
-    Level("normal", (TUPLES,)),
-    Level("hard", (kit_human._trial("short trial", f"Assume a cell's digit and follow the rules at most {CHAIN} rounds: "
-                                    "a broken rule rules it out.", 5.0, TRIALS, CHAIN),)),
-    Level("extreme", (kit_human._trial("trial", "Assume a cell's digit and follow the rules as far as they go: a "
-                                       "broken rule rules it out.", 20.0, TRIALS, 10_000),)),
-), kit_human.start)
+PEOPLE = kit_human.group_levels(LEVELS, TUPLES, CHAIN, "digit")
 DIFFICULTY = kit_human.difficulty(PEOPLE, model, kit.Digits("digits", 1, 1, 9),
                                   "N×N digits 1..N, 0 or null for an empty cell", default="normal")
 Answer = dict[str, list[list[int]]]

@@ -26,23 +26,15 @@ from solvers.kit import rules as kit
 from solvers.kit.partition import partition, region_cells
 from solvers.kit.propagation import solves
 from solvers.kit.tuples import TUPLES, analysed
-from solvers.techniques.human import Grade, HumanSolver, Level, Trials
+from solvers.techniques.human import Grade
 
 # Cells in a drawn cage: Solo's are mostly two or three; with no givens at all, cages of up to two make a unique
 # puzzle often enough to draw (half the time), cages of three almost never.
 MAX_CAGE = {True: 3, False: 2}
 CHAIN = 3  # rounds a hard trial is followed
-TRIALS = Trials([kit_human.RULE, TUPLES])
 # Solo's levels: Basic reads a cage by its placed digits (and Sudoku's singles), Intermediate by what its cells may
 # still hold (the filling analysis), Advanced needs short chains of deductions, Extreme and Unreasonable long ones.
-PEOPLE = HumanSolver((
-    Level("easy", (kit_human.RULE,)),
-    Level("medium", (TUPLES,)),
-    Level("hard", (kit_human._trial("short trial", f"Assume a cell's digit and follow the rules at most {CHAIN} rounds: "
-                                    "a broken rule rules it out.", 5.0, TRIALS, CHAIN),)),
-    Level("expert", (kit_human._trial("trial", "Assume a cell's digit and follow the rules as far as they go: a "
-                                      "broken rule rules it out.", 20.0, TRIALS, 10_000),)),
-), kit_human.start)
+PEOPLE = kit_human.group_levels(("easy", "medium", "hard", "expert"), TUPLES, CHAIN, "digit")
 DIFFICULTY = kit_human.difficulty(PEOPLE, graded_model, kit.Digits("digits", 1, 1, 9),
                                   "9×9 digits 1..9, 0 or null for an empty cell", default="easy")
 Answer = dict[str, list[list[int]]]

@@ -24,23 +24,15 @@ from solvers.kit.propagation import solves
 from solvers.kit.seen import LINES, analysed, towers_seen
 from solvers.skyscrapers import picture, puzzlink, tatham
 from solvers.skyscrapers.rules import SIDES, SkyscrapersAnswer, SkyscrapersPuzzle, model
-from solvers.techniques.human import Grade, HumanSolver, Level, Trials
+from solvers.techniques.human import Grade
 
 MIN_SIDE, MAX_SIDE, DEFAULT_SIDE = 4, 9, 6
 LEVELS = ("easy", "medium", "hard", "expert")
 TOP_LEVEL = {4: "hard", 7: "medium", 8: "medium", 9: "medium"}  # the hardest level made at each size (else expert)
 CHAIN = 3  # rounds a hard trial is followed: enough for nine in ten of Tatham's Extreme puzzles, one in ten of his Unreasonable
-TRIALS = Trials([kit_human.RULE, LINES])
 # Tatham's four levels, one each: Easy reads a clue's line by its placed towers (``placed_only``), Hard by what its
 # cells may still hold (the line analysis), Extreme needs short chains of deductions, Unreasonable long ones.
-PEOPLE = HumanSolver((
-    Level("easy", (kit_human.RULE,)),
-    Level("medium", (LINES,)),
-    Level("hard", (kit_human._trial("short trial", f"Assume a cell's height and follow the rules at most {CHAIN} rounds: "
-                                    "a broken rule rules it out.", 5.0, TRIALS, CHAIN),)),
-    Level("expert", (kit_human._trial("trial", "Assume a cell's height and follow the rules as far as they go: a broken "
-                                      "rule rules it out.", 20.0, TRIALS, 10_000),)),
-), kit_human.start)
+PEOPLE = kit_human.group_levels(LEVELS, LINES, CHAIN, "height")
 DIFFICULTY = kit_human.difficulty(PEOPLE, model, kit.Digits("digits", 1, 1, 9),
                                   "N×N heights 1..N, 0 or null for an empty cell")
 Clue = tuple[str, int]  # (side, index) a clue outside; ("given", r * N + c) a digit inside

@@ -113,6 +113,22 @@ def solver(extra: tuple[Technique[Model, GridState], ...] = ()) -> HumanSolver[M
                        start=start)
 
 
+def group_levels(names: tuple[str, str, str, str], reading: Technique[Model, GridState], chain: int,
+                 what: str) -> HumanSolver[Model, GridState]:
+    """Four levels for a genre of digits read by groups (Tatham's Towers, Keen, Solo's killer cages): the rules
+    alone, the groups read with what their cells may still hold (``reading``), a trial followed at most ``chain``
+    rounds, a trial followed to the end. ``what`` names a cell's value for people ("digit", "height")."""
+    trials = Trials([RULE, reading])
+    return HumanSolver((
+        Level(names[0], (RULE,)),
+        Level(names[1], (reading,)),
+        Level(names[2], (_trial("short trial", f"Assume a cell's {what} and follow the rules at most {chain} rounds: "
+                                "a broken rule rules it out.", 5.0, trials, chain),)),
+        Level(names[3], (_trial("trial", f"Assume a cell's {what} and follow the rules as far as they go: a broken "
+                                "rule rules it out.", 20.0, trials, 10_000),)),
+    ), start)
+
+
 def start(model: Model) -> GridState:
     """The state before any deduction, one cell ``(0, i)`` per key: what the puzzle gives is decided."""
     state = GridState(1, len(model.keys))
