@@ -8,15 +8,14 @@ Sizes 3 to 9 (Keen's presets are 4 to 9); levels Keen's first four, as in ``PEOP
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from dataclasses import dataclass
 from math import prod
 from typing import Literal
 
 from pydantic import BaseModel, Field, model_validator
 
-from generators.kit import make
-from generators.pipeline import Generated, generate_at_level
+from generators.kit import make_read_by_groups
+from generators.pipeline import Generated
 from generators.spec import PuzzleType, TathamPreset
 from solvers.common import Deadline
 from solvers.kenken import picture, tatham
@@ -25,9 +24,7 @@ from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
 from solvers.kit.latin import latin_square
 from solvers.kit.partition import partition, region_cells
-from solvers.kit.propagation import solves
 from solvers.kit.tuples import TUPLES, analysed
-from solvers.techniques.human import Grade
 
 MIN_SIDE, MAX_SIDE, DEFAULT_SIDE = 3, 9, 6
 MAX_CAGE = 3  # cells; Keen's cages are mostly two or three cells
@@ -117,26 +114,11 @@ def target(op: str | None, digits: list[int]) -> int:
     return max(digits) - min(digits) if op == "-" else max(digits) // min(digits)
 
 
-# Whether a level solves a puzzle, on arrays (``solvers.kit.propagation``). The top level has none: its puzzles
-# are proved unique by the kit's prover.
-FITS: dict[str, Callable[[kit.Model, frozenset[int] | None], bool]] = {
-    "easy": lambda model, shown: solves(model, shown),
-    "normal": lambda model, shown: solves(model, shown, analysed),
-    "hard": lambda model, shown: solves(model, shown, analysed, trials=CHAIN),
-}
 
 
 def generate_puzzle(params: KenkenParams, seed: int, deadline: Deadline) -> Generated:
-    """As the kit's ``make_at_level``, with the level checks on arrays; a draw graded off its level is drawn again,
-    and one the arrays already place off it skips the (dearer) graded path."""
-    level = params.difficulty
-
-    def grade(puzzle: KenkenPuzzle, budget: Deadline) -> Grade:
-        found = next((name for name, fits in FITS.items() if fits(model(puzzle), None)), "extreme")
-        return DIFFICULTY.grade(puzzle, budget) if found == level else Grade(found, 0.0, 0, None)
-
-    return generate_at_level(lambda draw_seed, budget: make(KenkenGenre(), KenkenAnswer, params, draw_seed, budget,
-                                                            FITS.get(level)), grade, level, seed, deadline)
+    return make_read_by_groups(KenkenGenre(), KenkenAnswer, DIFFICULTY, model, analysed, CHAIN, params, seed,
+                               deadline)
 
 
 check = kit.checker(model)

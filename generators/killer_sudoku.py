@@ -8,14 +8,13 @@ Levels as Solo's (Basic, Intermediate, Advanced, Extreme and above), in ``PEOPLE
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from generators.kit import make
-from generators.pipeline import Generated, generate_at_level
+from generators.kit import make_read_by_groups
+from generators.pipeline import Generated
 from generators.spec import PuzzleType, TathamPreset
 from generators.sudoku import random_grid
 from solvers.common import Deadline
@@ -24,9 +23,7 @@ from solvers.killer_sudoku.rules import KillerCage, KillerSudokuAnswer, KillerSu
 from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
 from solvers.kit.partition import partition, region_cells
-from solvers.kit.propagation import solves
 from solvers.kit.tuples import TUPLES, analysed
-from solvers.techniques.human import Grade
 
 # Cells in a drawn cage: Solo's are mostly two or three; with no givens at all, cages of up to two make a unique
 # puzzle often enough to draw (half the time), cages of three almost never.
@@ -79,24 +76,11 @@ class KillerSudokuGenre:
         return graded_model(puzzle)
 
 
-FITS: dict[str, Callable[[kit.Model, frozenset[int] | None], bool]] = {
-    "easy": lambda model, shown: solves(model, shown),
-    "medium": lambda model, shown: solves(model, shown, analysed),
-    "hard": lambda model, shown: solves(model, shown, analysed, trials=CHAIN),
-}
 
 
 def generate_puzzle(params: KillerSudokuParams, seed: int, deadline: Deadline) -> Generated:
-    """As the kit's ``make_at_level``, with the level checks on arrays; a draw graded off its level is drawn again."""
-    level = params.difficulty
-
-    def grade(puzzle: KillerSudokuPuzzle, budget: Deadline) -> Grade:
-        found = next((name for name, fits in FITS.items() if fits(graded_model(puzzle), None)), "expert")
-        return DIFFICULTY.grade(puzzle, budget) if found == level else Grade(found, 0.0, 0, None)
-
-    return generate_at_level(lambda draw_seed, budget: make(KillerSudokuGenre(params.givens), KillerSudokuAnswer, params,
-                                                            draw_seed, budget, FITS.get(level), params.givens),
-                             grade, level, seed, deadline)
+    return make_read_by_groups(KillerSudokuGenre(params.givens), KillerSudokuAnswer, DIFFICULTY, graded_model, analysed,
+                               CHAIN, params, seed, deadline, params.givens)
 
 
 check = kit.checker(model)

@@ -17,8 +17,9 @@ from pydantic import BaseModel
 from generators.pipeline import Generated, GenerationFailed, generate, generate_at_level
 from solvers.common import Deadline
 from solvers.kit.human import within
+from solvers.kit.propagation import Read, solves
 from solvers.kit.rules import Model, Prover
-from solvers.techniques.human import Difficulty, GridState, HumanSolver
+from solvers.techniques.human import Difficulty, Grade, GridState, HumanSolver
 
 B = TypeVar("B")  # what an answer is drawn on (a Light Up's walls): part of the puzzle, fixed before any clue
 K = TypeVar("K", bound=Hashable)  # a clue the puzzle may show
@@ -165,3 +166,25 @@ def make_at_level(genre: ClueGenre[Any, Any], answer_model: type[BaseModel], dif
     return generate_at_level(lambda draw_seed, budget: make(genre, answer_model, params, draw_seed, budget,
                                                             None if top else fits, not first),
                              difficulty.grade, level, seed, deadline)
+
+
+def make_read_by_groups(genre: ClueGenre[Any, Any], answer_model: type[BaseModel], difficulty: Difficulty,
+                        model_of: Callable[[Any], Model], reading: Read, chain: int, params: Any, seed: int,
+                        deadline: Deadline, prove_first: bool = False) -> Generated[BaseModel, BaseModel]:
+    """``make_at_level`` for a genre whose levels are ``solvers.kit.human.group_levels``, with the level checks on
+    arrays (``solvers.kit.propagation.solves``, groups read by ``reading``, trials followed ``chain`` rounds): the
+    generator asks them for every clue it tries to remove. A draw graded off its level is drawn again, and one the
+    arrays already place off it skips the (dearer) graded path. The top level has no check: its puzzles are proved
+    unique by the kit's prover."""
+    names, level = difficulty.names, params.difficulty
+    fits: dict[str, Callable[[Model, frozenset[Any] | None], bool]] = dict(zip(names[:-1], (
+        lambda model, shown: solves(model, shown),
+        lambda model, shown: solves(model, shown, reading),
+        lambda model, shown: solves(model, shown, reading, trials=chain)), strict=True))
+
+    def grade(puzzle: Any, budget: Deadline) -> Grade:
+        found = next((name for name, fit in fits.items() if fit(model_of(puzzle), None)), names[-1])
+        return difficulty.grade(puzzle, budget) if found == level else Grade(found, 0.0, 0, None)
+
+    return generate_at_level(lambda draw_seed, budget: make(genre, answer_model, params, draw_seed, budget,
+                                                            fits.get(level), prove_first), grade, level, seed, deadline)

@@ -7,24 +7,21 @@ Sizes 4 to 9 (Tatham's presets are 4 to 6, his generator takes 3 to 9); levels a
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field, model_validator
 
-from generators.kit import make
-from generators.pipeline import Generated, generate_at_level
+from generators.kit import make_read_by_groups
+from generators.pipeline import Generated
 from generators.spec import PuzzleType, TathamPreset
 from solvers.common import Deadline
 from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
 from solvers.kit.latin import latin_square
-from solvers.kit.propagation import solves
 from solvers.kit.seen import LINES, analysed, towers_seen
 from solvers.skyscrapers import picture, puzzlink, tatham
 from solvers.skyscrapers.rules import SIDES, SkyscrapersAnswer, SkyscrapersPuzzle, model
-from solvers.techniques.human import Grade
 
 MIN_SIDE, MAX_SIDE, DEFAULT_SIDE = 4, 9, 6
 LEVELS = ("easy", "medium", "hard", "expert")
@@ -94,27 +91,12 @@ class SkyscrapersGenre:
         return model(puzzle, hidden_sides=not self.every_side)
 
 
-# Whether a level solves a puzzle, on arrays (``solvers.kit.propagation``): the generator asks it for every clue it
-# tries to remove. The top level has none: its puzzles are proved unique by the kit's prover.
-FITS: dict[str, Callable[[kit.Model, frozenset[Clue] | None], bool]] = {
-    "easy": lambda model, shown: solves(model, shown),
-    "medium": lambda model, shown: solves(model, shown, analysed),
-    "hard": lambda model, shown: solves(model, shown, analysed, trials=CHAIN),
-}
 
 
 def generate_puzzle(params: SkyscrapersParams, seed: int, deadline: Deadline) -> Generated:
-    """As the kit's ``make_at_level``, with the level checks on arrays; a draw graded off its level is drawn again,
-    and one the arrays already place off it skips the (dearer) graded path."""
-    level = params.difficulty
-
-    def grade(puzzle: SkyscrapersPuzzle, budget: Deadline) -> Grade:
-        found = next((name for name, fits in FITS.items() if fits(model(puzzle), None)), "expert")
-        return DIFFICULTY.grade(puzzle, budget) if found == level else Grade(found, 0.0, 0, None)
-
-    return generate_at_level(lambda draw_seed, budget: make(SkyscrapersGenre(level == "easy"), SkyscrapersAnswer, params,
-                                                            draw_seed, budget, FITS.get(level), level != "easy"),
-                             grade, level, seed, deadline)
+    easy = params.difficulty == "easy"
+    return make_read_by_groups(SkyscrapersGenre(easy), SkyscrapersAnswer, DIFFICULTY, model, analysed, CHAIN, params,
+                               seed, deadline, not easy)
 
 
 check = kit.checker(model)

@@ -8,14 +8,13 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from solvers.common import Cell
+from solvers.kit.propagation import Read
 from solvers.kit.rules import Broken, Model, Rule
 from solvers.techniques.human import Contradiction, GridState, Step, Technique
 
-Reading = Callable[[Rule, Sequence[int | None]], list[tuple[int, int]]]
-
 
 def group_reading(kind: type, name: str, description: str, phrase: Callable[[Any], str],
-                  cells: Callable[[Any], tuple[Cell, ...]]) -> tuple[Technique, Reading]:
+                  cells: Callable[[Any], tuple[Cell, ...]]) -> tuple[Technique, Read]:
     """The technique that reads every rule of ``kind`` with its cells' candidates (a hint says "<rule>: <phrase>
     <what they agree on>", pointing at ``cells(rule)``), and the reading of a level that has it, for
     ``solvers.kit.propagation``: such a rule's full reading, any other rule's look."""
