@@ -12,8 +12,7 @@ from typing import Any
 from pydantic import BaseModel, Field, model_validator
 
 from solvers.common import Cell
-from solvers.kit.digits import OneDigit
-from solvers.kit.rules import Count, Model
+from solvers.kit.rules import Count, Digits, Model
 from solvers.kit.sums import Sum, digit_sets
 from solvers.techniques.human import cell_name
 
@@ -124,4 +123,4 @@ def model(puzzle: KakuroPuzzle) -> Model:
     for direction, cells, total in puzzle.runs():
         rules.append(Sum(cells, 9, total, "run-repeats" if total is None else "run-sum", _says(direction, cells, total),
                          placed_only=True))
-    return Model(OneDigit("digits", puzzle.rows, puzzle.cols, 9, blank), tuple(rules))
+    return Model(Digits("digits", puzzle.rows, puzzle.cols, 9, blank), tuple(rules))

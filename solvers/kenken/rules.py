@@ -12,8 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, model_validator
 
-from solvers.kit.digits import OneDigit
-from solvers.kit.rules import Count, Model
+from solvers.kit.rules import Count, Digits, Model
 from solvers.kit.tuples import Tuples
 from solvers.techniques.human import cell_name, cells_named
 
@@ -117,4 +116,4 @@ def model(puzzle: KenkenPuzzle) -> Model:
         says = (f"{cells_named(group)} is {cage.target}" if cage.op is None else
                 f"the cage {cage.label()} at {cells_named(group)} makes {cage.target} with {SIGN[cage.op]}")
         rules.append(Tuples(group, n, tuple(fillings(cage, n)), "cage", says, placed_only=True))
-    return Model(OneDigit("digits", n, n, n), tuple(rules))
+    return Model(Digits("digits", n, n, n), tuple(rules))

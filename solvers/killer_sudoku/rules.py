@@ -13,8 +13,7 @@ from collections.abc import Iterator
 from pydantic import BaseModel, Field, model_validator
 
 from solvers.common import Cell, grid_shape_violations
-from solvers.kit.digits import OneDigit
-from solvers.kit.rules import Count, Model
+from solvers.kit.rules import Count, Digits, Model
 from solvers.kit.tuples import Tuples
 from solvers.sudoku.rules import units
 from solvers.techniques.human import cell_name, cells_named
@@ -78,7 +77,7 @@ def model(puzzle: KillerSudokuPuzzle) -> Model:
         rules.append(Tuples(group, N, tuple(fillings(cage)), "cage-sum",
                             f"the cage {cage.sum} at {cells_named(group)} sums to {cage.sum} with different digits",
                             placed_only=True))
-    return Model(OneDigit("digits", N, N, N), tuple(rules))
+    return Model(Digits("digits", N, N, N), tuple(rules))
 
 
 def _sums_to(cells: tuple[Cell, ...], total: int) -> tuple[tuple[int, ...], ...]:

@@ -397,6 +397,10 @@ class Digits:
         return {(r, c, d): int(grid[r][c] == d) for r, c, d in self.keys()}
 
     def write(self, ones: set[Key]) -> dict[str, Any]:
+        """The answer's grid; keys that put two digits in one cell are no answer (InvalidInput names the cell)."""
+        cells = Counter((r, c) for r, c, _ in ones)  # type: ignore[misc]
+        if cells and max(cells.values()) > 1:
+            raise InvalidInput(f"{cell_name(cells.most_common(1)[0][0])} would hold two digits")
         grid = [[0] * self.cols for _ in range(self.rows)]
         for r, c, d in ones:  # type: ignore[misc]
             grid[r][c] = d

@@ -11,8 +11,7 @@ from typing import Any
 from pydantic import BaseModel, Field, model_validator
 
 from solvers.common import grid_shape_violations
-from solvers.kit.digits import OneDigit
-from solvers.kit.rules import Count, Model
+from solvers.kit.rules import Count, Digits, Model
 from solvers.kit.seen import Seen
 from solvers.techniques.human import cell_name
 
@@ -83,4 +82,4 @@ def model(puzzle: SkyscrapersPuzzle, hidden_sides: bool = True) -> Model:
         if clue is not None:
             rules.append(Seen(tuple(line), n, clue, "towers-seen", f"the {clue} {PLACE[side]} {i + 1} counts the towers "
                               f"seen from there", clue=(side, i) if hidden_sides else None, placed_only=True))
-    return Model(OneDigit("digits", n, n, n), tuple(rules))
+    return Model(Digits("digits", n, n, n), tuple(rules))
