@@ -89,6 +89,7 @@ BANDS: dict[str, list[Band]] = {
     "shikaku": [Band("size", 5, 9, 19, {})],
     "nurikabe": [Band("size", 5, 7, 10, {})],
     "kakuro": [Band("size", 5, 10, 14, {})],
+    "star-battle": [Band("size", 5, 8, 10, {}), Band("size", 10, 10, 10, {"stars": 2})],
 }
 
 UNGRADED: dict[str, Callable[[BaseModel, int, Deadline], Any]] = {
@@ -200,8 +201,9 @@ def in_process(types: list[str], seeds: int, markdown: bool, default_only: bool 
                 print(row(name, level, f"{band.default} {label}", graded, markdown), flush=True)
                 print(f"  ratio of medians {statistics.median(graded['cpu']) / statistics.median(ungraded['cpu']):.2f}")
                 continue
-            ungraded = measure(kind, default_params, seeds, UNGRADED[name])
-            print(row(name, "(ungraded)", f"{band.default} {label}", ungraded, markdown), flush=True)
+            if name in UNGRADED:  # Star Battle has no ungraded pipeline: its map is drawn toward a level
+                ungraded = measure(kind, default_params, seeds, UNGRADED[name])
+                print(row(name, "(ungraded)", f"{band.default} {label}", ungraded, markdown), flush=True)
             if default_only:
                 continue
             for level in kind.difficulty.names:

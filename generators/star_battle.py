@@ -3,13 +3,14 @@ reshapes regions until the asked level decides every cell (its deductions are so
 answer, with no SAT proof) and the level below does not. It draws a valid star placement, grows a region
 around each star (two stars and a path between them, for two stars) at uneven paces with the kit's random
 partition, then walks: a cell (never a star) moves to a neighbouring region, and the move stays when the level
-decides at least as many cells, with fewer ways left to the rows, columns and regions.
+decides at least as many cells, with fewer ways left to the rows, columns and regions. Every map it keeps is
+balanced (`balanced`): a map of one huge region and a row of one-cell regions is decided by counting, not solved.
 """
 
 from __future__ import annotations
 
 import random
-from collections import deque
+from collections import Counter, deque
 from typing import Literal
 
 from pydantic import BaseModel, Field, model_validator
@@ -26,9 +27,11 @@ from solvers.star_battle import picture, puzzlink
 from solvers.star_battle.levels import Masks
 from solvers.star_battle.rules import StarBattleAnswer, StarBattlePuzzle, model
 
-MIN_SIDE, MAX_SIDE, TWO_STARS_FROM, TWO_STARS_TO = 5, 14, 10, 10
-MOVES_PER_CELL, MAX_WALKS, MAX_PAIRINGS = 3, 200, 100
-SKEW, FOCUS = 2.0, 0.95  # paces drawn exp(1)**SKEW; the share of moves taking a cell the level leaves open
+MIN_SIDE, MAX_SIDE, ONE_STAR_TO, TWO_STARS_FROM, TWO_STARS_TO = 5, 10, 8, 10, 10
+MOVES_PER_CELL, MAX_WALKS, MAX_PAIRINGS = 1, 200, 100
+SKEW, FOCUS = 0.5, 0.95  # paces drawn exp(1)**SKEW; the share of moves taking a cell the level leaves open
+MAX_DRAWS = 200  # region maps drawn around one placement before it is given up as unbalanced
+LARGEST = 2.5  # no region past this many times the mean size (N cells)
 PEOPLE = kit_human.solver()
 DIFFICULTY = fast(kit_human.difficulty(PEOPLE, model, kit.Cells("stars", 1, 1, "a star", "empty"),
                                        "N×N of 1 (a star), 0 (empty)"), PEOPLE, model)
@@ -36,7 +39,8 @@ Grid = list[list[int]]
 
 
 class StarBattleParams(BaseModel):
-    size: int = Field(8, ge=MIN_SIDE, le=MAX_SIDE, description="Grid side N (N regions).")
+    size: int = Field(8, ge=MIN_SIDE, le=MAX_SIDE,
+                      description=f"Grid side N (N regions): {MIN_SIDE}–{ONE_STAR_TO} with one star, {TWO_STARS_FROM} with two.")
     stars: int = Field(1, ge=1, le=2, description=f"Stars per row, column and region; 2 on "
                                                   f"{TWO_STARS_FROM}×{TWO_STARS_FROM} (medium or hard).")
     difficulty: Literal[tuple(DIFFICULTY.names)] = Field(  # type: ignore[valid-type]
@@ -48,6 +52,10 @@ class StarBattleParams(BaseModel):
         if self.stars == 2 and not TWO_STARS_FROM <= self.size <= TWO_STARS_TO:
             raise ValueError(f"two stars are made on {TWO_STARS_FROM}×{TWO_STARS_FROM} (smaller has no room; larger "
                              "takes the generator's walk past the time budget, though solve reads any size)")
+        if self.stars == 1 and self.size > ONE_STAR_TO:
+            raise ValueError(f"one-star puzzles are made up to {ONE_STAR_TO}×{ONE_STAR_TO} (larger balanced maps take "
+                             "the generator's walk past the time budget, though solve reads any size up to 30); two "
+                             f"stars on {TWO_STARS_FROM}×{TWO_STARS_FROM}")
         if self.stars == 2 and self.difficulty == DIFFICULTY.names[0]:
             raise ValueError("two-star puzzles are medium or hard: no row, column or region starts with only its two "
                              "cells open, so the counts alone never begin")
@@ -122,12 +130,39 @@ def _path(start: Cell, ends: list[Cell], taken: set[Cell], size: int, rng: rando
     return None
 
 
+def smallest(size: int, stars: int) -> int:
+    """The size below which a region counts as small: a third of the mean (N cells), and room for its stars
+    apart (a lone star in one cell; two stars need three)."""
+    return max(2 * stars, round(size / 3))
+
+
+def balanced(regions: Regions, stars: int, level: int) -> bool:
+    """Whether no region passes ``LARGEST`` times the mean size and at most one is small (``smallest``): a
+    one-cell region is where a one-star easy puzzle begins (above easy, a star given away), more small regions
+    turn the puzzle into counting."""
+    size = len(regions)
+    sizes = Counter(region for row in regions for region in row).values()
+    return (max(sizes) <= LARGEST * size and sum(count < smallest(size, stars) for count in sizes) <= 1
+            and (level == 0 or min(sizes) > 1))
+
+
+def draw_map(size: int, stars: int, level: int, rng: random.Random) -> tuple[Regions, Grid]:
+    """A balanced map with its stars: a random placement, a region grown from each star (or pair) at uneven
+    paces, drawn again until balanced."""
+    for _ in range(MAX_DRAWS):
+        answer = draw_stars(size, stars, rng)
+        regions = partition(size, size, rng, cores(answer, rng), max_size=int(LARGEST * size),
+                            pace=[rng.expovariate(1.0) ** SKEW for _ in range(size)])
+        if balanced(regions, stars, level):
+            return regions, answer
+    raise GenerationFailed(f"no balanced map of {size}×{size} in {MAX_DRAWS} draws")
+
+
 def reshape(size: int, stars: int, level: int, rng: random.Random, deadline: Deadline) -> tuple[Regions, Grid] | None:
     """A map the level decides entirely and the level below does not, by a walk over maps: a random placement's
-    regions, then one cell at a time (never a star) moved to a neighbouring region, a move kept when the level
-    decides at least as many cells as before; None when the walk runs out of moves."""
-    answer = draw_stars(size, stars, rng)
-    regions = partition(size, size, rng, cores(answer, rng), pace=[rng.expovariate(1.0) ** SKEW for _ in range(size)])
+    regions, then one cell at a time (never a star) moved to a neighbouring region, a move kept when the map stays
+    balanced and the level decides at least as many cells as before; None when the walk runs out of moves."""
+    regions, answer = draw_map(size, stars, level, rng)
     loose = [(r, c) for r in range(size) for c in range(size) if not answer[r][c]]
     full = size * size
     best, focus = Masks(regions, stars).score(level), None
@@ -145,6 +180,8 @@ def reshape(size: int, stars: int, level: int, rng: random.Random, deadline: Dea
             continue
         moved = [row[:] for row in regions]
         moved[r][c] = rng.choice(targets)
+        if not balanced(moved, stars, level):
+            continue
         score = Masks(moved, stars).score(level)
         if score[:2] >= best[:2]:
             regions, best, focus = moved, score, None
@@ -187,7 +224,8 @@ PUZZLE_TYPE = PuzzleType(
     parse_url=puzzlink.parse_url,
     to_url=puzzlink.to_url,
     backends=("cadical", "z3"),
-    catalogue={"sizes": f"{MIN_SIDE}–{MAX_SIDE} to generate (two stars: {TWO_STARS_FROM}); up to 30 to solve",
+    catalogue={"sizes": f"{MIN_SIDE}–{ONE_STAR_TO} to generate with one star, {TWO_STARS_FROM} with two; up to "
+                        "30 to solve",
                "stars": "1 or 2 per row, column and region"},
     difficulty=DIFFICULTY,
     model=model,

@@ -6,10 +6,20 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections import Counter
 
 import pytest
 
-from generators.star_battle import DIFFICULTY, StarBattleParams, check, cores, draw_stars, generate_puzzle, solve
+from generators.star_battle import (
+    DIFFICULTY,
+    StarBattleParams,
+    check,
+    cores,
+    draw_stars,
+    generate_puzzle,
+    smallest,
+    solve,
+)
 from solvers.common import Deadline
 from solvers.kit import arrays
 from solvers.kit.partition import partition
@@ -114,6 +124,24 @@ def test_generated_puzzles_are_unique_checked_and_of_their_level(size: int, star
         assert broken and {v.rule for v in broken} <= RULES, (r, c)
 
 
+@pytest.mark.parametrize(("size", "stars", "level"), [(8, 1, "easy"), (8, 1, "medium"), (8, 1, "hard"), (10, 2, "hard")])
+def test_generated_maps_are_balanced(size: int, stars: int, level: str) -> None:
+    """No map of one huge region and a row of one-cell ones (each a star given away): at most one region under a
+    third of the mean size, none past 2.5 times it, and a one-cell region only where easy needs it to begin."""
+    for seed in range(3):
+        made = generate_puzzle(StarBattleParams(size=size, stars=stars, difficulty=level), seed, Deadline.after(60))
+        sizes = sorted(Counter(region for row in made.puzzle.regions for region in row).values())
+        assert len(sizes) == size and sizes[-1] <= 2.5 * size, sizes
+        assert sum(count < smallest(size, stars) for count in sizes) <= 1, sizes
+        assert level == "easy" or sizes[0] > 1, sizes
+
+
+def test_params_refuse_one_star_past_its_largest_side() -> None:
+    StarBattleParams(size=8, difficulty="hard")
+    with pytest.raises(ValueError, match="one-star puzzles are made up to 8×8"):
+        StarBattleParams(size=9, difficulty="easy")
+
+
 @pytest.mark.parametrize("seed", range(2))
 def test_hints_from_an_empty_grid_follow_the_solution_to_the_end(seed: int) -> None:
     made = generate_puzzle(StarBattleParams(size=5, difficulty=("hard", "medium")[seed]), seed, Deadline.after(60))
@@ -160,7 +188,7 @@ def test_a_two_star_model_has_its_counts() -> None:
 
 
 def test_params_refuse_two_stars_on_a_small_grid_or_at_easy() -> None:
-    for size in (8, 11):
+    for size in (8, 9):
         with pytest.raises(ValueError, match="10×10"):
             StarBattleParams(size=size, stars=2)
     with pytest.raises(ValueError, match="medium or hard"):
