@@ -11,6 +11,7 @@ from __future__ import annotations
 import atexit
 import json
 import math
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -72,12 +73,29 @@ def client():
         yield client
 
 
-@schema.parametrize()
+CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
+# The routes that make a puzzle for each example: a type's generate, its daily and the daily's picture and page.
+# Each example there is a generation of seconds at the larger sizes, so they get fewer examples than the rest
+# (the daily's picture and page share the daily's parameters and generator: their shape is what they add).
+MAKING = r"^/(generate|daily|play/daily)/"
+
+
+@schema.exclude(path_regex=MAKING).parametrize()
 @settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
 def test_api_matches_its_documentation(case, client: TestClient) -> None:
-    case.call_and_validate(
-        timeout=60, checks=[not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
-    )
+    case.call_and_validate(timeout=60, checks=CHECKS)
+
+
+@schema.include(path_regex=r"^/generate/").parametrize()
+@settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+def test_generating_routes_match_their_documentation(case, client: TestClient) -> None:
+    case.call_and_validate(timeout=60, checks=CHECKS)
+
+
+@schema.include(path_regex=r"^/(daily|play/daily)/").parametrize()
+@settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+def test_daily_routes_match_their_documentation(case, client: TestClient) -> None:
+    case.call_and_validate(timeout=60, checks=CHECKS)
 
 
 # What schemathesis cannot send (its bodies are valid JSON): non-finite numbers, integers past any
@@ -137,8 +155,10 @@ def stored_id(client: TestClient) -> str:
 
 @pytest.mark.parametrize(("method", "path"), OPERATIONS)
 def test_hostile_bodies_never_get_a_5xx(method: str, path: str, client: TestClient, stored_id: str) -> None:
+    # A generate route reads few bodies (its params are in the query) and makes a puzzle for each valid query.
+    examples = 10 if re.match(MAKING, path) else 25
 
-    @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+    @settings(max_examples=examples, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
     @given(body=BODIES, content_type=CONTENT_TYPES, query=QUERIES)
     @example(body=nested(600), content_type="application/json", query={})  # each class at least once, whatever the draw
     @example(body=nested(100_000), content_type="application/json", query={})
