@@ -231,7 +231,10 @@ def over_http(url: str, types: list[str], seeds: int, every_level: bool) -> None
             for band in BANDS[name]:
                 levels = kind.difficulty.names if every_level else kind.difficulty.names[-1:]
                 for level in levels:
-                    query = {band.name: max(offered(kind, band, level)), **band.fixed, "difficulty": level}
+                    sizes = offered(kind, band, level)
+                    if not sizes:  # a level this band's params refuse (two-star Star Battle at easy)
+                        continue
+                    query = {band.name: max(sizes), **band.fixed, "difficulty": level}
                     statuses: Counter[int] = Counter()
                     seconds = []
                     for seed in range(seeds):
