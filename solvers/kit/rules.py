@@ -521,8 +521,15 @@ def described(rule: Rule, values: Values) -> str:
 def check(model: Model, answer: Mapping[str, Any]) -> list[Violation]:
     """Every broken rule of ``model`` in the ``answer``'s fields; raises InvalidInput on a bad shape."""
     values = model.layout.read(answer)
-    return [violation(rule.code, described(rule, values), model.where(rule))
-            for rule in model.rules if rule.broken_by(values)]
+    found = []
+    for rule in model.rules:
+        told = getattr(rule, "told", None)  # a rule that words each of its faults (each broken island) itself
+        faults = told(values) if told is not None else None
+        if faults is not None:
+            found += [violation(rule.code, message, cells) for message, cells in faults]
+        elif rule.broken_by(values):
+            found.append(violation(rule.code, described(rule, values), model.where(rule)))
+    return found
 
 
 class Encoding:
