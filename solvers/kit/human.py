@@ -38,8 +38,9 @@ from solvers.techniques.human import (
 SHORT_ROUNDS = 2
 
 
-def _look(model: Model, state: GridState, rules: Iterable[int]) -> list[Step]:
-    """The steps each rule takes alone from ``state`` (keys are the state's cells ``(0, i)``)."""
+def _look(model: Model, state: GridState, rules: Iterable[int], worded: bool = True) -> list[Step]:
+    """The steps each rule takes alone from ``state`` (keys are the state's cells ``(0, i)``); without ``worded``
+    no sentence (a trial's steps are applied, never shown: only what breaks is said)."""
     steps, decided = [], {}  # decided: index -> (value, the rule that decided it), so two rules never clash unseen
     layout, flat, keys = model.layout, model.flat, model.keys
     for k in rules:
@@ -57,7 +58,9 @@ def _look(model: Model, state: GridState, rules: Iterable[int]) -> list[Step]:
                 raise Contradiction(f"{decided[i][1]}, so {layout.say([keys[i]], decided[i][0])}; yet {rule.says}",
                                     model.where(rule))
         value = forced[0][1]
-        if isinstance(rule, Count) and len({v for _, v in forced}) == 1:
+        if not worded:
+            message = ""
+        elif isinstance(rule, Count) and len({v for _, v in forced}) == 1:
             ones = sum(v for v in values if v)
             why = (f"it has {ones} already" if value == 0 else
                    f"only {cells_named(dict.fromkeys(layout.cell(keys[i]) for i, _ in forced))} "
@@ -74,7 +77,8 @@ def _every_rule(model: Model, state: GridState) -> list[Step]:
 
 
 def _rules_near(model: Model, state: GridState, changed: set[int]) -> list[Step]:
-    return _look(model, state, dict.fromkeys(k for i in changed for k in model.flat.at[i]))
+    """The rules' steps around the keys ``changed``: for a trial (``Technique.near``), so unworded."""
+    return _look(model, state, dict.fromkeys(k for i in changed for k in model.flat.at[i]), worded=False)
 
 
 RULE = Technique("rule", "A rule alone: it has all its 1s, so its other cells are 0; or only the 1s it needs are open.",
@@ -114,13 +118,14 @@ def solver(extra: tuple[Technique[Model, GridState], ...] = ()) -> HumanSolver[M
 
 
 def group_levels(names: tuple[str, str, str, str], reading: Technique[Model, GridState], chain: int,
-                 what: str) -> HumanSolver[Model, GridState]:
+                 what: str, first: tuple[Technique[Model, GridState], ...] = ()) -> HumanSolver[Model, GridState]:
     """Four levels for a genre of digits read by groups (Tatham's Towers, Keen, Solo's killer cages): the rules
     alone, the groups read with what their cells may still hold (``reading``), a trial followed at most ``chain``
-    rounds, a trial followed to the end. ``what`` names a cell's value for people ("digit", "height")."""
+    rounds, a trial followed to the end. ``what`` names a cell's value for people ("digit", "height"); ``first``,
+    as ``solver``'s, named readings of the rules before the rules alone."""
     trials = Trials([RULE, reading])
     return HumanSolver((
-        Level(names[0], (RULE,)),
+        Level(names[0], (*first, RULE)),
         Level(names[1], (reading,)),
         Level(names[2], (_trial("short trial", f"Assume a cell's {what} and follow the rules at most {chain} rounds: "
                                 "a broken rule rules it out.", 5.0, trials, chain),)),
