@@ -44,6 +44,9 @@ class ClueGenre(Protocol[B, K]):
 
     def model(self, puzzle: Any) -> Model: ...
 
+    # Optional: ``together(board, answer) -> Sequence[Sequence[K]]``, groups of clues the polish tries to take away
+    # at once before one at a time (Tatham's Filling takes a whole region's numbers first).
+
 
 @dataclass(frozen=True)
 class Draft(Generic[B, K]):
@@ -120,11 +123,18 @@ class KitSteps(Generic[B, K]):
         return Draft(puzzle.board, puzzle.answer, puzzle.shown | {rng.choice(ruling_out)})
 
     def polish(self, puzzle: Draft[B, K], solution: Draft[B, K], rng: random.Random, deadline: Deadline) -> Draft[B, K]:
+        """Each clue in random order goes while the puzzle stays unique at its level; a genre's groups of clues
+        (``together``) are tried first, each group at once: one check for a group that can go."""
+        together = getattr(self.genre, "together", None)
+        groups = [] if together is None else [frozenset(group) for group in together(puzzle.board, puzzle.answer)]
+        rng.shuffle(groups)
         order = sorted(puzzle.shown, key=repr)
         rng.shuffle(order)
-        for clue in order:
+        for clues in [*groups, *(frozenset((clue,)) for clue in order)]:
             deadline.check()
-            fewer = puzzle.shown - {clue}
+            fewer = puzzle.shown - clues
+            if fewer == puzzle.shown:
+                continue
             if self.fits is not None:
                 assert self._every_clue is not None
                 unique_at_level = (not self.prove_first or self.prover(puzzle).other(fewer, deadline) is None) and \
