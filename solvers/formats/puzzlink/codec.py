@@ -6,6 +6,7 @@ depends on the genre (its ``src/variety/*.js``), but most genres build it from t
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from urllib.parse import unquote
 
 from solvers.common import InvalidInput
@@ -26,15 +27,19 @@ def count_field(text: str) -> int | None:
     return int(text) if text.isascii() and text.isdigit() and len(text) <= 9 else None
 
 
-def split_url(url: str, genre: str, max_side: int = 100) -> tuple[int, int, str]:
+def split_url(url: str, genre: str, max_side: int = 100, refused: Mapping[str, str] | None = None) -> tuple[int, int, str]:
     """(cols, rows, body) of a pzprjs URL of ``genre`` (puzz.link, pzv.jp or the bare ``genre/...``);
-    raises InvalidInput saying what is wrong."""
+    raises InvalidInput saying what is wrong. ``refused``: flag letters of a variant this service does not play,
+    each with what it is."""
     query = unquote(url.strip()).split("?", 1)[-1]
     fields = query.split("/")
     if fields[0] != genre:
         raise InvalidInput(f"not a {genre} URL: expected `...?{genre}/<cols>/<rows>/<body>`, got genre {shown(fields[0])}")
     if len(fields) > 1 and count_field(fields[1]) is None:
-        fields.pop(1)  # a pzprjs flag field; none of the genres here defines one that changes the puzzle
+        flags = fields.pop(1)  # a pzprjs flag field: most change nothing of the puzzle; a variant's is refused
+        for letter, variant in (refused or {}).items():
+            if letter in flags:
+                raise InvalidInput(f"the flag `{letter}` makes this {variant}, which is not played here")
     if len(fields) < 4 or count_field(fields[1]) is None or count_field(fields[2]) is None:
         raise InvalidInput(f"a {genre} URL reads `...?{genre}/<cols>/<rows>/<body>` (sizes in digits 0-9), "
                            f"got {shown(query)}")
@@ -189,3 +194,22 @@ def write_4cell(values: list[int]) -> str:
     if blanks:
         out.append(base36(blanks + 15))
     return "".join(out)
+
+
+def number_grid_url(genre: str, grid: list[list[int | None]]) -> str:
+    """A genre whose puzzle is a grid of numbers (None: no number) as pzprjs's cell "number16" runs."""
+    return url(genre, len(grid[0]), len(grid), write_numbers([UNKNOWN if v is None else v for row in grid for v in row]))
+
+
+def read_number_grid(address: str, genre: str, max_side: int, meaning: str, refused: Mapping[str, str] | None = None
+                     ) -> tuple[int, int, list[list[int | None]], str]:
+    """(rows, cols, the grid, the rest of the body) of ``number_grid_url``'s URL; a number below 1 or a "?" is
+    refused (InvalidInput naming the cell, then ``meaning``: what a number there is), as are ``refused`` flags."""
+    cols, rows, body = split_url(address, genre, max_side, refused)
+    values, rest = read_cell_numbers(body, rows * cols)
+    for index, value in enumerate(values):
+        if value != UNKNOWN and value < 1:
+            raise InvalidInput(f"row {index // cols + 1}, column {index % cols + 1} holds "
+                               f"{'a question mark' if value < 0 else value}: {meaning}")
+    cells = [None if v == UNKNOWN else v for v in values]
+    return rows, cols, [cells[r * cols:(r + 1) * cols] for r in range(rows)], rest
