@@ -5,6 +5,7 @@ from __future__ import annotations
 from generators import (
     battleship,
     dabuhamienai,
+    fillomino,
     hashi,
     hitori,
     kakuro,
@@ -48,6 +49,7 @@ TYPES: dict[str, PuzzleType] = {
         shikaku.PUZZLE_TYPE,
         nurikabe.PUZZLE_TYPE,
         masyu.PUZZLE_TYPE,
+        fillomino.PUZZLE_TYPE,
         kakuro.PUZZLE_TYPE,
         killer_sudoku.PUZZLE_TYPE,
         star_battle.PUZZLE_TYPE,
