@@ -33,6 +33,7 @@ from bench.stats import percentile
 from generators import (
     battleship,
     dabuhamienai,
+    fillomino,
     hashi,
     hitori,
     kakuro,
@@ -90,6 +91,7 @@ BANDS: dict[str, list[Band]] = {
     "nurikabe": [Band("size", 5, 7, 10, {})],
     "kakuro": [Band("size", 5, 10, 14, {})],
     "star-battle": [Band("size", 5, 8, 10, {}), Band("size", 10, 10, 10, {"stars": 2})],
+    "fillomino": [Band("size", 4, 8, 13, {})],
 }
 
 UNGRADED: dict[str, Callable[[BaseModel, int, Deadline], Any]] = {
@@ -116,6 +118,8 @@ UNGRADED: dict[str, Callable[[BaseModel, int, Deadline], Any]] = {
     "masyu": lambda p, seed, deadline: kit.make(masyu.MasyuGenre(), masyu.MasyuAnswer, p, seed, deadline),
     "kakuro": lambda p, seed, deadline: kit.make(kakuro.KakuroGenre("medium", deadline), kakuro.KakuroAnswer, p, seed,
                                                  deadline, kakuro._drawn),
+    "fillomino": lambda p, seed, deadline: kit.make(fillomino.FillominoGenre(p.difficulty), fillomino.FillominoAnswer, p,
+                                                    seed, deadline),
 }
 
 

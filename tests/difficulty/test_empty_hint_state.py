@@ -21,6 +21,7 @@ PARAMS = {"dabuhamienai": {"size": 5, "difficulty": "easy"}, "battleship": {"siz
           "takuzu": {"size": 6, "difficulty": "easy"},
           "shikaku": {"size": 5, "difficulty": "easy"},
           "nurikabe": {"size": 5, "difficulty": "medium"},
+          "fillomino": {"size": 5, "difficulty": "medium"},
           "kakuro": {"size": 6, "difficulty": "medium"},
           "killer-sudoku": {"difficulty": "easy"},
           "star-battle": {"size": 6, "difficulty": "easy"},

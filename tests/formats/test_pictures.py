@@ -30,6 +30,7 @@ PARAMS = {
     "takuzu": {"size": 6},
     "shikaku": {"size": 5},
     "nurikabe": {"size": 5},
+    "fillomino": {"size": 5, "difficulty": "easy"},
     "kakuro": {"size": 6, "difficulty": "medium"},
     "killer-sudoku": {"difficulty": "easy"},
     "star-battle": {"size": 6, "difficulty": "easy"},
@@ -57,6 +58,8 @@ def expected_texts(name: str, puzzle: dict) -> set[str]:
         return {str(v) for row in puzzle["givens"] for v in row if v}
     if name == "nurikabe":
         return {str(v) for row in puzzle["numbers"] for v in row if v is not None}
+    if name == "fillomino":
+        return {str(v) for row in puzzle["givens"] for v in row if v is not None}
     if name == "light-up":
         return {str(v) for row in puzzle["walls"] for v in row if v is not None and v >= 0}
     if name == "nonogram":
@@ -147,6 +150,7 @@ def test_play_mode_marks_every_cell_with_its_hook(name: str) -> None:
         "hashi": ({"rows": 2, "cols": 3, "islands": [[1, None, 2], [None, None, 1]]}, 3),
         "slitherlink": ({"rows": 2, "cols": 3, "clues": [[3, None, 1], [None, 2, None]]}, 6),
         "nurikabe": ({"rows": 2, "cols": 3, "numbers": [[1, None, None], [None, None, 2]]}, 6),
+        "fillomino": ({"rows": 2, "cols": 3, "givens": [[1, None, None], [None, None, 2]]}, 6),
         "hitori": ({"size": 3, "numbers": [[1, 1, 3], [2, 3, 1], [3, 1, 2]]}, 9),
         "masyu": ({"rows": 2, "cols": 3, "pearls": [["W", None, "B"], [None, None, None]]}, 6),
         "skyscrapers": ({"size": 3, "top": [3, 2, 1], "bottom": [1, 2, 2], "left": [3, 2, 1], "right": [1, 2, 2],

@@ -27,6 +27,10 @@ PUZZLES = {
         "numbers": grid(st.sampled_from([None, None, None, None, 1, 2, 3, 5, 0, -1]), 5),
     }),
     "hitori": st.fixed_dictionaries({"size": st.integers(-1, 6), "numbers": grid(st.integers(-1, 7), 6)}),
+    "fillomino": st.fixed_dictionaries({
+        "rows": st.integers(-1, 4), "cols": st.integers(-1, 4),
+        "givens": grid(st.sampled_from([None, None, None, None, 1, 2, 3, 4, 0, -1, 17]), 4),
+    }),
     "number-sums": st.fixed_dictionaries({
         "numbers": grid(st.integers(0, 10), 5),
         "row_sums": st.lists(st.integers(-1, 40), max_size=6),

@@ -637,3 +637,26 @@ def test_kakuro_digits_in_white_cells_only(browser, service: str, tmp_path: Path
     sync_api.expect(page.locator("[data-result]")).to_contain_text("Hint", timeout=30_000)
     assert page.errors == []  # type: ignore[attr-defined]
     page.close()
+
+
+def test_fillomino_digits_with_givens_fixed(browser, service: str, tmp_path: Path) -> None:
+    """A 5×5 solved by typing each open cell's number (the givens fixed, drawn by the digits widget); a wrong number
+    shows the region it breaks; a hint fills a number or pencils a cell."""
+    record = generate(service, "fillomino", size=5, difficulty="easy", seed=3)
+    givens, solution = record["puzzle"]["givens"], record["solution"]["digits"]
+    open_cells = [(r, c) for r in range(5) for c in range(5) if givens[r][c] is None]
+    page = open_page(browser, service, record, PHONE)
+    first = open_cells[0]
+    type_digit(page, *first, solution[first[0]][first[1]] % 5 + 1)
+    for r, c in open_cells[1:]:
+        type_digit(page, r, c, solution[r][c])
+    text = check(page)
+    assert "broken" in text and page.locator(".violation").count() >= 1
+    type_digit(page, *first, solution[first[0]][first[1]])
+    assert check(page).startswith("solved")
+    page.screenshot(path=tmp_path / "fillomino-phone-solved.png", full_page=True)
+    page.click('[data-action="clear"]')
+    page.click('[data-action="hint"]')
+    sync_api.expect(page.locator("[data-result]")).to_contain_text("Hint", timeout=30_000)
+    assert page.errors == []  # type: ignore[attr-defined]
+    page.close()
