@@ -24,7 +24,7 @@ from solvers.common import Cell
 from solvers.kit.rules import Broken, Key, Model, Rule
 from solvers.techniques.human import Contradiction, GridState, Step, Technique, cell_name, cells_named
 
-COMPLETE, EXIT, JOIN, REACH = "complete", "exit", "join", "reach"  # the readings of an island of a size
+COMPLETE, EXIT, JOIN, REACH, CRITICAL = "complete", "exit", "join", "reach", "critical"  # an island of a size's readings
 MEMO = 20_000  # readings an Islands rule remembers (by the state of its cells) before it forgets them all
 
 
@@ -236,11 +236,13 @@ class Islands:
         return [(i, v) for i, (v, _, _) in sorted(self.reading(values, deep=True).items())]
 
     def reading(self, values: Sequence[int | None], deep: bool = True) -> dict[int, tuple[int, str, int]]:
-        """Islands of a size: what the readings decide (REACH only when ``deep``), per open position its value, the
-        reading (the first that decides it: COMPLETE, EXIT, JOIN, REACH) and the islands it reads (a ``plane``
-        mask); raises Broken. On bit masks (``_Plane``): a level check of a large grid looks at these rules
+        """Islands of a size: what the readings decide (REACH and CRITICAL only when ``deep``), per open position
+        its value, the reading (the first that decides it: COMPLETE, EXIT, JOIN, REACH, CRITICAL) and the islands it
+        reads (a ``plane`` mask); raises Broken. On bit masks (``_Plane``): a level check of a large grid looks at these rules
         hundreds of thousands of times."""
         assert self.size is not None
+        if not deep and self.value not in values:
+            return {}  # no island yet: nothing to read but room for new ones (``deep``)
         held, left, open_ = self.plane.masks(values, self.value)
         memo = self.memo
         if (held, left, deep) not in memo:
@@ -271,6 +273,8 @@ class Islands:
         for group in groups:
             count, ways = group.bit_count(), plane.spread(group) & open_
             borders.append(ways)
+            if count == size and not ways:
+                continue  # complete and closed: nothing to read
             twice |= seen & ways
             seen |= ways
             if count > size and not self.at_least:
@@ -294,6 +298,15 @@ class Islands:
             if part.bit_count() >= size:
                 reach |= part
         decide(open_ & ~(reach | self._grown(groups, free)), off, REACH)
+        for group in groups:  # a cell an island short of cells cannot reach its size without (Tatham's critical square)
+            missing = size - group.bit_count()
+            if missing > 0:
+                near = group
+                for _ in range(missing):
+                    near = plane.spread(near) & free
+                for cell in plane.bits(near & open_):
+                    if plane.grow(group, free & ~cell, size).bit_count() < size:
+                        decide(cell, on, CRITICAL, group)
         return forced
 
     def _grown(self, groups: list[int], free: int) -> int:
@@ -386,10 +399,11 @@ class _Plane:
         return held, left, open_
 
 
-def _reading(kind: str, name: str, description: str, says: str, weight: float) -> Technique[Model, GridState]:
-    """A technique of one reading of every Islands rule of a size: a step per island (per cell for JOIN) it
-    reads; ``says`` words why, with ``{group}`` the island's cells, ``{cell}`` the first cell decided, ``{cells}``
-    all of them and ``{size}`` the islands' size."""
+def _reading(says: dict[str, str], name: str, description: str, weight: float) -> Technique[Model, GridState]:
+    """A technique of readings of every Islands rule of a size: a step per island (per cell for JOIN) a reading
+    decides; ``says`` words why per reading, with ``{group}`` the island's cells, ``{cell}`` the first cell
+    decided, ``{cells}`` all of them and ``{size}`` the islands' size."""
+    deep = bool({REACH, CRITICAL} & set(says))
 
     def steps(model: Model, state: GridState, rules: Iterable[int], worded: bool = True) -> list[Step]:
         found: list[Step] = []
@@ -399,24 +413,24 @@ def _reading(kind: str, name: str, description: str, says: str, weight: float) -
                 continue
             members = model.flat.cells[k]
             try:
-                read = rule.reading([state.values[i] for i in members], deep=kind == REACH)
+                read = rule.reading([state.values[i] for i in members], deep=deep)
             except Broken as broken:
                 raise Contradiction(f"{rule.says}, and {broken.why}", model.where(rule)) from None
-            by_island: dict[tuple[int, ...], list[tuple[int, int]]] = {}
+            by_island: dict[tuple[str, tuple[int, ...]], list[tuple[int, int]]] = {}
             for p, (value, why, because) in sorted(read.items()):
-                if why == kind:
+                if why in says:
                     islands = tuple(rule.plane.positions(because))
-                    by_island.setdefault(islands if kind != JOIN else (p, *islands), []).append((p, value))
-            for islands, decided in by_island.items():
+                    by_island.setdefault((why, islands if why != JOIN else (p, *islands)), []).append((p, value))
+            for (why, islands), decided in by_island.items():
                 if not worded:  # a trial's step (``Technique.near``): applied, never shown
                     found.append(Step(name, "", tuple(((0, members[p]), v) for p, v in decided)))
                     continue
                 keys = [model.keys[members[p]] for p, _ in decided]
                 group = [rule._cell(p) for p in islands if p not in dict(decided)]
-                why = says.format(group=cells_named(group), cell=cell_name(rule._cell(decided[0][0])),
-                                  cells=cells_named(rule._cell(p) for p, _ in decided),
-                                  size=f"{rule.size} or more" if rule.at_least else rule.size)
-                found.append(Step(name, f"{rule.says}: {why}, so {model.layout.say(keys, decided[0][1])}",
+                told = says[why].format(group=cells_named(group), cell=cell_name(rule._cell(decided[0][0])),
+                                        cells=cells_named(rule._cell(p) for p, _ in decided),
+                                        size=f"{rule.size} or more" if rule.at_least else rule.size)
+                found.append(Step(name, f"{rule.says}: {told}, so {model.layout.say(keys, decided[0][1])}",
                                   tuple(((0, members[p]), v) for p, v in decided),
                                   tuple(dict.fromkeys([*group, *(rule._cell(p) for p, _ in decided)]))))
         return found
@@ -435,12 +449,14 @@ def deeper(rule: Rule, values: Sequence[int | None]) -> list[tuple[int, int]]:
 # The readings of islands of a size as a person's techniques: the first three are what the rules' looks decide,
 # named (``solvers.kit.human``'s ``first``, at the easiest level); OUT_OF_REACH is the next level's reading.
 READINGS = (
-    _reading(COMPLETE, "complete region", "A region with all its cells: its neighbours take another number.",
-             "{group} have all {size}", 1.0),
-    _reading(EXIT, "only way out", "A region still short of cells with one open neighbour grows there.",
-             "{group} can only grow through {cell}", 1.0),
-    _reading(JOIN, "too big to join", "A cell that would join regions of a number into more cells than the number "
-             "takes another.", "{cell} would join {group} into more than {size}", 1.0),
+    _reading({COMPLETE: "{group} have all {size}"}, "complete region",
+             "A region with all its cells: its neighbours take another number.", 1.0),
+    _reading({EXIT: "{group} can only grow through {cell}"}, "only way out",
+             "A region still short of cells with one open neighbour grows there.", 1.0),
+    _reading({JOIN: "{cell} would join {group} into more than {size}"}, "too big to join",
+             "A cell that would join regions of a number into more cells than the number takes another.", 1.0),
 )
-OUT_OF_REACH = _reading(REACH, "out of reach", "A cell no region of a number can grow to, with no room for a new "
-                        "one around it, takes another number.", "no region of {size} can reach or fit {cells}", 2.0)
+OUT_OF_REACH = _reading({REACH: "no region of {size} can reach or fit {cells}",
+                         CRITICAL: "{group} cannot reach {size} without {cell}"}, "out of reach",
+                        "A cell no region of a number can grow to, with no room for a new one around it, takes another "
+                        "number; a cell a region cannot be completed without joins it.", 2.0)
