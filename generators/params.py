@@ -27,11 +27,13 @@ def normalise_shape(params: SizedGrid) -> None:
 
 
 def rectangle_params(name: str, module: str, low: int, high: int, default: int, graded: Difficulty,
-                     largest: Mapping[str, int] | None = None) -> type[BaseModel]:
+                     largest: Mapping[str, int] | None = None, most_cells: Mapping[str, int] | None = None
+                     ) -> type[BaseModel]:
     """The parameters of a genre on a rectangle of any size from ``low`` to ``high`` with the kit's levels:
     ``size`` or ``rows``/``cols``, and ``difficulty``, one of ``graded``'s levels; ``largest`` caps the side of a
-    level whose generation beyond it would not fit the service's time budget. ``name`` and ``module`` are
-    where the class is bound, so a worker process unpickles its instances."""
+    level whose generation beyond it would not fit the service's time budget, ``most_cells`` its cells (a long
+    thin board costs what its cells cost). ``name`` and ``module`` are where the class is bound, so a worker
+    process unpickles its instances."""
     levels = Literal[tuple(graded.names)]  # type: ignore[valid-type]
 
     class Params(BaseModel):
@@ -49,6 +51,10 @@ def rectangle_params(name: str, module: str, low: int, high: int, default: int, 
             if cap is not None and max(self.shape()) > cap:
                 raise ValueError(f"difficulty {self.difficulty!r} is made up to {cap}×{cap} (larger ones take too long "
                                  f"to generate): ask a smaller size or an easier level")
+            cells = (most_cells or {}).get(self.difficulty)
+            if cells is not None and self.shape()[0] * self.shape()[1] > cells:
+                raise ValueError(f"difficulty {self.difficulty!r} is made up to {cells} cells (larger boards take too "
+                                 f"long to generate): ask a smaller size or an easier level")
             return self
 
         def shape(self) -> tuple[int, int]:
