@@ -409,13 +409,17 @@ class Digits:
     def cell(self, key: Key) -> Cell:
         return key[0], key[1]  # type: ignore[index]
 
+    def named(self, digit: int) -> str:
+        """A digit as a sentence says it (a layout whose last digit stands for several says which)."""
+        return str(digit)
+
     def say(self, keys: Sequence[Key], value: int) -> str:
         if value:
-            return ", ".join(f"{cell_name(self.cell(k))} is {k[2]}" for k in keys)  # type: ignore[index]
+            return ", ".join(f"{cell_name(self.cell(k))} is {self.named(k[2])}" for k in keys)  # type: ignore[index]
         by_digit: dict[int, list[Cell]] = {}
         for r, c, d in keys:  # type: ignore[misc]
             by_digit.setdefault(d, []).append((r, c))
-        return "; ".join(f"{cells_named(cells)} {'is' if len(cells) == 1 else 'are'} not {d}"
+        return "; ".join(f"{cells_named(cells)} {'is' if len(cells) == 1 else 'are'} not {self.named(d)}"
                          for d, cells in by_digit.items())
 
     def hint_entry(self, key: Key, value: int) -> dict[str, Any]:
