@@ -129,7 +129,7 @@ class FillominoGenre:
     def together(self, board: Grid, answer: dict[str, Grid]) -> list[list[Cell]]:
         """Each region's numbers, tried away at once first: an unclued region is a good find for a person (Tatham),
         and one check takes several clues."""
-        return groups(board) if self.level != LEVELS[0] else []  # the rules alone never find an unclued region
+        return groups(board) if self.level != LEVELS[0] else []  # the rules alone all but never find an unclued region
 
     def puzzle(self, board: Grid, answer: dict[str, Grid], shown: frozenset[Cell]) -> FillominoPuzzle:
         return FillominoPuzzle(rows=len(board), cols=len(board[0]), givens=[

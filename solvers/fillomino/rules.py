@@ -20,10 +20,11 @@ from typing import Any
 from pydantic import BaseModel, Field, model_validator
 
 from solvers.common import Deadline, SolveOutcome, Violation, grid_shape_violations
+from solvers.grid import connected_regions
 from solvers.kit import rules as kit
 from solvers.kit.islands import Islands
 from solvers.kit.rules import Count, Digits, Key, Model, _grid_of
-from solvers.techniques.human import Hint, cell_name, cells_named
+from solvers.techniques.human import Hint, cell_name
 
 MAX_SIDE = 30
 FLOOR = 9  # the sizes the model names one by one at least (Tatham's regions reach 9): larger ones are "over"
@@ -58,7 +59,7 @@ class Sizes(Digits):
     def _key_digit(self, value: int) -> int:
         return value if self.top is None else min(value, self.top + 1)
 
-    def _name(self, digit: int) -> str:
+    def named(self, digit: int) -> str:
         return f"more than {self.top}" if self.top is not None and digit > self.top else str(digit)
 
     def read(self, answer: Mapping[str, Any]) -> dict[Key, int]:
@@ -67,27 +68,11 @@ class Sizes(Digits):
 
     def write(self, ones: set[Key]) -> dict[str, Any]:
         grid = super().write(ones)[self.field]
-        over = {(r, c) for r in range(self.rows) for c in range(self.cols) if self.top is not None and grid[r][c] > self.top}
-        while over:
-            group, stack = set(), [over.pop()]
-            while stack:
-                r, c = cell = stack.pop()
-                group.add(cell)
-                near = {(r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)} & over
-                over -= near
-                stack.extend(near)
+        top = self.top or self.rows * self.cols
+        for group in connected_regions(self.rows, self.cols, lambda cell: grid[cell[0]][cell[1]] > top):
             for r, c in group:
                 grid[r][c] = len(group)
         return {self.field: grid}
-
-    def say(self, keys: Any, value: int) -> str:
-        if value:
-            return ", ".join(f"{cell_name(self.cell(k))} is {self._name(k[2])}" for k in keys)
-        by_digit: dict[int, list[Any]] = {}
-        for r, c, d in keys:
-            by_digit.setdefault(d, []).append((r, c))
-        return "; ".join(f"{cells_named(cells)} {'is' if len(cells) == 1 else 'are'} not {self._name(d)}"
-                         for d, cells in by_digit.items())
 
     def partial(self, state: Mapping[str, Any]) -> dict[Key, int]:
         """A size over ``top`` the player wrote or pencilled is the "over" digit."""

@@ -25,7 +25,7 @@ from solvers.kit.rules import Broken, Key, Model, Rule
 from solvers.techniques.human import Contradiction, GridState, Step, Technique, cell_name, cells_named
 
 COMPLETE, EXIT, JOIN, REACH, CRITICAL = "complete", "exit", "join", "reach", "critical"  # an island of a size's readings
-MEMO = 20_000  # readings an Islands rule remembers (by the state of its cells) before it forgets them all
+MEMO = 4096  # readings an Islands rule remembers (by the state of its cells) before it forgets them all
 
 
 @dataclass(frozen=True)
@@ -237,9 +237,9 @@ class Islands:
 
     def reading(self, values: Sequence[int | None], deep: bool = True) -> dict[int, tuple[int, str, int]]:
         """Islands of a size: what the readings decide (REACH and CRITICAL only when ``deep``), per open position
-        its value, the reading (the first that decides it: COMPLETE, EXIT, JOIN, REACH, CRITICAL) and the islands it
-        reads (a ``plane`` mask); raises Broken. On bit masks (``_Plane``): a level check of a large grid looks at these rules
-        hundreds of thousands of times."""
+        its value, the reading (the first that decides it: COMPLETE, EXIT, JOIN, REACH, CRITICAL) and the islands
+        it reads (a ``plane`` mask); raises Broken. On bit masks (``_Plane``), remembered by state: a level check
+        of a large grid looks at these rules hundreds of thousands of times."""
         assert self.size is not None
         if not deep and self.value not in values:
             return {}  # no island yet: nothing to read but room for new ones (``deep``)
@@ -298,7 +298,7 @@ class Islands:
             if part.bit_count() >= size:
                 reach |= part
         decide(open_ & ~(reach | self._grown(groups, free)), off, REACH)
-        for group in groups:  # a cell an island short of cells cannot reach its size without (Tatham's critical square)
+        for group in groups:  # a cell an island short of cells cannot reach its size without (Tatham's "critical square")
             missing = size - group.bit_count()
             if missing > 0:
                 near = group
@@ -317,9 +317,12 @@ class Islands:
         for group in groups:
             left = plane.full.bit_count() if self.at_least else self.size - group.bit_count()
             missing[left] = missing.get(left, 0) | group
-        grown = 0
+        grown, last = 0, min(missing, default=0)
         for left in range(max(missing, default=0), -1, -1):
-            grown = (plane.spread(grown) & free if grown else 0) | missing.get(left, 0)
+            wider = (plane.spread(grown) & free if grown else 0) | missing.get(left, 0)
+            if wider == grown and left < last:
+                break  # every island in, and no cell more: the rest of the spreads add nothing
+            grown = wider
         return grown
 
 

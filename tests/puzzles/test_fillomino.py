@@ -208,6 +208,30 @@ def test_a_hint_names_the_reading_and_the_region() -> None:
     assert hint.decide == [{"cell": [0, 2], "value": 3}]
 
 
+def test_a_hint_that_places_a_size_past_the_top_writes_the_solutions_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sizes past 2 as one "over" size: the 4s' region, found by hints, is written as 4s, said as "more than 2"."""
+    monkeypatch.setattr(rules, "FLOOR", 2)
+    puzzle = FillominoPuzzle(rows=2, cols=3, givens=[[1, None, 1], [None, None, None]])
+    solution = FillominoAnswer(digits=[[1, 4, 1], [4, 4, 4]])
+    digits: list[list[int | None]] = [[1, None, 1], [None, None, None]]
+    marks: list[list[list[int] | None]] = [[None] * 3 for _ in range(2)]
+    said = []
+    for _ in range(20):
+        hint = DIFFICULTY.hint(puzzle, DIFFICULTY.state_model(digits=digits, candidates=marks), solution,
+                               Deadline.after(20))
+        if hint.technique == "solved":
+            break
+        for entry in hint.decide:
+            (r, c), value = entry["cell"], entry["value"]
+            if entry.get("eliminate"):
+                marks[r][c] = [d for d in (marks[r][c] or [1, 2, 3]) if d != value]
+            else:
+                assert value == solution.digits[r][c], hint.message
+                digits[r][c] = value
+                said.append(hint.message)
+    assert digits == solution.digits and any("more than 2" in message for message in said)
+
+
 def test_the_picture_shows_givens_answer_and_regions() -> None:
     entry = entries("pzprjs")[0]
     puzzle = parse_url(entry["url"])
