@@ -90,6 +90,25 @@ def cell_background(grid: Grid, r: int, c: int, fill: str = "white") -> draw.Rec
     return draw.Rectangle(grid.x(c), grid.y(r), grid.size, grid.size, fill=fill, class_="bg")
 
 
+SOLVED_INK = "#1f5fbf"  # the digits a solution adds: blue, and regular weight where the givens are bold
+
+
+def digit_cell(grid: Grid, r: int, c: int, play: bool, font: float, given: int | None = None,
+               solved: int | None = None, lower: float = 0.0) -> draw.Group:
+    """One cell of a board of digits: its given in bold, else the solution's digit in blue, else (play) the empty
+    ``<text class="entry">`` the digits widget types into; ``lower`` moves the digit down (room for a clue above)."""
+    group = cell_group(r, c, play, given=given is not None)
+    group.append(cell_background(grid, r, c))
+    x, y = grid.centre(r, c)
+    if given is not None:
+        group.append(text(given, x, y + lower, font, font_weight="bold", class_="given-digit"))
+    elif solved is not None:
+        group.append(text(solved, x, y + lower, font, fill=SOLVED_INK, class_="solved-digit"))
+    elif play:
+        group.append(text("", x, y + lower, font, fill=SOLVED_INK, class_="entry"))
+    return group
+
+
 def grid_lines(grid: Grid, cells: Iterable[tuple[int, int]] | None = None, outer: float = 3.0) -> draw.Group:
     """Thin lines around each cell (all cells, or only ``cells`` for an irregular shape) and a thick
     outline around the whole: around the rectangle, or along every outer edge of the shape."""

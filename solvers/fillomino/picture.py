@@ -7,11 +7,10 @@ into (``app/static/play-digits.js``), which fixes the given cells.
 
 from __future__ import annotations
 
-from pictures.grid import CELL, INK, Grid, borders, canvas, cell_background, cell_group, finish, grid_lines, text
+from pictures.grid import CELL, INK, Grid, borders, canvas, digit_cell, finish, grid_lines
 from solvers.fillomino.rules import FillominoAnswer, FillominoPuzzle
 
 MARGIN = 6
-SOLVED_INK = "#1f5fbf"
 
 
 def render(puzzle: FillominoPuzzle, answer: FillominoAnswer | None = None, play: bool = False) -> str:
@@ -21,17 +20,8 @@ def render(puzzle: FillominoPuzzle, answer: FillominoAnswer | None = None, play:
     for r in range(rows):
         for c in range(cols):
             given = puzzle.givens[r][c]
-            group = cell_group(r, c, play, given=given is not None)
-            group.append(cell_background(grid, r, c))
-            x, y = grid.centre(r, c)
             font = CELL * (0.6 if (given or 0) < 10 else 0.45)
-            if given is not None:
-                group.append(text(given, x, y, font, font_weight="bold", class_="given-digit"))
-            elif answer is not None:
-                group.append(text(answer.digits[r][c], x, y, font, fill=SOLVED_INK, class_="solved-digit"))
-            elif play:
-                group.append(text("", x, y, font, fill=SOLVED_INK, class_="entry"))
-            d.append(group)
+            d.append(digit_cell(grid, r, c, play, font, given, answer.digits[r][c] if answer else None))
     d.append(grid_lines(grid))
     if answer is not None:
         inside = [(r, c) for r in range(rows) for c in range(cols)]

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import drawsvg as draw
 
-from pictures.grid import CELL, GRID_LINE, Grid, canvas, cell_background, cell_group, finish, grid_lines, text
+from pictures.grid import CELL, GRID_LINE, Grid, canvas, cell_background, digit_cell, finish, grid_lines, text
 from solvers.kakuro.rules import KakuroAnswer, KakuroPuzzle
 
 MARGIN = 6
 CLUE_FILL = "#c8c8c8"
-SOLVED_INK = "#1f5fbf"
 
 
 def _clue_cell(grid: Grid, r: int, c: int, down: int | None, across: int | None) -> draw.Group:
@@ -44,13 +43,6 @@ def render(puzzle: KakuroPuzzle, answer: KakuroAnswer | None = None, play: bool 
             if puzzle.black[r][c]:
                 d.append(_clue_cell(grid, r, c, puzzle.down[r][c], puzzle.across[r][c]))
                 continue
-            group = cell_group(r, c, play)
-            group.append(cell_background(grid, r, c))
-            x, y = grid.centre(r, c)
-            if answer is not None:
-                group.append(text(answer.digits[r][c], x, y, font, fill=SOLVED_INK, class_="solved-digit"))
-            elif play:
-                group.append(text("", x, y, font, fill=SOLVED_INK, class_="entry"))
-            d.append(group)
+            d.append(digit_cell(grid, r, c, play, font, solved=answer.digits[r][c] if answer else None))
     d.append(grid_lines(outer))
     return finish(d)

@@ -8,11 +8,10 @@ them for an entry.
 
 from __future__ import annotations
 
-from pictures.grid import CELL, INK, Grid, borders, canvas, cell_background, cell_group, finish, grid_lines, text
+from pictures.grid import CELL, INK, Grid, borders, canvas, digit_cell, finish, grid_lines, text
 from solvers.kenken.rules import KenkenAnswer, KenkenPuzzle
 
 MARGIN = 6
-SOLVED_INK = "#1f5fbf"
 
 
 def render(puzzle: KenkenPuzzle, answer: KenkenAnswer | None = None, play: bool = False) -> str:
@@ -23,14 +22,8 @@ def render(puzzle: KenkenPuzzle, answer: KenkenAnswer | None = None, play: bool 
     font = CELL * 0.55
     for r in range(n):
         for c in range(n):
-            group = cell_group(r, c, play)
-            group.append(cell_background(grid, r, c))
-            x, y = grid.centre(r, c)
-            if answer is not None:
-                group.append(text(answer.digits[r][c], x, y + CELL * 0.08, font, fill=SOLVED_INK, class_="solved-digit"))
-            elif play:
-                group.append(text("", x, y + CELL * 0.08, font, fill=SOLVED_INK, class_="entry"))
-            d.append(group)
+            d.append(digit_cell(grid, r, c, play, font, solved=answer.digits[r][c] if answer else None,
+                                lower=CELL * 0.08))
     d.append(grid_lines(grid))
     cage_of = {tuple(cell): k for k, cage in enumerate(puzzle.cages) for cell in cage.cells}
     d.append(borders(grid, cage_of, lambda a, b: cage_of.get(a) != cage_of.get(b), INK, 2.5))

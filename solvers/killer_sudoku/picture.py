@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import drawsvg as draw
 
-from pictures.grid import CELL, INK, Grid, borders, canvas, cell_background, cell_group, finish, grid_lines, text
+from pictures.grid import CELL, INK, Grid, borders, canvas, digit_cell, finish, grid_lines, text
 from solvers.killer_sudoku.rules import BOX, KillerSudokuAnswer, KillerSudokuPuzzle, N
 
 MARGIN = 6
-SOLVED_INK = "#1f5fbf"
 CAGE_INK = "#8a3b12"
 
 
@@ -23,18 +22,8 @@ def render(puzzle: KillerSudokuPuzzle, answer: KillerSudokuAnswer | None = None,
     font = CELL * 0.55
     for r in range(N):
         for c in range(N):
-            given = puzzle.givens[r][c]
-            group = cell_group(r, c, play, given=bool(given))
-            group.append(cell_background(grid, r, c))
-            x, y = grid.centre(r, c)
-            y += CELL * 0.08
-            if given:
-                group.append(text(given, x, y, font, font_weight="bold", class_="given-digit"))
-            elif answer is not None:
-                group.append(text(answer.digits[r][c], x, y, font, fill=SOLVED_INK, class_="solved-digit"))
-            elif play:
-                group.append(text("", x, y, font, fill=SOLVED_INK, class_="entry"))
-            d.append(group)
+            d.append(digit_cell(grid, r, c, play, font, puzzle.givens[r][c] or None,
+                                answer.digits[r][c] if answer else None, lower=CELL * 0.08))
     d.append(grid_lines(grid))
     boxes = draw.Group(stroke=INK, stroke_width=3, stroke_linecap="square", class_="boxes")
     for k in range(BOX, N, BOX):

@@ -7,11 +7,10 @@ into (``app/static/play-digits.js``); the clues stay outside the cells, so the p
 
 from __future__ import annotations
 
-from pictures.grid import CELL, Grid, canvas, cell_background, cell_group, finish, grid_lines, text
+from pictures.grid import CELL, Grid, canvas, digit_cell, finish, grid_lines, text
 from solvers.skyscrapers.rules import SkyscrapersAnswer, SkyscrapersPuzzle
 
 MARGIN = 6
-SOLVED_INK = "#1f5fbf"
 CLUE_INK = "#1a1a1a"
 
 
@@ -23,17 +22,7 @@ def render(puzzle: SkyscrapersPuzzle, answer: SkyscrapersAnswer | None = None, p
     font = CELL * (0.62 if n < 10 else 0.5)
     for r in range(n):
         for c in range(n):
-            given = puzzle.givens[r][c]
-            group = cell_group(r, c, play, given=given is not None)
-            group.append(cell_background(grid, r, c))
-            x, y = grid.centre(r, c)
-            if given is not None:
-                group.append(text(given, x, y, font, font_weight="bold", class_="given-digit"))
-            elif answer is not None:
-                group.append(text(answer.digits[r][c], x, y, font, fill=SOLVED_INK, class_="solved-digit"))
-            elif play:
-                group.append(text("", x, y, font, fill=SOLVED_INK, class_="entry"))
-            d.append(group)
+            d.append(digit_cell(grid, r, c, play, font, puzzle.givens[r][c], answer.digits[r][c] if answer else None))
     d.append(grid_lines(grid))
     for where, i, clue, _ in puzzle.lines():
         if clue is not None:

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import drawsvg as draw
 
-from pictures.grid import CELL, INK, Grid, canvas, cell_background, cell_group, finish, grid_lines, text
+from pictures.grid import CELL, INK, Grid, canvas, digit_cell, finish, grid_lines
 from solvers.sudoku.rules import SudokuAnswer, SudokuPuzzle, box_rows_cols
 
 MARGIN = 6
-SOLVED_INK = "#1f5fbf"  # the digits a solution adds: blue, and regular weight where the givens are bold
 
 
 def render(puzzle: SudokuPuzzle, answer: SudokuAnswer | None = None, play: bool = False) -> str:
@@ -25,17 +24,8 @@ def render(puzzle: SudokuPuzzle, answer: SudokuAnswer | None = None, play: bool 
     font = CELL * (0.62 if n < 10 else 0.5)
     for r in range(n):
         for c in range(n):
-            given = puzzle.givens[r][c]
-            group = cell_group(r, c, play, given=bool(given))
-            group.append(cell_background(grid, r, c))
-            x, y = grid.centre(r, c)
-            if given:
-                group.append(text(given, x, y, font, font_weight="bold", class_="given-digit"))
-            elif answer is not None:
-                group.append(text(answer.digits[r][c], x, y, font, fill=SOLVED_INK, class_="solved-digit"))
-            elif play:
-                group.append(text("", x, y, font, fill=SOLVED_INK, class_="entry"))
-            d.append(group)
+            d.append(digit_cell(grid, r, c, play, font, puzzle.givens[r][c] or None,
+                                answer.digits[r][c] if answer else None))
     d.append(grid_lines(grid))
     boxes = draw.Group(stroke=INK, stroke_width=3, stroke_linecap="square", class_="boxes")
     for r in range(box_rows, n, box_rows):
