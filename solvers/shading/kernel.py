@@ -26,7 +26,10 @@ from numba import njit
 
 UNDECIDED, WHITE, SHADED = -1, 0, 1
 BROKEN = -1  # returned by a technique that sees a broken rule
-NEAR, FAR, DEEP = 4, 6, 10_000  # rounds of the three look-aheads
+NEAR, FAR, DEEP = 4, 6, 10_000  # rounds of the three look-aheads (a genre's ladder may choose others)
+# What a step of the main path is (a genre's ladder lists them in its order, each with its level, rounds and
+# whether its trials take the lone-cell last exit):
+NEIGHBOURS, DUPLICATE, LAST_EXIT, CUT_OFF, PAIRS, GROUPS, SHORT_CHAIN, LONG_CHAIN, LONE_EXIT = range(9)
 
 
 @njit(cache=True)
@@ -197,9 +200,10 @@ def _near_duplicate(board, vals, order, first, last, work):
 
 
 @njit(cache=True)
-def _near_last_exit(board, vals, whites, order, first, last, work):
+def _near_last_exit(board, vals, whites, order, first, last, work, lone):
     """last-exit on the unshaded groups at or beside the pending cells. A flood stops at a group's
-    second way out: such a group is neither walled in nor down to its last exit."""
+    second way out: such a group is neither walled in nor down to its last exit. With ``lone``, only
+    groups of one cell count (lone-exit): a flood stops at an unshaded neighbour."""
     adj = board[0]
     found, mark, seen, exits, stack, clock = work[0], work[1], work[3], work[4], work[5], work[6]
     stamp = _tick(clock)  # the floods of this look take larger stamps
@@ -225,6 +229,9 @@ def _near_last_exit(board, vals, whites, order, first, last, work):
                     if y < 0:
                         break
                     v = vals[y]
+                    if v == WHITE and lone:
+                        size = -1  # not a lone cell
+                        break
                     if v == WHITE:
                         if seen[y] != flood:
                             seen[y] = flood
@@ -236,7 +243,7 @@ def _near_last_exit(board, vals, whites, order, first, last, work):
                         way = y
                         if ways == 2:
                             break
-            if ways >= 2 or size == whites:
+            if size < 0 or ways >= 2 or size == whites:
                 continue
             if ways == 0:
                 return BROKEN
@@ -248,22 +255,24 @@ def _near_last_exit(board, vals, whites, order, first, last, work):
 
 
 @njit(cache=True)
-def _near_local(k, board, vals, whites, order, pending, decided, work):
-    """The k-th local basic technique (neighbours, duplicate, last exit) around the pending cells."""
+def _near_local(k, board, vals, whites, order, pending, decided, work, lone=False):
+    """The k-th local basic technique (neighbours, duplicate, last exit or, ``lone``, lone exit) around the
+    pending cells."""
     if k == 0:
         return _near_neighbours(board, vals, order, pending, decided, work)
     if k == 1:
         return _near_duplicate(board, vals, order, pending, decided, work)
-    return _near_last_exit(board, vals, whites, order, pending, decided, work)
+    return _near_last_exit(board, vals, whites, order, pending, decided, work, lone)
 
 
 @njit(cache=True)
-def follow(board, vals, when, order, decided, looked, rounds, max_rounds, whites, work):
+def follow(board, vals, when, order, decided, looked, rounds, max_rounds, whites, work, lone=False):
     """Follow a trial on to at most ``max_rounds`` rounds (changing its rows in place): ``vals`` its state,
     ``when`` each decided cell's round (-1: not decided), ``order`` its decided cells in order (the first
     ``decided`` of them), ``looked[k]`` how many of those technique k had seen at its last look (the
     others are its pending cells), ``rounds`` the rounds followed so far, ``whites`` its unshaded cells.
-    Returns (rounds, cells decided, round of the contradiction or 0, finished, unshaded cells)."""
+    With ``lone`` the third technique is lone-exit. Returns (rounds, cells decided, round of the
+    contradiction or 0, finished, unshaded cells)."""
     found = work[0]
     broken, finished = 0, False
     while rounds < max_rounds and not finished:
@@ -272,7 +281,7 @@ def follow(board, vals, when, order, decided, looked, rounds, max_rounds, whites
         for k in range(3):
             pending = looked[k]
             looked[k] = decided
-            count = _near_local(k, board, vals, whites, order, pending, decided, work)
+            count = _near_local(k, board, vals, whites, order, pending, decided, work, lone)
             if count == BROKEN:
                 broken = rounds
                 break
@@ -292,10 +301,10 @@ def follow(board, vals, when, order, decided, looked, rounds, max_rounds, whites
 
 
 @njit(cache=True)
-def ensure_trial(board, base, whites, trial, max_rounds, cache, work):
+def ensure_trial(board, base, whites, trial, max_rounds, cache, work, lone=False):
     """Trial ``trial`` (= cell * 2 + value) of the cache, followed for at least ``max_rounds`` rounds or
-    to its end (on from where it stopped, if it was followed from this state before). Returns the round
-    of its contradiction, or 0."""
+    to its end (on from where it stopped, if it was followed from this state before; a cache holds the
+    trials of one kind, ``lone`` or not). Returns the round of its contradiction, or 0."""
     t_rounds, t_finished, t_broken, t_count, t_when, t_vals, t_order, t_looked, t_whites = cache
     if t_rounds[trial] < max_rounds and not t_finished[trial]:
         vals, when, order, looked = t_vals[trial], t_when[trial], t_order[trial], t_looked[trial]
@@ -307,7 +316,8 @@ def ensure_trial(board, base, whites, trial, max_rounds, cache, work):
             looked[:] = 0
             t_rounds[trial], t_count[trial], t_whites[trial] = 0, 1, whites + (value == WHITE)
         rounds, decided, broken, finished, now_white = follow(board, vals, when, order, t_count[trial], looked,
-                                                             t_rounds[trial], max_rounds, t_whites[trial], work)
+                                                             t_rounds[trial], max_rounds, t_whites[trial], work,
+                                                             lone)
         t_rounds[trial], t_count[trial], t_broken[trial] = rounds, decided, broken
         t_finished[trial], t_whites[trial] = finished, now_white
     return t_broken[trial]
@@ -322,10 +332,10 @@ def _count_whites(vals):
 
 
 @njit(cache=True)
-def either_way(board, base, groups, max_rounds, cache, work):
+def either_way(board, base, groups, max_rounds, cache, work, lone=False):
     """``human.either_way`` with the basic local trials: over the open pairs (``groups`` 0: segments
     with two undecided cells, in order) or groups (1: three or four, shortest segments first), what
-    every surviving choice decides alike within ``max_rounds`` rounds.
+    every surviving choice decides alike within ``max_rounds`` rounds (trials with lone-exit, ``lone``).
 
     Returns per step: its segment, offsets into the decided cells and their values, the depth, and
     up to two choices that broke a rule (-1 padded)."""
@@ -363,7 +373,7 @@ def either_way(board, base, groups, max_rounds, cache, work):
         living, dead = 0, 0
         for q in range(open_count):
             trial = open_cells[q] * 2 + SHADED
-            broken = ensure_trial(board, base, whites, trial, max_rounds, cache, work)
+            broken = ensure_trial(board, base, whites, trial, max_rounds, cache, work, lone)
             if broken == 0 or broken > max_rounds:
                 alive[living] = trial
                 living += 1
@@ -562,9 +572,10 @@ def lone_open_cells(board, vals):
 
 
 @njit(cache=True)
-def last_exits(board, vals):
+def last_exits(board, vals, lone=False):
     """Unshaded groups (each in the order ``white_components`` lists its cells) with one undecided
-    neighbour, and that neighbour, in order; or count -1 and the first group walled in (as group 0)."""
+    neighbour, and that neighbour, in order; or count -1 and the first group walled in (as group 0).
+    With ``lone``, groups of one cell only (lone-exit)."""
     adj = board[0]
     cells = vals.size
     whites = _count_whites(vals)
@@ -599,7 +610,7 @@ def last_exits(board, vals):
                     is_exit[y] = s
                     ways += 1
                     way = y
-        if pool - start == whites or ways > 1:
+        if pool - start == whites or ways > 1 or (lone and pool - start > 1):
             pool = start
             continue
         if ways == 0:
@@ -683,10 +694,9 @@ def split_points(board, vals, sides):
 
 
 # The main path: the techniques in order, every round, as ``HumanSolver.run`` applies them, without
-# a sentence. Technique numbers follow ``SOLVER.techniques()``; long-chain (the last) is left to Python.
+# a sentence. A genre's ladder (``techniques.Ladder.rows``) lists them as ``SOLVER.techniques()`` numbers
+# them; long-chain (the last) is left to Python.
 
-LONG_CHAIN = 11
-LEVEL_OF = np.array([0, 0, 0, 0, 0, 0, 1, 1, 2, 2, 2, 2], np.int8)
 SOLVED, STUCK, BROKEN_RULE = 0, 1, 2
 
 
@@ -715,32 +725,42 @@ def _decided(decisions, row, cell, value):
 
 
 @njit(cache=True)
-def _basic_broken(board, vals):
-    """Whether the first-level basic techniques see a broken rule (cut-off never does)."""
+def _basic_broken(board, vals, lone):
+    """Whether the first-level basic techniques see a broken rule (cut-off never does; ``lone``: the
+    first level's last exit is lone-exit)."""
     return (shaded_with_open_neighbours(board, vals)[0] < 0 or lone_open_cells(board, vals)[0] < 0
-            or last_exits(board, vals)[0] < 0)
+            or last_exits(board, vals, lone)[0] < 0)
 
 
 @njit(cache=True)
-def main_path(board, vals, upto, cache, work):
+def main_path(board, vals, upto, cache, work, ladder):
     """Solve from ``vals`` (changed in place) with the techniques of the levels up to ``upto``, as
-    ``HumanSolver.run`` does. Returns the outcome (SOLVED, STUCK or BROKEN_RULE), the steps (one row
-    each: technique, effort, segment of a look-ahead or -1, round, end of its decisions) and the
-    decisions (cell, value), in the order of the reference's path."""
+    ``HumanSolver.run`` does: ``ladder`` has a row per technique in the solver's order (what it is, its
+    level, its look-ahead's rounds, whether its trials take lone-exit). Returns the outcome (SOLVED, STUCK
+    or BROKEN_RULE), the steps (one row each: technique's row, effort, segment of a look-ahead or -1,
+    round, end of its decisions) and the decisions (cell, value), in the order of the reference's path."""
     adj = board[0]
     log = np.empty((64, 5), np.int32)
     decisions = np.empty((vals.size, 2), np.int32)
     steps, pool, rounds, undecided = 0, 0, 0, 0
     for v in vals:
         undecided += v == UNDECIDED
-    last = 3 + 2 * (upto + 1) + (1 if upto >= 2 else 0)  # the allowed techniques but long-chain
+    last = 0  # the rows of the allowed levels
+    while last < ladder.shape[0] and ladder[last, 1] <= upto:
+        last += 1
     while undecided > 0:
         reset(cache)
+        kind_cached = -1  # the trials in the cache: none yet, lone-exit's (1) or last-exit's (0)
         rounds += 1
         first = steps
-        for t in range(last + 1):
+        for t in range(last):
             # each branch appends this technique's steps: decisions first, then the step's row
-            if t == 0:
+            kind, limit, lone = ladder[t, 0], ladder[t, 2], ladder[t, 3]
+            if kind in (PAIRS, GROUPS, SHORT_CHAIN):
+                if kind_cached != -1 and kind_cached != lone:
+                    reset(cache)
+                kind_cached = lone
+            if kind == NEIGHBOURS:
                 count, shaded = shaded_with_open_neighbours(board, vals)
                 if count < 0:
                     return BROKEN_RULE, log[:steps], decisions[:pool]
@@ -755,15 +775,15 @@ def main_path(board, vals, upto, cache, work):
                             pool += 1
                     log = _logged(log, steps, t, 1, -1, rounds, pool)
                     steps += 1
-            elif t <= 3:
-                if t == 1:
-                    count, lone = lone_open_cells(board, vals)
-                    cells, value = lone[:, 1], SHADED
-                elif t == 2:
-                    count, _, _, cells = last_exits(board, vals)
+            elif kind in (DUPLICATE, LAST_EXIT, CUT_OFF, LONE_EXIT):
+                if kind == DUPLICATE:
+                    count, lone_cells = lone_open_cells(board, vals)
+                    cells, value = lone_cells[:, 1], SHADED
+                elif kind == CUT_OFF:
+                    count, cells, _ = split_points(board, vals, False)
                     value = WHITE
                 else:
-                    count, cells, _ = split_points(board, vals, False)
+                    count, _, _, cells = last_exits(board, vals, kind == LONE_EXIT)
                     value = WHITE
                 if count < 0:
                     return BROKEN_RULE, log[:steps], decisions[:pool]
@@ -772,17 +792,17 @@ def main_path(board, vals, upto, cache, work):
                     pool += 1
                     log = _logged(log, steps, t, 1, -1, rounds, pool)
                     steps += 1
-            elif t < 10:
-                limit = NEAR if t < 6 else (FAR if t < 8 else DEEP)
-                count, segs, offsets, cells, values, depths, _ = either_way(board, vals, t % 2, limit, cache, work)
+            elif kind in (PAIRS, GROUPS):
+                count, segs, offsets, cells, values, depths, _ = either_way(board, vals, kind - PAIRS, limit, cache,
+                                                                            work, lone == 1)
                 for s in range(count):
                     for p in range(offsets[s], offsets[s + 1]):
                         decisions = _decided(decisions, pool, cells[p], values[p])
                         pool += 1
                     log = _logged(log, steps, t, depths[s], segs[s], rounds, pool)
                     steps += 1
-            else:
-                cell, value, broken = first_contradiction(board, vals, NEAR, cache, work)
+            elif kind == SHORT_CHAIN:
+                cell, value, broken = first_contradiction(board, vals, limit, cache, work)
                 if cell >= 0:
                     decisions = _decided(decisions, pool, cell, 1 - value)
                     pool += 1
@@ -799,6 +819,9 @@ def main_path(board, vals, upto, cache, work):
                 undecided -= 1
             elif vals[i] != value:
                 return BROKEN_RULE, log[:steps], decisions[:pool]
-    if _basic_broken(board, vals):
+    lone_first = False
+    for t in range(ladder.shape[0]):
+        lone_first = lone_first or (ladder[t, 0] == LONE_EXIT and ladder[t, 1] == 0)
+    if _basic_broken(board, vals, lone_first):
         return BROKEN_RULE, log[:steps], decisions[:pool]
     return SOLVED, log[:steps], decisions[:pool]

@@ -20,6 +20,7 @@ look-aheads follow thousands of assumptions per puzzle, which is what the kernel
 from __future__ import annotations
 
 import dataclasses
+import functools
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -56,6 +57,47 @@ VALUE_NAMES = {SHADED: "shaded", WHITE: "unshaded"}
 
 
 @dataclass(frozen=True)
+class Ladder:
+    """Where a genre cuts the one set of techniques into its levels, so that each genre's levels can follow
+    its own reference (Hitori's: Tatham's Singles) while every technique stays shared: the rounds the
+    first two levels' look-aheads follow, and ``lone_first``: the first level joins an unshaded cell to
+    the rest only when it stands alone (Tatham's Easy), its look-ahead follows that and no more, and a
+    group's last exit and cut-off wait for the second level. The default is Dabuhamienai's."""
+
+    near: int = kernel.NEAR
+    far: int = kernel.FAR
+    lone_first: bool = False
+
+    def rows(self) -> tuple[tuple[int, int, int, bool], ...]:
+        """(what the kernel calls it, level, rounds of a look-ahead or chain, trials with lone-exit) per
+        technique, in the solver's order: ``solver`` builds the techniques from these rows, ``main_path``
+        runs them."""
+        k = kernel
+        if self.lone_first:
+            first = [(k.NEIGHBOURS, 0, 0, False), (k.DUPLICATE, 0, 0, False), (k.LONE_EXIT, 0, 0, False)]
+            second = [(k.LAST_EXIT, 1, 0, False), (k.CUT_OFF, 1, 0, False)]
+        else:
+            first = [(what, 0, 0, False) for what in (k.NEIGHBOURS, k.DUPLICATE, k.LAST_EXIT, k.CUT_OFF)]
+            second = []
+        return (*first, (k.PAIRS, 0, self.near, self.lone_first), (k.GROUPS, 0, self.near, self.lone_first),
+                *second, (k.PAIRS, 1, self.far, False), (k.GROUPS, 1, self.far, False),
+                (k.PAIRS, 2, k.DEEP, False), (k.GROUPS, 2, k.DEEP, False), (k.SHORT_CHAIN, 2, k.NEAR, False),
+                (k.LONG_CHAIN, 2, k.DEEP, False))
+
+    @cached_property
+    def array(self) -> np.ndarray:
+        return np.array(self.rows(), np.int32)
+
+    @cached_property
+    def long_chain(self) -> tuple[int, int]:
+        """(row, level) of long-chain, which Python searches between the kernel's calls."""
+        return next((t, level) for t, (what, level, _, _) in enumerate(self.rows()) if what == kernel.LONG_CHAIN)
+
+
+LADDER = Ladder()
+
+
+@dataclass(frozen=True)
 class Board:
     """What the techniques look up again and again, computed once per puzzle (flat cell indices): the
     kernel's arrays, and the same as Python tuples when the reference functions or sentences need them."""
@@ -64,6 +106,7 @@ class Board:
     numbers: tuple[int, ...]
     spans: bool  # a segment is a run's span (equal numbers may not share a run) or a pair (nor a line)
     arrays: tuple[np.ndarray, ...] = field(compare=False, repr=False)  # see kernel.board_arrays
+    ladder: Ladder = LADDER  # the genre's levels
 
     def cell(self, i: int) -> Cell:
         return divmod(i, self.n)
@@ -89,10 +132,10 @@ def _spans(starts: np.ndarray, items: np.ndarray) -> tuple[tuple[int, ...], ...]
     return tuple(tuple(flat[a:b]) for a, b in zip(bounds, bounds[1:], strict=False))
 
 
-def board_of(grid: list[list[int]], spans: bool) -> Board:
-    """The board of an N×N grid of numbers 1..N (``Board.spans``)."""
+def board_of(grid: list[list[int]], spans: bool, ladder: Ladder = LADDER) -> Board:
+    """The board of an N×N grid of numbers 1..N (``Board.spans``), graded on the genre's ``ladder``."""
     numbers = np.array(grid, np.int64)
-    return Board(len(grid), tuple(numbers.ravel().tolist()), spans, kernel.board_arrays(numbers, spans))
+    return Board(len(grid), tuple(numbers.ravel().tolist()), spans, kernel.board_arrays(numbers, spans), ladder)
 
 
 class ArrayState(GridState):
@@ -166,11 +209,11 @@ def _walled_in(board: Board, component: Sequence[int]) -> Contradiction:
     return Contradiction(f"{walled} {'is' if len(cells) == 1 else 'are'} walled in", cells)
 
 
-def _last_exit_step(board: Board, component: Sequence[int], exit_cell: int) -> Step:
+def _last_exit_step(board: Board, component: Sequence[int], exit_cell: int, name: str = "last-exit") -> Step:
     cells = [board.cell(i) for i in component]
     way = board.cell(exit_cell)
     what = f"{cell_name(cells[0])}" if len(cells) == 1 else f"the unshaded group at {cells_named(cells[:3])}"
-    return Step("last-exit", f"{what} can reach the other unshaded cells only through {cell_name(way)}, "
+    return Step(name, f"{what} can reach the other unshaded cells only through {cell_name(way)}, "
                              f"so it stays unshaded.", ((way, WHITE),), tuple(cells))
 
 
@@ -252,6 +295,23 @@ def last_exit(board: Board, state: GridState, near: Iterable[int] | None = None)
             raise _walled_in(board, component)
         if len(exits) == 1:
             steps.append(_last_exit_step(board, component, exits[0]))
+    return steps
+
+
+def lone_exit(board: Board, state: GridState, near: Iterable[int] | None = None) -> list[Step]:
+    """last-exit for an unshaded cell with no unshaded neighbour (Tatham's "all black but one"): the
+    first level of a ``Ladder.lone_first`` genre, which leaves a group's exits to the next one."""
+    values, steps, adjacent = state.values, [], board.adjacent
+    whites = values.count(WHITE)
+    cells = range(len(values)) if near is None else sorted({j for i in near for j in (i, *adjacent[i])})
+    for i in cells:
+        if values[i] != WHITE or whites == 1 or any(values[j] == WHITE for j in adjacent[i]):
+            continue
+        exits = [j for j in adjacent[i] if values[j] is None]
+        if not exits:
+            raise _walled_in(board, [i])
+        if len(exits) == 1:
+            steps.append(_last_exit_step(board, [i], exits[0], "lone-exit"))
     return steps
 
 
@@ -364,6 +424,14 @@ def kernel_last_exit(board: Board, state: GridState) -> list[Step]:
     return [_last_exit_step(board, cells[starts[g]:starts[g + 1]].tolist(), int(exits[g])) for g in range(count)]
 
 
+def kernel_lone_exit(board: Board, state: GridState) -> list[Step]:
+    count, starts, cells, exits = kernel.last_exits(board.arrays, array_of(state), True)
+    if count < 0:
+        raise _walled_in(board, cells[:starts[1]].tolist())
+    return [_last_exit_step(board, cells[starts[g]:starts[g + 1]].tolist(), int(exits[g]), "lone-exit")
+            for g in range(count)]
+
+
 def kernel_cut_off(board: Board, state: GridState) -> list[Step]:
     count, cuts, stranded = kernel.split_points(board.arrays, array_of(state), True)
     return [_cut_off_step(board, int(cuts[k]), [w for w in stranded[k].tolist() if w >= 0]) for k in range(count)]
@@ -380,9 +448,10 @@ class _Looks(threading.local):
         self.cache: tuple[np.ndarray, ...] = ()
         self.work: tuple[np.ndarray, ...] = ()
 
-    def trials(self, board: Board, values: np.ndarray) -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]:
-        """The trials from ``values`` followed so far, and scratch space."""
-        key = values.tobytes()
+    def trials(self, board: Board, values: np.ndarray, lone: bool = False
+               ) -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]:
+        """The trials from ``values`` followed so far (with lone-exit or last-exit), and scratch space."""
+        key = values.tobytes() + bytes([lone])
         if self.board is not board or self.key != key:
             self.claim(board)
             kernel.reset(self.cache)
@@ -413,15 +482,17 @@ def _broken(board: Board, state: GridState, cell: int, value: int, rounds: int,
     return trial.contradiction
 
 
-def kernel_either_way(name: str, groups: int, rounds: int, sentences: bool = True) -> Callable[[Board, GridState], list[Step]]:
-    """``either_way`` over the open pairs (``groups`` 0) or groups of three or four (1); without
-    ``sentences`` the steps carry their decisions only (for a trial, which shows no step)."""
+def kernel_either_way(name: str, groups: int, rounds: int, sentences: bool = True,
+                      lone: bool = False) -> Callable[[Board, GridState], list[Step]]:
+    """``either_way`` over the open pairs (``groups`` 0) or groups of three or four (1), trials with
+    lone-exit for last-exit (``lone``); without ``sentences`` the steps carry their decisions only (for a
+    trial, which shows no step)."""
 
     def find(board: Board, state: GridState) -> list[Step]:
         values = array_of(state)
-        cache, work = _LOOKS.trials(board, values)
+        cache, work = _LOOKS.trials(board, values, lone)
         count, segments, starts, cells, decided, depths, dead = kernel.either_way(board.arrays, values, groups, rounds,
-                                                                                  cache, work)
+                                                                                  cache, work, lone)
         steps = []
         for s in range(count):
             span = slice(starts[s], starts[s + 1])
@@ -431,7 +502,8 @@ def kernel_either_way(name: str, groups: int, rounds: int, sentences: bool = Tru
                 continue
             segment = board.segments[segments[s]]
             why, group = _must_split(board, segment, [i for i in segment if values[i] == kernel.UNDECIDED])
-            ruled_out = [(board.cell(i), _broken(board, state, i, SHADED, rounds)) for i in dead[s].tolist() if i >= 0]
+            ruled_out = [(board.cell(i), _broken(board, state, i, SHADED, rounds, LONE_LOCAL if lone else None))
+                         for i in dead[s].tolist() if i >= 0]
             steps.append(either_way_step(name, why, group, decisions, ruled_out, int(depths[s]), VALUE_NAMES))
         return steps
 
@@ -501,6 +573,9 @@ def basic(compiled: bool, spans: bool = True) -> tuple[Technique[Board, GridStat
 # A look-ahead follows the local steps (a person's eye stays near the assumption); cut-off, a look at
 # the whole grid, is for the main path.
 LOCAL = basic(compiled=False)[:3]
+LONE_EXIT = Technique("lone-exit", "An unshaded cell with no unshaded neighbour and a single undecided one stays "
+                                   "connected through it.", 1.5, lone_exit, lone_exit)
+LONE_LOCAL = (*LOCAL[:2], LONE_EXIT)  # a lone_first ladder's first look-ahead follows these
 BASIC = basic(compiled=True)
 # A long chain's trial, followed again in Python for the rule it breaks: the sentences of its steps are
 # never shown, so its look-aheads write none.
@@ -508,58 +583,76 @@ LONG_TRIAL = (*LOCAL, BASIC[3], Technique("pair-near", "", 2.0, kernel_either_wa
               Technique("group-near", "", 3.0, kernel_either_way("group-near", 1, 4, sentences=False)))
 
 
-def look_ahead(name: str, rounds: int | None, weight: float, trials: Trials | None
+def look_ahead(name: str, rounds: int | None, weight: float, trials: Trials | None, lone: bool = False
                ) -> tuple[Technique[Board, GridState], ...]:
     """Either-way reasoning on the pairs, then on groups of three or four, following each choice for
     at most ``rounds`` rounds of basic steps: how far ahead a person must look is what sets the level.
-    With ``trials`` the reference ``either_way`` follows them; without, the kernel does."""
-    reach = f"within {rounds} rounds of basic steps" if rounds else "as far as the basic steps go"
+    With ``trials`` the reference ``either_way`` follows them; without, the kernel does (``lone``: with
+    lone-exit for last-exit, as ``trials`` of ``LONE_LOCAL``)."""
+    reach = (f"within {rounds} rounds of basic steps" if rounds and rounds > 1 else
+             "within a round of basic steps" if rounds else "as far as the basic steps go")
     pair_description = f"One of two cells must be shaded to split two equal numbers: what both choices imply {reach} is certain."
     group_description = (f"One of three or four cells must be shaded to split two equal numbers: what every choice "
                          f"implies {reach} is certain.")
     limit = rounds or 10_000
     if trials is None:
-        return (Technique(f"pair-{name}", pair_description, weight, kernel_either_way(f"pair-{name}", 0, limit)),
-                Technique(f"group-{name}", group_description, weight * 1.5, kernel_either_way(f"group-{name}", 1, limit)))
+        return (Technique(f"pair-{name}", pair_description, weight,
+                          kernel_either_way(f"pair-{name}", 0, limit, lone=lone)),
+                Technique(f"group-{name}", group_description, weight * 1.5,
+                          kernel_either_way(f"group-{name}", 1, limit, lone=lone)))
     return (
         either_way(f"pair-{name}", pair_description, weight, trials, open_pairs, VALUE_NAMES, max_rounds=limit),
         either_way(f"group-{name}", group_description, weight * 1.5, trials, open_groups, VALUE_NAMES, max_rounds=limit),
     )
 
 
-def solver(compiled: bool, spans: bool = True) -> HumanSolver[Board, GridState]:
-    """The levels; ``spans`` picks the words of the genre's boards (``Board.spans``), the steps are the same."""
-    local_trials = None if compiled else Trials(LOCAL)
+LOOKS = (("near", 2.0), ("far", 5.0), ("deep", 12.0))  # a look-ahead's name and weight, by level
+LEVEL_NAMES = ("easy", "medium", "hard")
+
+
+def solver(compiled: bool, spans: bool = True, ladder: Ladder = LADDER) -> HumanSolver[Board, GridState]:
+    """The levels, cut as the genre's ``ladder`` says; ``spans`` picks the words of the genre's boards
+    (``Board.spans``), the steps are the same."""
+    trials = {False: None if compiled else Trials(LOCAL), True: None if compiled else Trials(LONE_LOCAL)}
     techniques = basic(compiled, spans)
     short_description = "Shading (or not) a cell breaks a rule within a few basic steps: it takes the other value."
     long_description = ("Shading (or not) a cell breaks a rule after a long chain of deductions: it takes the other "
                         "value.")
-    if compiled:
-        short_chain = Technique("short-chain", short_description, 15.0, kernel_short_chain(4))
-        long_chain = Technique("long-chain", long_description, 25.0, kernel_long_chain)
-    else:
-        short_chain = by_contradiction("short-chain", short_description, 15.0, local_trials, VALUE_NAMES,
-                                       max_rounds=4, candidates=contradiction_candidates)
-        long_chain = by_contradiction("long-chain", long_description, 25.0,
-                                      Trials((*techniques, *look_ahead("near", 4, 2.0, local_trials))), VALUE_NAMES,
-                                      candidates=contradiction_candidates)
-    return HumanSolver(
-        levels=(
-            Level("easy", (*techniques, *look_ahead("near", 4, 2.0, local_trials))),
-            Level("medium", look_ahead("far", 6, 5.0, local_trials)),
-            Level("hard", (*look_ahead("deep", None, 12.0, local_trials), short_chain, long_chain)),
-        ),
-        start=start,
-    )
+    levels: list[list[Technique[Board, GridState]]] = [[] for _ in LEVEL_NAMES]
+    for what, level, rounds, lone in ladder.rows():
+        if what in (kernel.NEIGHBOURS, kernel.DUPLICATE, kernel.LAST_EXIT, kernel.CUT_OFF):
+            technique = techniques[what]
+        elif what == kernel.LONE_EXIT:
+            technique = dataclasses.replace(LONE_EXIT, find=kernel_lone_exit) if compiled else LONE_EXIT
+        elif what in (kernel.PAIRS, kernel.GROUPS):
+            name, weight = LOOKS[level]
+            technique = look_ahead(name, None if rounds >= kernel.DEEP else rounds, weight, trials[lone],
+                                   lone)[what - kernel.PAIRS]
+        elif what == kernel.SHORT_CHAIN:
+            technique = (Technique("short-chain", short_description, 15.0, kernel_short_chain(rounds)) if compiled else
+                         by_contradiction("short-chain", short_description, 15.0, trials[False], VALUE_NAMES,
+                                          max_rounds=rounds, candidates=contradiction_candidates))
+        else:  # long-chain: its trials as the kernel's long_trial follows them, whatever the ladder
+            technique = (Technique("long-chain", long_description, 25.0, kernel_long_chain) if compiled else
+                         by_contradiction("long-chain", long_description, 25.0,
+                                          Trials((*techniques, *look_ahead("near", kernel.NEAR, 2.0, trials[False]))),
+                                          VALUE_NAMES, candidates=contradiction_candidates))
+        levels[level].append(technique)
+    return HumanSolver(levels=tuple(Level(name, tuple(found)) for name, found in zip(LEVEL_NAMES, levels, strict=True)),
+                       start=start)
 
 
 SOLVER = solver(compiled=True)
-PAIRS_SOLVER = solver(compiled=True, spans=False)
-TECHNIQUES = SOLVER.techniques()  # (level index, technique), numbered as the kernel numbers them
+TECHNIQUES = SOLVER.techniques()  # (level index, technique), numbered as the kernel numbers them (default ladder)
+
+
+@functools.cache
+def compiled_solver(spans: bool, ladder: Ladder) -> HumanSolver[Board, GridState]:
+    return SOLVER if (spans, ladder) == (True, LADDER) else solver(compiled=True, spans=spans, ladder=ladder)
 
 
 def solver_for(board: Board) -> HumanSolver[Board, GridState]:
-    return SOLVER if board.spans else PAIRS_SOLVER
+    return compiled_solver(board.spans, board.ladder)
 
 
 @dataclass(frozen=True)
@@ -574,7 +667,8 @@ class Outline:
 
     @property
     def levels(self) -> list[int]:
-        return [TECHNIQUES[t][0] for t in self.steps[:, 0].tolist()]
+        of = self.board.ladder.array[:, 1].tolist()
+        return [of[t] for t in self.steps[:, 0].tolist()]
 
     def grade(self) -> Grade:
         return solver_for(self.board).grade_numbered(self.steps[:, :2].tolist(), self.solved)
@@ -616,7 +710,7 @@ class Outline:
         values: list[int | None] = [None] * (n * n)
         applied, groups = 0, []
         for k, (t, segment) in enumerate(self.steps[:, [0, 2]].tolist()):
-            if segment >= 0 and TECHNIQUES[t][0] < below:
+            if segment >= 0 and self.board.ladder.rows()[t][1] < below:
                 for cell, value in decisions[applied:starts[k]]:
                     values[cell] = value
                 applied = starts[k]
@@ -632,7 +726,8 @@ def outline(board: Board, upto: int | None = None, deadline: Deadline | None = N
     raises the reference's Contradiction. With ``after``, a path of this board that stopped where an
     easier level got stuck, the path goes on from there: up to that point the harder levels' path is
     the same, as each round tries the easier techniques first."""
-    last = len(SOLVER.levels) - 1 if upto is None else upto
+    last = len(LEVEL_NAMES) - 1 if upto is None else upto
+    long_row, long_level = board.ladder.long_chain
     values = np.full(board.n * board.n, kernel.UNDECIDED, np.int8)
     logs, pools, rounds, decided = [], [], 0, 0
     if after is not None:
@@ -645,7 +740,7 @@ def outline(board: Board, upto: int | None = None, deadline: Deadline | None = N
     while True:
         deadline.check()
         cache, work = _LOOKS.claim(board)
-        outcome, log, decisions = kernel.main_path(board.arrays, values, last, cache, work)
+        outcome, log, decisions = kernel.main_path(board.arrays, values, last, cache, work, board.ladder.array)
         log[:, 3] += rounds
         log[:, 4] += decided
         logs.append(log)
@@ -654,14 +749,14 @@ def outline(board: Board, upto: int | None = None, deadline: Deadline | None = N
         if outcome == kernel.BROKEN_RULE:
             solver_for(board).run(board, upto=upto, deadline=deadline)  # raises the broken rule as the reference names it
             raise AssertionError("the kernel saw a broken rule that the techniques do not")
-        if outcome == kernel.SOLVED or not long_chains or last < kernel.LEVEL_OF[kernel.LONG_CHAIN]:
+        if outcome == kernel.SOLVED or not long_chains or last < long_level:
             break
         cell, value, broken = long_contradiction(board, values, deadline)
         if cell < 0:
             break
         values[cell] = 1 - value
         rounds, decided = rounds + 1, decided + 1
-        logs.append(np.array([[kernel.LONG_CHAIN, broken, -1, rounds, decided]], np.int32))
+        logs.append(np.array([[long_row, broken, -1, rounds, decided]], np.int32))
         pools.append(np.array([[cell, 1 - value]], np.int32))
     return Outline(board, np.concatenate(logs), np.concatenate(pools), outcome == kernel.SOLVED)
 
@@ -670,10 +765,10 @@ def grade(board: Board, deadline: Deadline | None = None) -> Grade:
     return outline(board, deadline=deadline).grade()
 
 
-def warm_up(spans: bool) -> None:
+def warm_up(spans: bool, ladder: Ladder = LADDER) -> None:
     """Load every kernel entry point (compiling it into numba's on-disk cache the first time on this
     machine), so that no request waits for it: each technique once, and a whole path."""
-    board = board_of([[1, 1, 2, 3], [2, 3, 4, 1], [3, 4, 1, 2], [4, 2, 3, 3]], spans)
+    board = board_of([[1, 1, 2, 3], [2, 3, 4, 1], [3, 4, 1, 2], [4, 2, 3, 3]], spans, ladder)
     with compile_lock(__name__):
         for _, technique in solver_for(board).techniques():
             technique.find(board, start(board))
@@ -687,12 +782,13 @@ class ShadedState(BaseModel):
 
 
 def difficulty(board_of_puzzle: Callable[[Any], Board], state_model: type[BaseModel], spans: bool,
-               default: str = "medium") -> Difficulty:
-    """A genre's levels, grades and hints: its puzzles read as boards (``board_of``), the answer field ``shaded``."""
+               default: str = "medium", ladder: Ladder = LADDER) -> Difficulty:
+    """A genre's levels, grades and hints: its puzzles read as boards (``board_of``, on ``ladder``), the answer
+    field ``shaded``."""
 
     def grade_puzzle(puzzle: Any, deadline: Deadline | None = None) -> Grade:
         return grade(board_of_puzzle(puzzle), deadline)
 
-    people = SOLVER if spans else PAIRS_SOLVER
+    people = compiled_solver(spans, ladder)
     return dataclasses.replace(grid_difficulty(people, board_of_puzzle, "shaded", state_model, VALUE_NAMES,
                                                default=default), grade=grade_puzzle)
