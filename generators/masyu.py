@@ -16,13 +16,18 @@ from generators.spec import PuzzleType, TathamPreset
 from solvers.common import Cell, Deadline
 from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
+from solvers.kit import together
 from solvers.kit.arrays import Levels, fast
 from solvers.masyu import picture, puzzlink, tatham
 from solvers.masyu.rules import BLACK, WHITE, MasyuAnswer, MasyuPuzzle, layout, model
 
 MIN_SIDE, MAX_SIDE = 5, 12
 LOW_SHARE, HIGH_SHARE = 0.5, 0.7  # the region the loop goes round: this share of the centres' squares
-PEOPLE = kit_human.solver()
+NEIGHBOURS, _ = together.reading(
+    "pearl and neighbours", "A pearl read with the cells beside it: the ways the loop can pass them all that fit "
+    "the lines so far, and what every one of them has (Tatham's Easy).",
+    lambda rule: "every way the loop can pass there has")
+PEOPLE = kit_human.solver(first=(NEIGHBOURS,))
 DIFFICULTY = fast(kit_human.difficulty(PEOPLE, model, layout(2, 2), "R×(C−1) or (R−1)×C of 1 (a line), 0 (no line)"),
                   PEOPLE, model)
 BIAS = 10.0  # how much a square that makes room for one more pearl is preferred

@@ -21,7 +21,7 @@ from typing import Any
 
 from solvers.kit.human import SHORT_ROUNDS
 from solvers.kit.loop import Loop
-from solvers.kit.rules import Broken, Count, Model
+from solvers.kit.rules import Broken, Count, Model, shows, touches
 from solvers.techniques.human import Difficulty, Grade, HumanSolver
 
 BROKEN, NOTHING = -2, -1
@@ -92,7 +92,7 @@ class State:
         self.c = c = compiled(model)
         flat = model.flat
         self.cells, self.at = flat.cells, flat.at
-        self.active = [clue is None or shown is None or clue in shown for clue in flat.clue]
+        self.active = [shows(clue, shown) for clue in flat.clue]
         self.values = [-1] * len(model.keys)
         self.ones = [0] * len(flat.cells)
         self.open = [len(cells) for cells in flat.cells]
@@ -314,13 +314,16 @@ def solves(model: Model, level: int, shown: frozenset[Hashable] | None = None, u
 
 def grade(people: HumanSolver[Model, Any], model: Model) -> Grade:
     """The kit's grade (its level, and a score from its techniques' weights) from the array solve of the lowest
-    level that solves the model; the kit's own three levels only."""
-    assert [t.name for _, t in people.techniques()] == ["rule", "short trial", "trial"]
+    level that solves the model; the kit's own three levels, with any named readings of the rules at the first
+    (``solver(first=...)``), whose steps count as the rules' own (the arrays read them as rules)."""
+    names = [t.name for _, t in people.techniques()]
+    kit = [names.index(name) for name in ("rule", "short trial", "trial")]
+    assert names[kit[0]:] == ["rule", "short trial", "trial"] and len(people.levels[0].techniques) == kit[0] + 1
     for level in range(3):
         steps: list[Step] = []
         if solves(model, level, None, None, steps):
-            return people.grade_numbered(steps, True)
-    return people.grade_numbered(steps, False)
+            return people.grade_numbered([(kit[t], effort) for t, effort in steps], True)
+    return people.grade_numbered([(kit[t], effort) for t, effort in steps], False)
 
 
 def fast(difficulty: Difficulty, people: HumanSolver[Model, Any], model_of: Any) -> Difficulty:
@@ -346,7 +349,7 @@ class Levels:
         again = model is self.model and shown < self.shown
         if again:
             gone = self.shown - shown
-            if not any(model.flat.clue[k] in gone for k in self.used):
+            if not any(touches(model.flat.clue[k], gone) for k in self.used):
                 self.shown = shown
                 return True
         used: set[int] = set()
@@ -370,7 +373,7 @@ class Levels:
     def _near(state: State, gone: frozenset[Hashable]) -> set[int]:
         """The keys within two counts of the clues ``gone``: where a trial can newly be needed without them."""
         flat, counts_at = state.c.model.flat, state.c.counts_at
-        keys = {i for k, clue in enumerate(flat.clue) if clue in gone for i in flat.cells[k]}
+        keys = {i for k, clue in enumerate(flat.clue) if touches(clue, gone) for i in flat.cells[k]}
         for _ in range(2):
             keys |= {j for i in keys for k in counts_at[i] for j in flat.cells[k]}
         return keys

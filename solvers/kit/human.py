@@ -20,7 +20,7 @@ from typing import Any
 from pydantic import BaseModel, create_model
 
 from solvers.common import Deadline
-from solvers.kit.rules import Broken, Count, Key, Layout, Model
+from solvers.kit.rules import Broken, Count, Key, Layout, Model, shows
 from solvers.techniques.human import (
     Contradiction,
     Difficulty,
@@ -106,14 +106,16 @@ def _trial(name: str, description: str, weight: float, trials: Trials, max_round
     return Technique(name, description, weight, find)
 
 
-def solver(extra: tuple[Technique[Model, GridState], ...] = ()) -> HumanSolver[Model, GridState]:
-    """The kit's levels (easy, medium, hard), a genre's own techniques first among the medium ones."""
+def solver(extra: tuple[Technique[Model, GridState], ...] = (),
+           first: tuple[Technique[Model, GridState], ...] = ()) -> HumanSolver[Model, GridState]:
+    """The kit's levels (easy, medium, hard), a genre's own techniques first among the medium ones; ``first``:
+    named readings of its rules (a group read together) before the rules alone, at the easy level."""
     trials = Trials([RULE, *extra])
     short = _trial("short trial", f"Assume a cell and apply the rules for at most {SHORT_ROUNDS} rounds: a broken "
                    "rule means the cell is the other value.", 5.0, trials, SHORT_ROUNDS)
     long = _trial("trial", "Assume a cell and follow the rules as far as they go: a broken rule means the cell is "
                   "the other value.", 20.0, trials, 10_000)
-    return HumanSolver((Level("easy", (RULE,)), Level("medium", (*extra, short)), Level("hard", (long,))),
+    return HumanSolver((Level("easy", (*first, RULE)), Level("medium", (*extra, short)), Level("hard", (long,))),
                        start=start)
 
 
@@ -149,7 +151,7 @@ class Fixpoint:
 
     def __init__(self, model: Model, shown: frozenset[Hashable] | None = None):
         flat = self.flat = model.flat
-        self.active = [clue is None or shown is None or clue in shown for clue in flat.clue]
+        self.active = [shows(clue, shown) for clue in flat.clue]
         self.values = [-1] * len(model.keys)
         self.ones = [0] * len(flat.cells)
         self.left = [len(cells) for cells in flat.cells]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Sequence
 
 from solvers.kit.human import Fixpoint
-from solvers.kit.rules import Broken, Count, Model, Rule
+from solvers.kit.rules import Broken, Count, Model, Rule, shows
 
 Read = Callable[[Rule, Sequence[int | None]], list[tuple[int, int]]]
 
@@ -28,7 +28,7 @@ class Propagation(Fixpoint):
         """As Fixpoint's, but a given the generator may hide (a digit inside) is decided only while shown;
         ``deeper``: a level's deeper reading of the other rules (a genre technique's), used when ``read`` is stuck."""
         flat = self.flat = model.flat
-        self.active = [clue is None or shown is None or clue in shown for clue in flat.clue]
+        self.active = [shows(clue, shown) for clue in flat.clue]
         self.values = [-1] * len(model.keys)
         self.ones = [0] * len(flat.cells)
         self.left = [len(cells) for cells in flat.cells]

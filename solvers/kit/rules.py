@@ -42,6 +42,19 @@ class Broken(Exception):
         self.why = why
 
 
+def shows(clue: Hashable | None, shown: Iterable[Hashable] | None) -> bool:
+    """Whether a rule reading ``clue`` stands when the clues ``shown`` are (all when None): a rule of no clue
+    always, a rule of several clues (a frozenset of them: a group read together) only with every one shown."""
+    if clue is None or shown is None:
+        return True
+    return clue <= set(shown) if isinstance(clue, frozenset) else clue in shown
+
+
+def touches(clue: Hashable | None, gone: Iterable[Hashable]) -> bool:
+    """Whether a rule reading ``clue`` reads one of the clues ``gone``."""
+    return clue is not None and (bool(clue & set(gone)) if isinstance(clue, frozenset) else clue in gone)
+
+
 class Rule(Protocol):
     """What the kit needs of a rule: its keys, code and sentence, and the four ways it is read."""
 
@@ -493,7 +506,7 @@ class Model:
     def showing(self, shown: Iterable[Hashable]) -> Model:
         """The same puzzle showing only the clues ``shown`` (the generator's model has every clue)."""
         kept = set(shown)
-        return replace(self, rules=tuple(r for r in self.rules if r.clue is None or r.clue in kept))
+        return replace(self, rules=tuple(r for r in self.rules if shows(r.clue, kept)))
 
     def where(self, rule: Rule) -> list[Cell]:
         return list(rule.where or dict.fromkeys(self.layout.cell(key) for key in rule.cells))

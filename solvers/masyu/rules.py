@@ -9,12 +9,14 @@ The model's keys are the lines between neighbouring cells' centres (``(field, r,
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import combinations
 
 from pydantic import BaseModel, Field, model_validator
 
 from solvers.common import Cell, grid_shape_violations
 from solvers.kit.loop import Loop
 from solvers.kit.rules import Count, Layers, Model
+from solvers.kit.together import Together
 from solvers.techniques.human import cell_name
 
 MAX_SIDE = 30
@@ -113,11 +115,43 @@ def _pearl_rules(kind: str, cell: Cell, arm: Callable[..., Key | None]) -> list[
     return rules
 
 
+def pearl_name(kind: str, cell: Cell) -> str:
+    return f"the {'black' if kind == BLACK else 'white'} pearl at {cell_name(cell)}"
+
+
+def _neighbourhoods(puzzle: MasyuPuzzle, counts: dict[Cell, list[Count]]) -> list[Together]:
+    """Each pearl read with the cells beside it (Tatham's Easy: a pearl's ways through that fit the lines
+    decided and what its neighbours can be, read at once): its counts, its neighbours' cells and, for each set
+    of its neighbouring pearls, their counts among these lines. A group reads its pearls' clues, so there is one
+    per set of neighbouring pearls: the generator may hide any of them."""
+    groups = []
+    for r, c in counts:
+        kind = puzzle.pearls[r][c]
+        if kind is None:
+            continue
+        near = [(r + dr, c + dc) for dr, dc in SIDES.values() if 0 <= r + dr < puzzle.rows and 0 <= c + dc < puzzle.cols]
+        keys = {key for cell in ((r, c), *near) for rule in counts[cell] if rule.code == "cell" for key in rule.cells}
+        base = tuple(rule for cell in ((r, c), *near) for rule in counts[cell] if rule.code == "cell" or cell == (r, c))
+        pearls = [cell for cell in near if puzzle.pearls[cell[0]][cell[1]]]
+        for n in range(len(pearls) + 1):
+            for chosen in combinations(pearls, n):
+                extra = tuple(rule for cell in chosen for rule in counts[cell]
+                              if rule.code != "cell" and set(rule.cells) <= keys)
+                named = [pearl_name(puzzle.pearls[q[0]][q[1]], q) for q in chosen]  # type: ignore[arg-type]
+                beside = f", with {' and '.join(named)} beside it" if named else ""
+                groups.append(Together(base + extra, "pearl-neighbours", f"{pearl_name(kind, (r, c))} read with "
+                                       f"the cells beside it{beside}", where=((r, c), *chosen),
+                                       clue=frozenset({(r, c), *chosen})))
+    return groups
+
+
 def model(puzzle: MasyuPuzzle) -> Model:
-    """Each cell 0 or 2 of its lines, the lines one loop, each pearl its counts (a clue the generator may hide)."""
+    """Each cell 0 or 2 of its lines, the lines one loop, each pearl its counts (a clue the generator may hide),
+    and each pearl read with its neighbours (``_neighbourhoods``)."""
     rows, cols = puzzle.rows, puzzle.cols
     links = lines_of(rows, cols)
-    rules: list[Count | Loop] = []
+    rules: list[Count | Loop | Together] = []
+    counts: dict[Cell, list[Count]] = {}
     for r in range(rows):
         for c in range(cols):
             def arm(side: str, n: int, across: str | None = None, r: int = r, c: int = c) -> Key | None:
@@ -127,11 +161,13 @@ def model(puzzle: MasyuPuzzle) -> Model:
                     a, b = b, (b[0] + SIDES[across][0], b[1] + SIDES[across][1])
                 return line(a, b) if 0 <= a[0] < rows and 0 <= a[1] < cols and 0 <= b[0] < rows and 0 <= b[1] < cols \
                     else None
-            rules.append(Count(tuple(k for side in SIDES if (k := arm(side, 1))), 0, 2, "cell",
-                               f"the loop passes through {cell_name((r, c))} or not at all", where=((r, c),),
-                               allowed=frozenset({0, 2})))
+            counts[(r, c)] = [Count(tuple(k for side in SIDES if (k := arm(side, 1))), 0, 2, "cell",
+                                    f"the loop passes through {cell_name((r, c))} or not at all", where=((r, c),),
+                                    allowed=frozenset({0, 2}))]
             if puzzle.pearls[r][c]:
-                rules.extend(_pearl_rules(puzzle.pearls[r][c], (r, c), arm))  # type: ignore[arg-type]
+                counts[(r, c)] += _pearl_rules(puzzle.pearls[r][c], (r, c), arm)  # type: ignore[arg-type]
+            rules.extend(counts[(r, c)])
+    rules.extend(_neighbourhoods(puzzle, counts))
     rules.append(Loop(tuple(links), "one-loop", "the lines form one single loop", early=False,
                       where=tuple((r, c) for r in range(rows) for c in range(cols))))
     return Model(layout(rows, cols), tuple(rules))
