@@ -42,17 +42,32 @@ class Broken(Exception):
         self.why = why
 
 
+@dataclass(frozen=True)
+class Clues:
+    """The clues of a rule that reads several (a pearl read with the pearls beside it): it stands while those
+    ``shown`` are shown and those ``hidden`` are not. A model may hold one such rule for each way its clues can be
+    shown; one of them stands at a time, and with every clue shown (``shown`` None) the one that hides none."""
+
+    shown: frozenset[Hashable]
+    hidden: frozenset[Hashable] = frozenset()
+
+
 def shows(clue: Hashable | None, shown: Iterable[Hashable] | None) -> bool:
-    """Whether a rule reading ``clue`` stands when the clues ``shown`` are (all when None): a rule of no clue
-    always, a rule of several clues (a frozenset of them: a group read together) only with every one shown."""
-    if clue is None or shown is None:
-        return True
-    return clue <= set(shown) if isinstance(clue, frozenset) else clue in shown
+    """Whether a rule reading ``clue`` (None: no clue; ``Clues``: several) stands when the clues ``shown`` are
+    (None: all of them)."""
+    if isinstance(clue, Clues):
+        if shown is None:
+            return not clue.hidden
+        kept = shown if isinstance(shown, (set, frozenset)) else set(shown)
+        return clue.shown <= kept and kept.isdisjoint(clue.hidden)
+    return clue is None or shown is None or clue in shown
 
 
 def touches(clue: Hashable | None, gone: Iterable[Hashable]) -> bool:
     """Whether a rule reading ``clue`` reads one of the clues ``gone``."""
-    return clue is not None and (bool(clue & set(gone)) if isinstance(clue, frozenset) else clue in gone)
+    if isinstance(clue, Clues):
+        return not (clue.shown.isdisjoint(gone) and clue.hidden.isdisjoint(gone))
+    return clue is not None and clue in gone
 
 
 class Rule(Protocol):

@@ -4,19 +4,27 @@ no count of the group decides it alone.
 
 The group adds nothing to the puzzle (its counts are in the model too), so it encodes no clause and reports no
 fault; it is a reading, which the levels and hints take as any rule's ``look``. Its ``clue`` may be several
-clues (a frozenset, ``rules.shows``): the group reads each of them, so it stands only while all are shown.
+(``rules.Clues``): the group reads each of them, so it stands only while they are shown as it reads them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from solvers.common import Cell
 from solvers.kit.reading import group_reading
 from solvers.kit.rules import Broken, Count, Key, Values
 from solvers.sat import SatBackend
+
+
+@cache
+def _fits(low: int, high: int, allowed: frozenset[int] | None, size: int) -> tuple[tuple[bool, ...], ...]:
+    """Whether a count may still hold, by [ones][open keys]."""
+    rule = Count((), low, high, "", "", allowed=allowed)
+    return tuple(tuple(bool(rule.feasible(ones, open_)) for open_ in range(size + 1)) for ones in range(size + 1))
 
 
 @dataclass(frozen=True)
@@ -30,7 +38,7 @@ class Together:
     clue: Hashable | None = None
     given: bool = False
     cells: tuple[Key, ...] = field(init=False)
-    _members: tuple[tuple[int, ...], ...] = field(init=False, repr=False)  # each count's keys as positions
+    _shape: Shape = field(init=False, repr=False)  # each count's bounds and keys as positions: ``_joint``'s key
     _seen: dict[tuple[int | None, ...], list[tuple[int, int]] | None] = field(
         init=False, default_factory=dict, compare=False, hash=False, repr=False)
 
@@ -38,7 +46,8 @@ class Together:
         cells = tuple(dict.fromkeys(key for rule in self.rules for key in rule.cells))
         position = {key: p for p, key in enumerate(cells)}
         object.__setattr__(self, "cells", cells)
-        object.__setattr__(self, "_members", tuple(tuple(position[key] for key in rule.cells) for rule in self.rules))
+        object.__setattr__(self, "_shape", tuple((rule.low, rule.high, rule.allowed, tuple(position[key] for key in rule.cells))
+                                                 for rule in self.rules))
 
     def broken_by(self, values: Values) -> bool:
         return False  # its counts report their own faults
@@ -63,51 +72,57 @@ class Together:
         return self.look(values)
 
     def _read(self, values: list[int | None]) -> list[tuple[int, int]] | None:
-        """The open keys every joint value that keeps the counts agrees on, by a search that stops as soon as
-        each open key has been seen both ways; None when no joint value keeps them."""
-        open_ = [p for p, v in enumerate(values) if v is None]
-        at: list[list[int]] = [[] for _ in values]
-        for k, members in enumerate(self._members):
-            for p in members:
-                at[p].append(k)
-        ones = [sum(values[p] or 0 for p in members) for members in self._members]
-        left = [sum(values[p] is None for p in members) for members in self._members]
-        if any(not rule.feasible(ones[k], left[k]) for k, rule in enumerate(self.rules)):
+        """The open keys every joint value that keeps the counts agrees on; None when no joint value keeps them."""
+        known = ones = 0
+        for p, value in enumerate(values):
+            if value is not None:
+                known |= 1 << p
+                ones |= value << p
+        every, some, found = -1, 0, False
+        for joint in _joint(self._shape):
+            if joint & known == ones:
+                every &= joint
+                some |= joint
+                found = True
+        if not found:
             return None
-        seen = [0] * len(values)  # bit 1: seen 0, bit 2: seen 1
-        undecided = [len(open_)]  # open keys not yet seen both ways
+        return [(p, 1 if every >> p & 1 else 0) for p, value in enumerate(values)
+                if value is None and (every >> p & 1 or not some >> p & 1)]
 
-        def search(depth: int) -> bool:
-            """True once every open key is seen both ways (nothing to decide: stop)."""
-            if depth == len(open_):
-                for p in open_:
-                    bit = 2 if values[p] else 1
-                    if not seen[p] & bit:
-                        seen[p] |= bit
-                        undecided[0] -= seen[p] == 3
-                return undecided[0] == 0
-            p = open_[depth]
-            for value in (0, 1):
-                values[p] = value
-                for k in at[p]:
-                    ones[k] += value
-                    left[k] -= 1
-                fits = all(self.rules[k].feasible(ones[k], left[k]) for k in at[p])
-                done = fits and search(depth + 1)
-                for k in at[p]:
-                    ones[k] -= value
-                    left[k] += 1
-                values[p] = None
-                if done:
-                    return True
-            return False
 
-        search(0)
-        if not any(seen[p] for p in open_) and open_:
-            return None
-        if not open_:
-            return []
-        return [(p, 1 if seen[p] == 2 else 0) for p in open_ if seen[p] != 3]
+Shape = tuple[tuple[int, int, frozenset[int] | None, tuple[int, ...]], ...]
+
+
+@cache
+def _joint(shape: Shape) -> tuple[int, ...]:
+    """Every joint value (bit p: position p is 1) of the positions of ``shape``'s counts ((low, high, allowed,
+    positions) each) that keeps all of them: a search that drops a branch as soon as a count cannot hold. Groups
+    of one shape (a pearl by the same pearls, as far from the edge) share it."""
+    size = 1 + max((p for *_, members in shape for p in members), default=-1)
+    fits = [_fits(low, high, allowed, len(members)) for low, high, allowed, members in shape]
+    at: list[list[int]] = [[] for _ in range(size)]
+    for k, (*_, members) in enumerate(shape):
+        for p in members:
+            at[p].append(k)
+    ones, left = [0] * len(shape), [len(members) for *_, members in shape]
+    found: list[int] = []
+
+    def search(p: int, joint: int) -> None:
+        if p == size:
+            found.append(joint)
+            return
+        for value in (0, 1):
+            for k in at[p]:
+                ones[k] += value
+                left[k] -= 1
+            if all(fits[k][ones[k]][left[k]] for k in at[p]):
+                search(p + 1, joint | value << p)
+            for k in at[p]:
+                ones[k] -= value
+                left[k] += 1
+
+    search(0, 0)
+    return tuple(found)
 
 
 def reading(name: str, description: str, phrase: Callable[[Any], str]) -> Any:

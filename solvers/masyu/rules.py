@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from solvers.common import Cell, grid_shape_violations
 from solvers.kit.loop import Loop
-from solvers.kit.rules import Count, Layers, Model
+from solvers.kit.rules import Clues, Count, Layers, Model
 from solvers.kit.together import Together
 from solvers.techniques.human import cell_name
 
@@ -123,7 +123,7 @@ def _neighbourhoods(puzzle: MasyuPuzzle, counts: dict[Cell, list[Count]]) -> lis
     """Each pearl read with the cells beside it (Tatham's Easy: a pearl's ways through that fit the lines
     decided and what its neighbours can be, read at once): its counts, its neighbours' cells and, for each set
     of its neighbouring pearls, their counts among these lines. A group reads its pearls' clues, so there is one
-    per set of neighbouring pearls: the generator may hide any of them."""
+    per set of neighbouring pearls shown (the generator may hide any of them), standing while just those are."""
     groups = []
     for r, c in counts:
         kind = puzzle.pearls[r][c]
@@ -141,7 +141,8 @@ def _neighbourhoods(puzzle: MasyuPuzzle, counts: dict[Cell, list[Count]]) -> lis
                 beside = f", with {' and '.join(named)} beside it" if named else ""
                 groups.append(Together(base + extra, "pearl-neighbours", f"{pearl_name(kind, (r, c))} read with "
                                        f"the cells beside it{beside}", where=((r, c), *chosen),
-                                       clue=frozenset({(r, c), *chosen})))
+                                       clue=Clues(frozenset({(r, c), *chosen}),
+                                                  frozenset(pearls) - set(chosen))))
     return groups
 
 
