@@ -115,6 +115,10 @@ def _pearl_rules(kind: str, cell: Cell, arm: Callable[..., Key | None]) -> list[
     return rules
 
 
+OWN = {WHITE: "goes straight and turns just before or after it", BLACK: "turns and goes straight on both ways"}
+NEAR = {WHITE: "goes straight (it cannot turn)", BLACK: "turns (it cannot go straight)"}
+
+
 def pearl_name(kind: str, cell: Cell) -> str:
     return f"the {'black' if kind == BLACK else 'white'} pearl at {cell_name(cell)}"
 
@@ -137,10 +141,11 @@ def _neighbourhoods(puzzle: MasyuPuzzle, counts: dict[Cell, list[Count]]) -> lis
             for chosen in combinations(pearls, n):
                 extra = tuple(rule for cell in chosen for rule in counts[cell]
                               if rule.code != "cell" and set(rule.cells) <= keys)
-                named = [pearl_name(puzzle.pearls[q[0]][q[1]], q) for q in chosen]  # type: ignore[arg-type]
-                beside = f", with {' and '.join(named)} beside it" if named else ""
-                groups.append(Together(base + extra, "pearl-neighbours", f"{pearl_name(kind, (r, c))} read with "
-                                       f"the cells beside it{beside}", where=((r, c), *chosen),
+                named = [f"{pearl_name(puzzle.pearls[q[0]][q[1]], q)} {NEAR[puzzle.pearls[q[0]][q[1]]]}"  # type: ignore[arg-type,index]
+                         for q in chosen]
+                beside = f"; beside it {', and '.join(named)}" if named else ", read with the cells beside it"
+                groups.append(Together(base + extra, "pearl-neighbours", f"{pearl_name(kind, (r, c))} {OWN[kind]}"
+                                       f"{beside}", where=((r, c), *chosen),
                                        clue=Clues(frozenset({(r, c), *chosen}),
                                                   frozenset(pearls) - set(chosen))))
     return groups
