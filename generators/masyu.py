@@ -26,7 +26,7 @@ LOW_SHARE, HIGH_SHARE = 0.5, 0.7  # the region the loop goes round: this share o
 NEIGHBOURS, _ = together.reading(
     "pearl and neighbours", "A pearl read with the cells beside it: the ways the loop can pass them all that fit "
     "the lines so far, and what every one of them has (Tatham's Easy).",
-    lambda rule: "every way the loop can pass there has")
+    lambda rule: "every way the loop can pass there agrees:")
 PEOPLE = kit_human.solver(first=(NEIGHBOURS,))
 DIFFICULTY = fast(kit_human.difficulty(PEOPLE, model, layout(2, 2), "R×(C−1) or (R−1)×C of 1 (a line), 0 (no line)"),
                   PEOPLE, model)

@@ -15,6 +15,7 @@ from functools import cache
 from typing import Any
 
 from solvers.common import Cell
+from solvers.kit.arrays import BROKEN, NOTHING, _table
 from solvers.kit.reading import group_reading
 from solvers.kit.rules import Broken, Count, Key, Values
 from solvers.sat import SatBackend
@@ -72,7 +73,22 @@ class Together:
         return self.look(values)
 
     def _read(self, values: list[int | None]) -> list[tuple[int, int]] | None:
-        """The open keys every joint value that keeps the counts agrees on; None when no joint value keeps them."""
+        """The open keys every joint value that keeps the counts agrees on; None when no joint value keeps them.
+        Nothing while one of its counts decides something alone: a person reads that count first (its own step,
+        the plainer hint), and the group once it has."""
+        for low, high, allowed, members in self._shape:
+            ones = open_ = 0
+            for p in members:
+                value = values[p]
+                if value is None:
+                    open_ += 1
+                else:
+                    ones += value
+            action = _table(low, high, allowed, len(members))[(ones, open_)]
+            if action == BROKEN:
+                return None
+            if action != NOTHING:
+                return []
         known = ones = 0
         for p, value in enumerate(values):
             if value is not None:

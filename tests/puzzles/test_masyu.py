@@ -157,8 +157,18 @@ def test_our_levels_follow_tathams_on_his_own_puzzles() -> None:
 
 
 def joint_by_brute_force(group: Together, values: list[int | None]) -> list[tuple[int, int]] | None:
-    """What every way of filling the group's open keys that keeps all its counts agrees on (None: no way)."""
+    """What every way of filling the group's open keys that keeps all its counts agrees on (None: no way);
+    nothing while one of its counts decides something alone (that count goes first)."""
     position = {key: p for p, key in enumerate(group.cells)}
+    for rule in group.rules:
+        alone = [values[position[key]] for key in rule.cells]
+        open_keys = alone.count(None)
+        ones = sum(v for v in alone if v)
+        totals = [t for t in range(ones, ones + open_keys + 1) if rule.fits(t)]
+        if not totals:
+            return None
+        if open_keys and (totals == [ones] or totals == [ones + open_keys]):
+            return []
     open_ = [p for p, v in enumerate(values) if v is None]
     kept = []
     for bits in itertools.product((0, 1), repeat=len(open_)):
