@@ -32,7 +32,8 @@ DIFFICULTY = fast(kit_human.difficulty(PEOPLE, model, layout(2, 2), "R×(C−1) 
                   PEOPLE, model)
 BIAS = 10.0  # how much a square that makes room for one more pearl is preferred
 
-MasyuParams = rectangle_params("MasyuParams", __name__, MIN_SIDE, MAX_SIDE, 8, DIFFICULTY)
+MOST_CELLS = {"hard": 121}  # a larger hard board's checks (every pearl read with its neighbours) pass the budget
+MasyuParams = rectangle_params("MasyuParams", __name__, MIN_SIDE, MAX_SIDE, 8, DIFFICULTY, most_cells=MOST_CELLS)
 
 
 STRAIGHT = (0b0011, 0b1100)  # a centre's lines as bits: right, left, down, up
@@ -149,7 +150,8 @@ PUZZLE_TYPE = PuzzleType(
                                       "difficulty": PEOPLE.level_names[level]})
                          for cols, rows in ((6, 6), (8, 8), (10, 10), (12, 8)) for level in (0, 1)),
     backends=("cadical", "z3"),
-    catalogue={"sizes": f"{MIN_SIDE}–{MAX_SIDE} rows and columns to generate; 2–30 to solve",
+    catalogue={"sizes": f"{MIN_SIDE}–{MAX_SIDE} rows and columns to generate (hard: up to {MOST_CELLS['hard']} "
+                        "cells); 2–30 to solve",
                "loop": f"the outline of a region of {LOW_SHARE:.0%}–{HIGH_SHARE:.0%} of the squares between centres"},
     difficulty=DIFFICULTY,
     play_mode="edges",

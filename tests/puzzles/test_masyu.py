@@ -271,6 +271,13 @@ def test_a_hint_names_a_wrong_line() -> None:
     assert hint.technique == "mistakes" and hint.mistakes == [[r, c]]
 
 
+def test_hard_is_made_up_to_its_cells_and_refused_past_them() -> None:
+    assert MasyuParams(rows=12, cols=8, difficulty="hard").shape() == (12, 8)  # Tatham's 12x8
+    MasyuParams(size=12, difficulty="medium")
+    with pytest.raises(ValueError, match="'hard' is made up to 121 cells"):
+        MasyuParams(size=12, difficulty="hard")
+
+
 def test_a_bad_url_or_game_id_says_what_is_wrong() -> None:
     with pytest.raises(InvalidInput, match="mashu"):
         parse_url("https://puzz.link/p?akari/4/4/g")
