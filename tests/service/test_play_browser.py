@@ -118,6 +118,12 @@ def check(page) -> str:  # noqa: ANN001
     return result.inner_text()
 
 
+def ask_for_a_hint(page) -> None:  # noqa: ANN001
+    """Press the page's hint button and wait until the hint is shown."""
+    page.click('[data-action="hint"]')
+    sync_api.expect(page.locator("[data-result]")).to_contain_text("Hint", timeout=30_000)
+
+
 GRID_CASES = [
     ("dabuhamienai", {"size": 6, "seed": 11}, "shaded"),
     ("battleship", {"size": 7, "seed": 11}, "ships"),
@@ -233,8 +239,7 @@ def test_links_join_islands_by_taps_drags_and_keys_and_take_a_hint(browser, serv
     page.screenshot(path=tmp_path / "hashi-desktop-solved.png", full_page=True)
     page.click('[data-action="clear"]')
     assert page.locator("[data-links] line").count() == 0
-    page.click('[data-action="hint"]')
-    sync_api.expect(page.locator("[data-result]")).to_contain_text("Hint", timeout=30_000)
+    ask_for_a_hint(page)
     assert page.errors == []  # type: ignore[attr-defined]
     page.close()
 
@@ -475,8 +480,7 @@ def test_sudoku_digits_and_pencil_marks(browser, service: str, tmp_path: Path) -
     text = check(page)
     assert not text.startswith("solved") and "broken" in text and page.locator(".violation").count() >= 1
     page.click('[data-action="clear"]')
-    page.click('[data-action="hint"]')
-    sync_api.expect(page.locator("[data-result]")).to_contain_text("Hint", timeout=30_000)
+    ask_for_a_hint(page)
     filled = page.locator('[data-cell][data-state="filled"]').count()
     assert filled > sum(1 for row in givens for v in row if v) or page.locator("[data-marks]").count() > 0
     page.screenshot(path=tmp_path / "sudoku-phone-hint.png", full_page=True)
@@ -540,8 +544,7 @@ def test_loop_edges_drawn_by_taps_and_keys_solve_and_a_wrong_edge_is_named(brows
     assert "broken" in text and page.locator(".violation").count() >= 1
     page.click('[data-action="clear"]')
     assert page.locator('[data-edge][data-state="line"]').count() == 0
-    page.click('[data-action="hint"]')
-    sync_api.expect(page.locator("[data-result]")).to_contain_text("Hint", timeout=30_000)
+    ask_for_a_hint(page)
     assert page.locator('[data-edge][data-state="line"], [data-edge][data-state="cross"]').count() > 0
     page.screenshot(path=tmp_path / "slitherlink-phone-hint.png", full_page=True)
 
@@ -564,8 +567,7 @@ def test_rectangles_drawn_as_borders_on_the_edges_widget_solve_and_a_missing_one
     edge(page, field, r, c).click()  # a cross: no border there any more
     text = check(page)
     assert "broken" in text and page.locator(".violation").count() >= 1
-    page.click('[data-action="hint"]')
-    sync_api.expect(page.locator("[data-result]")).to_contain_text("Hint", timeout=30_000)
+    ask_for_a_hint(page)
 
 
 def test_loop_through_centres_drawn_by_taps_and_keys(browser, service: str, tmp_path: Path) -> None:
@@ -614,8 +616,7 @@ def test_skyscrapers_digits_beside_the_clues(browser, service: str, tmp_path: Pa
         assert page.errors == []  # type: ignore[attr-defined]
         page.close()
     page = open_page(browser, service, record, PHONE)
-    page.click('[data-action="hint"]')
-    sync_api.expect(page.locator("[data-result]")).to_contain_text("Hint", timeout=30_000)
+    ask_for_a_hint(page)
     assert page.locator('[data-cell][data-state="filled"]').count() > 0 or page.locator("[data-marks]").count() > 0
     assert page.errors == []  # type: ignore[attr-defined]
     page.close()
@@ -633,8 +634,7 @@ def test_kakuro_digits_in_white_cells_only(browser, service: str, tmp_path: Path
     assert check(page).startswith("solved")
     page.screenshot(path=tmp_path / "kakuro-phone-solved.png", full_page=True)
     page.click('[data-action="clear"]')
-    page.click('[data-action="hint"]')
-    sync_api.expect(page.locator("[data-result]")).to_contain_text("Hint", timeout=30_000)
+    ask_for_a_hint(page)
     assert page.errors == []  # type: ignore[attr-defined]
     page.close()
 
@@ -656,7 +656,6 @@ def test_fillomino_digits_with_givens_fixed(browser, service: str, tmp_path: Pat
     assert check(page).startswith("solved")
     page.screenshot(path=tmp_path / "fillomino-phone-solved.png", full_page=True)
     page.click('[data-action="clear"]')
-    page.click('[data-action="hint"]')
-    sync_api.expect(page.locator("[data-result]")).to_contain_text("Hint", timeout=30_000)
+    ask_for_a_hint(page)
     assert page.errors == []  # type: ignore[attr-defined]
     page.close()
