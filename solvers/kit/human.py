@@ -62,9 +62,11 @@ def _look(model: Model, state: GridState, rules: Iterable[int], worded: bool = T
             message = ""
         elif isinstance(rule, Count) and len({v for _, v in forced}) == 1:
             ones = sum(v for v in values if v)
+            cells = dict.fromkeys(layout.cell(keys[i]) for i, _ in forced)
             why = (f"it has {ones} already" if value == 0 else
-                   f"only {cells_named(dict.fromkeys(layout.cell(keys[i]) for i, _ in forced))} "
-                   f"{'is' if len(forced) == 1 else 'are'} left for it")
+                   # keys that are not one a cell (a loop's lines) are named after the colon alone
+                   "nothing else is left for it" if len(cells) != len(forced) else
+                   f"only {cells_named(cells)} {'is' if len(cells) == 1 else 'are'} left for it")
             message = f"{rule.says}, and {why}: {layout.say([keys[i] for i, _ in forced], value)}"
         else:
             message = f"{rule.says}: " + "; ".join(layout.say([keys[i]], v) for i, v in forced)

@@ -63,7 +63,7 @@ def line_name(field: str, r: int, c: int) -> str:
 
 
 def layout(rows: int, cols: int) -> Layers:
-    return Layers({"horizontal": (rows, cols - 1), "vertical": (rows - 1, cols)}, "a line", "crossed",
+    return Layers({"horizontal": (rows, cols - 1), "vertical": (rows - 1, cols)}, "drawn", "crossed",
                   name=line_name)
 
 

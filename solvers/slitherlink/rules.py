@@ -58,7 +58,7 @@ def around(r: int, c: int) -> tuple[Key, ...]:
 
 def layout(rows: int, cols: int) -> Layers:
     """The two edge grids as the kit's keys, each edge named and drawn at the cell it borders."""
-    return Layers({"horizontal": (rows + 1, cols), "vertical": (rows, cols + 1)}, "a line", "crossed",
+    return Layers({"horizontal": (rows + 1, cols), "vertical": (rows, cols + 1)}, "drawn", "crossed",
                   name=edge_namer(rows, cols), at=lambda field, r, c: (min(r, rows - 1), min(c, cols - 1)))
 
 

@@ -133,3 +133,20 @@ def test_the_prover_finds_the_other_loop_and_none_once_the_clues_decide() -> Non
         assert prover.other([(0, 0), (0, 1), (1, 0), (1, 1)], Deadline.after(20)) is None
     finally:
         prover.close()
+
+
+def test_a_count_names_the_cells_left_for_it_once_and_in_the_right_number() -> None:
+    """A count's last places are named by cell when each is a cell ("only r1c2 is left"), and only after the colon
+    when its keys are a loop's lines, several drawn at one cell (not "only r1c1 are left")."""
+    cells = Model(Cells("s", 1, 3, "a star", "empty"), (Count(((0, 0), (0, 1), (0, 2)), 1, 1, "row", "the row has a star"),))
+    state = human.start(cells)
+    state.values[0] = state.values[2] = 0
+    message, = (s.message for s in human._every_rule(cells, state))
+    assert message == "the row has a star, and only r1c2 is left for it: r1c2 is a star"
+    lines = Model(Layers({"h": (1, 2), "v": (2, 1)}, "drawn", "crossed",
+                          name=lambda f, r, c: f"{f}{r}{c}", at=lambda f, r, c: (0, 0)),
+                  (Count((("h", 0, 0), ("h", 0, 1), ("v", 0, 0), ("v", 1, 0)), 2, 2, "corner", "the loop turns at r1c1"),))
+    state = human.start(lines)
+    state.values[1] = state.values[3] = 0
+    message, = (s.message for s in human._every_rule(lines, state))
+    assert message == "the loop turns at r1c1, and nothing else is left for it: h00, v00 are drawn"

@@ -162,7 +162,12 @@ def test_random_puzzles_get_a_4xx_or_correct_solutions(client, name: str) -> Non
 
 @pytest.mark.parametrize("name", sorted(TYPES))
 def test_random_answers_to_a_real_puzzle_get_a_verdict_or_a_clear_refusal(client, name: str) -> None:
-    record = client.post(f"/generate/{name}", params={"seed": 3, "include_solution": True}).json()
+    for _ in range(3):  # a 503 is the budget's retryable refusal on a busy machine, not this test's subject
+        response = client.post(f"/generate/{name}", params={"seed": 3, "include_solution": True})
+        if response.status_code != 503:
+            break
+    assert response.status_code == 200, response.text
+    record = response.json()
     field = next(iter(record["solution"]))  # the first field random, any other as the solution has it
 
     @SETTINGS
