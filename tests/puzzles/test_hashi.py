@@ -21,8 +21,6 @@ from solvers.kit.network import Network
 from solvers.kit.rules import Broken, Connected
 from tests.conftest import REFERENCE, read_jsonl
 
-RULES = {"one-count-per-pair", "island-number", "bridges-cross", "islands-connected"}
-
 
 def published() -> list[dict]:
     return read_jsonl(REFERENCE / "hashi" / "pzprjs.jsonl")
@@ -76,25 +74,6 @@ def test_published_puzzles_have_their_published_answer_alone(entry: dict) -> Non
     assert check(puzzle, answer) == []
     assert canonical(outcome.solutions[0]) == canonical(entry)
     assert to_url(puzzle) == entry["url"].replace("hashikake/", "hashi/")
-
-
-@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
-@pytest.mark.parametrize("seed", range(2))
-def test_generated_puzzles_are_unique_checked_and_of_their_level(level: str, seed: int) -> None:
-    params = HashiParams(size=7, difficulty=level)
-    made = generate_puzzle(params, seed, Deadline.after(60))
-    again = generate_puzzle(params, seed, Deadline.after(60))
-    assert (again.puzzle, again.solution) == (made.puzzle, made.solution)  # same seed, same puzzle
-    assert solve(made.puzzle, 10, Deadline.after(20), "z3").count == 1
-    assert made.difficulty is not None and made.difficulty.level == level
-    assert DIFFICULTY.grade(made.puzzle, Deadline.after(20)).level == level
-    assert check(made.puzzle, made.solution) == []
-    for index in range(len(made.solution.bridges)):  # each bridge changed or dropped breaks a named rule
-        for count in (0, 3 - made.solution.bridges[index].count):
-            bridges = made.solution.model_dump()["bridges"]
-            bridges[index]["count"] = count
-            broken = check(made.puzzle, HashiAnswer(bridges=[b for b in bridges if b["count"]]))
-            assert broken and {v.rule for v in broken} <= RULES, (index, count)
 
 
 def test_hints_from_nothing_follow_the_solution_to_the_end() -> None:

@@ -95,18 +95,6 @@ def test_the_checker_names_each_broken_rule_and_its_cells() -> None:
     assert "unshaded-disconnected" in {v.rule for v in check(puzzle, HitoriAnswer(shaded=walled))}
 
 
-@pytest.mark.parametrize(("level", "size", "seed"), [
-    ("easy", 6, 3), pytest.param("medium", 8, 1, marks=pytest.mark.slow)])
-def test_generated_puzzles_are_reproducible_unique_and_of_their_level(level: str, size: int, seed: int) -> None:
-    params = HitoriParams(size=size, difficulty=level)
-    made = generate_puzzle(params, seed, Deadline.after(120))
-    again = generate_puzzle(params, seed, Deadline.after(120))
-    assert (again.puzzle, again.solution) == (made.puzzle, made.solution)
-    assert solve(made.puzzle, 2, Deadline.after(20), "z3").count == 1
-    assert check(made.puzzle, made.solution) == []
-    assert DIFFICULTY.grade(made.puzzle, Deadline.after(20)).level == level
-
-
 def test_hints_from_an_empty_grid_follow_the_solution_to_the_end() -> None:
     made = generate_puzzle(HitoriParams(size=6, difficulty="easy"), 1, Deadline.after(60))
     n = made.puzzle.size

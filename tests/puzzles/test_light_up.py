@@ -21,8 +21,6 @@ from solvers.light_up.rules import LightUpAnswer, LightUpPuzzle, model
 from solvers.light_up.tatham import parse_tatham, to_tatham
 from tests.conftest import REFERENCE, read_jsonl
 
-RULES = {"unlit", "lights-see-each-other", "light-on-wall", "wall-number"}
-
 
 def published() -> list[dict]:
     return read_jsonl(REFERENCE / "light-up" / "pzprjs.jsonl")
@@ -74,25 +72,6 @@ def test_published_puzzles_have_their_published_answer_alone(entry: dict) -> Non
     assert outcome.solutions[0]["lights"] == entry["lights"]
     assert check(puzzle, LightUpAnswer(lights=entry["lights"])) == []
     assert parse_url(to_url(puzzle)) == puzzle
-
-
-@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
-@pytest.mark.parametrize("seed", range(3))
-def test_generated_puzzles_are_unique_checked_and_of_their_level(level: str, seed: int) -> None:
-    params = LightUpParams(size=7, difficulty=level)
-    made = generate_puzzle(params, seed, Deadline.after(60))
-    again = generate_puzzle(params, seed, Deadline.after(60))
-    assert (again.puzzle, again.solution) == (made.puzzle, made.solution)  # same seed, same puzzle
-    assert solve(made.puzzle, 10, Deadline.after(20), "z3").count == 1  # the second backend agrees it is unique
-    assert made.difficulty is not None and made.difficulty.level == level
-    assert DIFFICULTY.grade(made.puzzle, Deadline.after(20)).level == level
-    lights = made.solution.lights
-    assert check(made.puzzle, made.solution) == []
-    for r, c in itertools.product(range(made.puzzle.rows), range(made.puzzle.cols)):
-        flipped = [row[:] for row in lights]
-        flipped[r][c] ^= 1
-        broken = check(made.puzzle, LightUpAnswer(lights=flipped))
-        assert broken and {v.rule for v in broken} <= RULES, (r, c)
 
 
 @pytest.mark.parametrize("seed", range(4))

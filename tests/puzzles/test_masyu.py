@@ -25,7 +25,6 @@ from solvers.masyu.tatham import parse_tatham, to_tatham
 from tests.conftest import REFERENCE, read_jsonl
 
 check, solve = PUZZLE_TYPE.check, PUZZLE_TYPE.solve
-RULES = {"cell", "pearl", "black-turn", "black-straight", "white-straight", "white-turn", "one-loop"}
 FIELDS = ("horizontal", "vertical")
 Edges = dict[str, list[list[int]]]
 
@@ -221,25 +220,6 @@ def test_three_white_pearls_in_a_row_the_middle_one_cannot_run_along_it() -> Non
     assert decided[("horizontal", 2, 1)] == decided[("horizontal", 2, 2)] == 0  # not along the row
     assert decided[("vertical", 1, 2)] == decided[("vertical", 2, 2)] == 1
     assert "the line r3c2–r3c3" in step.message and "crossed" in step.message
-
-
-@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
-def test_generated_puzzles_are_unique_checked_and_of_their_level(level: str) -> None:
-    params = MasyuParams(size=6, difficulty=level)
-    made = generate_puzzle(params, 1, Deadline.after(60))
-    again = generate_puzzle(params, 1, Deadline.after(60))
-    assert (again.puzzle, again.solution) == (made.puzzle, made.solution)  # same seed, same puzzle
-    assert solve(made.puzzle, 10, Deadline.after(20), "z3").count == 1  # the second backend agrees it is unique
-    assert made.difficulty is not None and made.difficulty.level == level
-    assert DIFFICULTY.grade(made.puzzle, Deadline.after(20)).level == level
-    assert check(made.puzzle, made.solution) == []
-    for field in FIELDS:
-        grid = getattr(made.solution, field)
-        for r, c in itertools.product(range(len(grid)), range(len(grid[0]))):
-            flipped = made.solution.model_copy(deep=True)
-            getattr(flipped, field)[r][c] ^= 1
-            broken = check(made.puzzle, flipped)
-            assert broken and {v.rule for v in broken} <= RULES, (field, r, c)
 
 
 @pytest.mark.parametrize("seed", range(2))

@@ -20,7 +20,6 @@ from solvers.skyscrapers.rules import SIDES, SkyscrapersAnswer, SkyscrapersPuzzl
 from solvers.skyscrapers.tatham import parse_tatham, to_tatham
 from tests.conftest import REFERENCE, read_jsonl
 
-RULES = {"row-repeats", "column-repeats", "towers-seen", "given"}
 TATHAM_ORDER = ["easy", "hard", "extreme", "unreasonable"]
 
 
@@ -108,25 +107,6 @@ def test_our_levels_follow_tathams() -> None:
     ours = [PEOPLE.level_names.index(DIFFICULTY.grade(parse_tatham(e["tatham"]), Deadline.after(60)).level or "expert")
             for e in entries]
     assert spearman([TATHAM_ORDER.index(e["level"]) for e in entries], ours) >= 0.8
-
-
-@pytest.mark.parametrize("level", ["easy", "medium", "hard", "expert"])
-@pytest.mark.parametrize("seed", range(2))
-def test_generated_puzzles_are_unique_checked_and_of_their_level(level: str, seed: int) -> None:
-    params = SkyscrapersParams(size=5, difficulty=level)
-    made = generate_puzzle(params, seed, Deadline.after(120))
-    again = generate_puzzle(params, seed, Deadline.after(120))
-    assert (again.puzzle, again.solution) == (made.puzzle, made.solution)  # same seed, same puzzle
-    assert solve(made.puzzle, 10, Deadline.after(20), "z3").count == 1  # the second backend agrees it is unique
-    assert made.difficulty is not None and made.difficulty.level == level
-    assert DIFFICULTY.grade(made.puzzle, Deadline.after(20)).level == level
-    assert check(made.puzzle, made.solution) == []
-    digits = made.solution.digits
-    for r, c in itertools.product(range(5), repeat=2):
-        changed = [row[:] for row in digits]
-        changed[r][c] = digits[r][c] % 5 + 1
-        broken = check(made.puzzle, SkyscrapersAnswer(digits=changed))
-        assert broken and {v.rule for v in broken} <= RULES, (r, c)
 
 
 @pytest.mark.parametrize("seed", range(2))

@@ -19,7 +19,6 @@ from solvers.slitherlink.rules import SlitherlinkAnswer, SlitherlinkPuzzle, arou
 from solvers.slitherlink.tatham import parse_tatham, to_tatham
 from tests.conftest import REFERENCE, read_jsonl
 
-RULES = {"clue", "dot", "one-loop"}
 FIELDS = ("horizontal", "vertical")
 
 
@@ -90,26 +89,6 @@ def test_published_puzzles_have_their_published_answer_alone(entry: dict) -> Non
     assert outcome.complete and outcome.count == 1 and outcome.solutions[0] == answer
     assert check(puzzle, SlitherlinkAnswer(**answer)) == []
     assert to_url(puzzle) == entry["url"]
-
-
-@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
-@pytest.mark.parametrize("seed", range(2))
-def test_generated_puzzles_are_unique_checked_and_of_their_level(level: str, seed: int) -> None:
-    params = SlitherlinkParams(size=7, difficulty=level)
-    made = generate_puzzle(params, seed, Deadline.after(60))
-    again = generate_puzzle(params, seed, Deadline.after(60))
-    assert (again.puzzle, again.solution) == (made.puzzle, made.solution)  # same seed, same puzzle
-    assert solve(made.puzzle, 10, Deadline.after(20), "z3").count == 1  # the second backend agrees it is unique
-    assert made.difficulty is not None and made.difficulty.level == level
-    assert DIFFICULTY.grade(made.puzzle, Deadline.after(20)).level == level
-    assert check(made.puzzle, made.solution) == []
-    for field in FIELDS:
-        grid = getattr(made.solution, field)
-        for r, c in itertools.product(range(len(grid)), range(len(grid[0]))):
-            flipped = made.solution.model_copy(deep=True)
-            getattr(flipped, field)[r][c] ^= 1
-            broken = check(made.puzzle, flipped)
-            assert broken and {v.rule for v in broken} <= RULES, (field, r, c)
 
 
 @pytest.mark.parametrize("seed", range(3))

@@ -29,8 +29,6 @@ from solvers.star_battle.puzzlink import parse_url, to_url
 from solvers.star_battle.rules import StarBattleAnswer, StarBattlePuzzle, model, model_of
 from tests.conftest import REFERENCE, read_jsonl
 
-RULES = {"row-stars", "column-stars", "region-stars", "stars-touch"}
-
 
 def published() -> list[dict]:
     return read_jsonl(REFERENCE / "star-battle" / "pzprjs.jsonl")
@@ -103,25 +101,6 @@ def test_each_broken_rule_is_named_with_its_cells() -> None:
     broken = {v.rule: v for v in check(puzzle, StarBattleAnswer(stars=stars))}
     assert {"stars-touch", "row-stars"} <= set(broken)
     assert [4, 1] in broken["stars-touch"].cells and [5, 0] in broken["stars-touch"].cells
-
-
-@pytest.mark.parametrize(("size", "stars", "level"),
-                         [(6, 1, "easy"), (6, 1, "medium"), (6, 1, "hard"),
-                          pytest.param(10, 2, "medium", marks=pytest.mark.slow)])
-def test_generated_puzzles_are_unique_checked_and_of_their_level(size: int, stars: int, level: str) -> None:
-    params = StarBattleParams(size=size, stars=stars, difficulty=level)
-    made = generate_puzzle(params, 1, Deadline.after(60))
-    again = generate_puzzle(params, 1, Deadline.after(60))
-    assert (again.puzzle, again.solution) == (made.puzzle, made.solution)  # same seed, same puzzle
-    assert solve(made.puzzle, 10, Deadline.after(20), "z3").count == 1  # the second backend agrees it is unique
-    assert made.difficulty is not None and made.difficulty.level == level
-    assert DIFFICULTY.grade(made.puzzle, Deadline.after(20)).level == level
-    assert check(made.puzzle, made.solution) == []
-    for r, c in itertools.product(range(size), range(size)):
-        flipped = [row[:] for row in made.solution.stars]
-        flipped[r][c] ^= 1
-        broken = check(made.puzzle, StarBattleAnswer(stars=flipped))
-        assert broken and {v.rule for v in broken} <= RULES, (r, c)
 
 
 @pytest.mark.parametrize(("size", "stars", "level"), [(8, 1, "easy"), (8, 1, "medium"), (8, 1, "hard"), (10, 2, "hard")])
@@ -202,3 +181,12 @@ def test_the_picture_draws_regions_and_stars() -> None:
     assert svg.count(f'fill="{STAR}"') == 6  # a star per row
     played = render(puzzle, None, play=True)
     assert played.count('data-cell="') == 36 and played.count("m-fill") == 36
+
+
+@pytest.mark.slow
+def test_two_star_puzzles_are_unique_on_z3_checked_and_of_their_level() -> None:
+    """The conformance suite makes the default one-star boards; two stars are their own search."""
+    made = generate_puzzle(StarBattleParams(size=10, stars=2, difficulty="medium"), 1, Deadline.after(60))
+    assert solve(made.puzzle, 10, Deadline.after(20), "z3").count == 1
+    assert DIFFICULTY.grade(made.puzzle, Deadline.after(20)).level == "medium"
+    assert check(made.puzzle, made.solution) == []
