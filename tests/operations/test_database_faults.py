@@ -23,7 +23,8 @@ from app.store import PuzzleRow
 from tests.postgres_instance import PrivatePostgres
 
 pytestmark = pytest.mark.slow
-ANSWER_WITHIN = 4.0  # seconds: the database timeout (2 s), and room for a machine shared by many test runs
+ANSWER_WITHIN = 10.0  # seconds: the database timeout (2 s) and room for a loaded 2-core machine; a request that
+# waited on the held lock instead would never answer while the test holds it
 
 
 def service(url: str) -> TestClient:
@@ -174,7 +175,7 @@ def test_sqlite_locked_by_another_process_gives_503_then_recovers(tmp_path: Path
         finally:
             holder.execute("ROLLBACK")
             holder.close()
-        assert wait_ready(client) < 2
+        assert wait_ready(client) < ANSWER_WITHIN
         assert generate(client, 2).status_code == 201
 
 
@@ -194,7 +195,7 @@ def test_sqlite_made_unwritable_gives_503_reads_go_on_then_recovers(tmp_path: Pa
             assert ready.status_code == 503 and "not writable" in ready.json()["database"]
         finally:
             subprocess.run(["chattr", "-i", *files], check=True)
-        assert wait_ready(client) < 2
+        assert wait_ready(client) < ANSWER_WITHIN
         assert generate(client, 2).status_code == 201
     rows = stored_rows(f"sqlite:///{db}")
     assert set(rows) >= {first} and len(rows) == 2
