@@ -87,13 +87,13 @@ def test_api_matches_its_documentation(case, client: TestClient) -> None:
 
 
 @schema.include(path_regex=r"^/generate/").parametrize()
-@settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+@settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
 def test_generating_routes_match_their_documentation(case, client: TestClient) -> None:
     case.call_and_validate(timeout=60, checks=CHECKS)
 
 
 @schema.include(path_regex=r"^/(daily|play/daily)/").parametrize()
-@settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+@settings(max_examples=2, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
 def test_daily_routes_match_their_documentation(case, client: TestClient) -> None:
     case.call_and_validate(timeout=60, checks=CHECKS)
 
