@@ -108,15 +108,20 @@ def _trial(name: str, description: str, weight: float, trials: Trials, max_round
     return Technique(name, description, weight, find)
 
 
+def _short_and_long(trials: Trials, rounds: int, assumed: str, broken: str) -> tuple[Technique[Model, GridState], ...]:
+    """A trial followed at most ``rounds`` rounds and one followed to the end, worded alike: "Assume ``assumed``
+    ... a broken rule ``broken``"."""
+    return (_trial("short trial", f"Assume {assumed} and follow the rules for at most {rounds} rounds: a broken rule "
+                   f"{broken}.", 5.0, trials, rounds),
+            _trial("trial", f"Assume {assumed} and follow the rules as far as they go: a broken rule {broken}.", 20.0,
+                   trials, 10_000))
+
+
 def solver(extra: tuple[Technique[Model, GridState], ...] = (),
            first: tuple[Technique[Model, GridState], ...] = ()) -> HumanSolver[Model, GridState]:
     """The kit's levels (easy, medium, hard), a genre's own techniques first among the medium ones; ``first``:
     named readings of its rules (a group read together) before the rules alone, at the easy level."""
-    trials = Trials([RULE, *extra])
-    short = _trial("short trial", f"Assume a cell and apply the rules for at most {SHORT_ROUNDS} rounds: a broken "
-                   "rule means the cell is the other value.", 5.0, trials, SHORT_ROUNDS)
-    long = _trial("trial", "Assume a cell and follow the rules as far as they go: a broken rule means the cell is "
-                  "the other value.", 20.0, trials, 10_000)
+    short, long = _short_and_long(Trials([RULE, *extra]), SHORT_ROUNDS, "a cell", "means the cell is the other value")
     return HumanSolver((Level("easy", (*first, RULE)), Level("medium", (*extra, short)), Level("hard", (long,))),
                        start=start)
 
@@ -127,15 +132,9 @@ def group_levels(names: tuple[str, str, str, str], reading: Technique[Model, Gri
     alone, the groups read with what their cells may still hold (``reading``), a trial followed at most ``chain``
     rounds, a trial followed to the end. ``what`` names a cell's value for people ("digit", "height"); ``first``,
     as ``solver``'s, named readings of the rules before the rules alone."""
-    trials = Trials([RULE, reading])
-    return HumanSolver((
-        Level(names[0], (*first, RULE)),
-        Level(names[1], (reading,)),
-        Level(names[2], (_trial("short trial", f"Assume a cell's {what} and follow the rules at most {chain} rounds: "
-                                "a broken rule rules it out.", 5.0, trials, chain),)),
-        Level(names[3], (_trial("trial", f"Assume a cell's {what} and follow the rules as far as they go: a broken "
-                                "rule rules it out.", 20.0, trials, 10_000),)),
-    ), start)
+    short, long = _short_and_long(Trials([RULE, reading]), chain, f"a cell's {what}", "rules it out")
+    return HumanSolver((Level(names[0], (*first, RULE)), Level(names[1], (reading,)), Level(names[2], (short,)),
+                        Level(names[3], (long,))), start)
 
 
 def start(model: Model) -> GridState:
