@@ -134,7 +134,7 @@ class Bridges:
         return key[0]
 
     def say(self, keys: Sequence[Key], value: int) -> str:
-        return "; ".join(f"{name((a, b))} {'has' if value else 'has not'} {'one bridge' if n == 1 else 'two bridges'}"
+        return "; ".join(f"{name((a, b))} {'has' if value else 'does not have'} {'one bridge' if n == 1 else 'two bridges'}"
                          for a, b, n in keys)
 
     def hint_entry(self, key: Key, value: int) -> dict[str, Any]:

@@ -50,28 +50,30 @@ def _look(model: Model, state: GridState, rules: Iterable[int], worded: bool = T
             forced = rule.look(values)
         except Broken as broken:
             raise Contradiction(f"{rule.says}, and {broken.why}", model.where(rule)) from None
-        forced = [(members[p], v) for p, v in dict(forced).items()]
+        forced = list(dict.fromkeys((members[p], v) for p, v in dict(forced).items()))  # a rule may hold a key twice
         if not forced:
             continue
         for i, value in forced:
             if decided.setdefault(i, (value, rule.says))[0] != value:
                 raise Contradiction(f"{decided[i][1]}, so {layout.say([keys[i]], decided[i][0])}; yet {rule.says}",
                                     model.where(rule))
-        value = forced[0][1]
-        if not worded:
-            message = ""
-        elif isinstance(rule, Count) and len({v for _, v in forced}) == 1:
-            ones = sum(v for v in values if v)
-            cells = dict.fromkeys(layout.cell(keys[i]) for i, _ in forced)
-            why = (f"it has {ones} already" if value == 0 else
-                   # keys that are not one a cell (a loop's lines) are named after the colon alone
-                   "nothing else is left for it" if len(cells) != len(forced) else
-                   f"only {cells_named(cells)} {'is' if len(cells) == 1 else 'are'} left for it")
-            message = f"{rule.says}, and {why}: {layout.say([keys[i] for i, _ in forced], value)}"
-        else:
-            message = f"{rule.says}: " + "; ".join(layout.say([keys[i]], v) for i, v in forced)
+        message = _worded(model, rule, values, forced) if worded else ""
         steps.append(Step("rule", message, tuple(((0, i), v) for i, v in forced), tuple(model.where(rule))))
     return steps
+
+
+def _worded(model: Model, rule: Any, values: list[int | None], forced: list[tuple[int, int]]) -> str:
+    """What a rule decided, as a hint says it: "row 1 holds 1 star, and only one place is left for it: r1c3 is a
+    star"; the keys set to each value named together."""
+    layout, keys = model.layout, model.keys
+    said = "; ".join(layout.say([keys[i] for i, v in forced if v == value], value)
+                     for value in dict.fromkeys(v for _, v in forced))
+    if not isinstance(rule, Count) or len({v for _, v in forced}) > 1:
+        return f"{rule.says}: {said}"
+    left = len(forced)
+    why = (f"it has {sum(v for v in values if v)} already" if forced[0][1] == 0 else
+           f"only {'one place is' if left == 1 else f'{left} places are'} left for it")
+    return f"{rule.says}, and {why}: {said}"
 
 
 def _every_rule(model: Model, state: GridState) -> list[Step]:

@@ -452,7 +452,7 @@ def deeper(rule: Rule, values: Sequence[int | None]) -> list[tuple[int, int]]:
 # The readings of islands of a size as a person's techniques: the first three are what the rules' looks decide,
 # named (``solvers.kit.human``'s ``first``, at the easiest level); OUT_OF_REACH is the next level's reading.
 READINGS = (
-    _reading({COMPLETE: "{group} have all {size}"}, "complete region",
+    _reading({COMPLETE: "the region {group} is complete at {size}"}, "complete region",
              "A region with all its cells: its neighbours take another number.", 1.0),
     _reading({EXIT: "{group} can only grow through {cell}"}, "only way out",
              "A region still short of cells with one open neighbour grows there.", 1.0),

@@ -292,8 +292,16 @@ def _partial_grid(value: Any, rows: int, cols: int, name: str) -> list[list[int 
     return value
 
 
+def _or(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+
+
 def _are(names: str, count: int, what: str) -> str:
-    return f"{names} {'is' if count == 1 else 'are'} {what}"
+    """"r1c1 is a light", "r1c1, r1c2 are lights"."""
+    if count == 1:
+        return f"{names} is {what}"
+    article, _, noun = what.partition(" ")
+    return f"{names} are {noun + 's' if article in ('a', 'an') and noun else what}"
 
 
 @dataclass(frozen=True)
@@ -444,11 +452,14 @@ class Digits:
     def say(self, keys: Sequence[Key], value: int) -> str:
         if value:
             return ", ".join(f"{cell_name(self.cell(k))} is {self.named(k[2])}" for k in keys)  # type: ignore[index]
-        by_digit: dict[int, list[Cell]] = {}
+        by_cell: dict[Cell, list[int]] = {}
         for r, c, d in keys:  # type: ignore[misc]
-            by_digit.setdefault(d, []).append((r, c))
-        return "; ".join(f"{cells_named(cells)} {'is' if len(cells) == 1 else 'are'} not {self.named(d)}"
-                         for d, cells in by_digit.items())
+            by_cell.setdefault((r, c), []).append(d)
+        by_digits: dict[tuple[int, ...], list[Cell]] = {}  # cells ruling out the same digits said together
+        for cell, digits in by_cell.items():
+            by_digits.setdefault(tuple(sorted(digits)), []).append(cell)
+        return "; ".join(f"{cells_named(cells)} {'is' if len(cells) == 1 else 'are'} not "
+                         f"{_or([self.named(d) for d in digits])}" for digits, cells in by_digits.items())
 
     def hint_entry(self, key: Key, value: int) -> dict[str, Any]:
         """As the play page's digits widget reads a hint: the digit placed, or taken out of the pencil marks."""

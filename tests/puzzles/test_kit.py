@@ -135,18 +135,23 @@ def test_the_prover_finds_the_other_loop_and_none_once_the_clues_decide() -> Non
         prover.close()
 
 
-def test_a_count_names_the_cells_left_for_it_once_and_in_the_right_number() -> None:
-    """A count's last places are named by cell when each is a cell ("only r1c2 is left"), and only after the colon
-    when its keys are a loop's lines, several drawn at one cell (not "only r1c1 are left")."""
-    cells = Model(Cells("s", 1, 3, "a star", "empty"), (Count(((0, 0), (0, 1), (0, 2)), 1, 1, "row", "the row has a star"),))
-    state = human.start(cells)
+def test_a_rules_hint_reads_as_a_sentence() -> None:
+    """A count's last places counted, not named twice ("only r1c1 are left" once said this of two lines at one
+    cell); several cells of a value said together, in the plural; a key a rule holds twice said once; a digit
+    ruled out of several cells, or several digits out of one, in one clause."""
+    stars = Model(Cells("s", 1, 4, "a star", "empty"),
+                  (Count(((0, 0), (0, 1), (0, 2), (0, 3)), 2, 2, "row", "the row has two stars"),))
+    state = human.start(stars)
     state.values[0] = state.values[2] = 0
-    message, = (s.message for s in human._every_rule(cells, state))
-    assert message == "the row has a star, and only r1c2 is left for it: r1c2 is a star"
+    message, = (s.message for s in human._every_rule(stars, state))
+    assert message == "the row has two stars, and only 2 places are left for it: r1c2, r1c4 are stars"
     lines = Model(Layers({"h": (1, 2), "v": (2, 1)}, "drawn", "crossed",
                           name=lambda f, r, c: f"{f}{r}{c}", at=lambda f, r, c: (0, 0)),
-                  (Count((("h", 0, 0), ("h", 0, 1), ("v", 0, 0), ("v", 1, 0)), 2, 2, "corner", "the loop turns at r1c1"),))
+                  (Count((("h", 0, 0), ("h", 0, 1), ("v", 0, 0), ("v", 0, 0), ("v", 1, 0)), 1, 1, "end", "one line"),))
     state = human.start(lines)
-    state.values[1] = state.values[3] = 0
+    state.values[1] = 1
     message, = (s.message for s in human._every_rule(lines, state))
-    assert message == "the loop turns at r1c1, and nothing else is left for it: h00, v00 are drawn"
+    assert message == "one line, and it has 1 already: h00, v00, v10 are crossed"
+    digits = Digits("d", 1, 2, 3)
+    assert digits.say([(0, 0, 1), (0, 1, 1), (0, 0, 2), (0, 1, 2)], 0) == "r1c1, r1c2 are not 1 or 2"
+    assert digits.say([(0, 0, 1), (0, 0, 3), (0, 1, 3)], 0) == "r1c1 is not 1 or 3; r1c2 is not 3"
