@@ -11,9 +11,10 @@ import pytest
 
 from generators.shikaku import DIFFICULTY, ShikakuParams, check, generate_puzzle, solve, tile
 from solvers.common import Deadline, InvalidInput
+from solvers.kit.arrays import solves
 from solvers.shikaku.picture import render
 from solvers.shikaku.puzzlink import parse_url
-from solvers.shikaku.rules import ShikakuAnswer, ShikakuPuzzle, model
+from solvers.shikaku.rules import ShikakuAnswer, ShikakuPuzzle, model, rules_alone
 from solvers.shikaku.tatham import parse_tatham
 from tests.conftest import REFERENCE, read_jsonl
 
@@ -80,6 +81,23 @@ def test_the_kit_counts_what_brute_force_counts_on_both_backends(seed: int) -> N
         assert outcome.complete and outcome.count == len(truth), (backend, puzzle.numbers)
         assert sorted(map(canonical, (as_rectangles(s["regions"]) for s in outcome.solutions))) == \
             sorted(map(canonical, truth))
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_rules_on_bitmasks_decide_what_the_kits_rules_decide(seed: int) -> None:
+    """``rules_alone`` stands in for the kit's rules in the generator: the same keys, solved on the same boards
+    (random tilings' numbers at random cells, some with a number changed: no answer)."""
+    rng = random.Random(seed)
+    rows, cols = rng.randint(3, 12), rng.randint(3, 12)
+    board: list[list[int | None]] = [[None] * cols for _ in range(rows)]
+    for top, left, bottom, right in tile(rows, cols, rng):
+        board[rng.randint(top, bottom)][rng.randint(left, right)] = (bottom - top + 1) * (right - left + 1)
+    if rng.random() < 0.2:
+        r, c = rng.choice([(r, c) for r in range(rows) for c in range(cols) if board[r][c]])
+        board[r][c] = rng.randrange(1, 9)
+    puzzle = ShikakuPuzzle(rows=rows, cols=cols, numbers=board)
+    puzzle_model = model(puzzle)
+    assert rules_alone(puzzle) == (solves(puzzle_model, 0), len(puzzle_model.keys))
 
 
 def published() -> list[tuple[ShikakuPuzzle, list[list[int]] | None]]:
