@@ -5,6 +5,7 @@ Sizes 5 to 19 (Tatham's Rect presets 7 to 19), three levels."""
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import Any
 
 from generators.kit import make
@@ -17,7 +18,7 @@ from solvers.kit import rules as kit
 from solvers.kit.arrays import Levels, State, fast
 from solvers.kit.human import SHORT_ROUNDS
 from solvers.shikaku import picture, puzzlink, tatham
-from solvers.shikaku.rules import Rect, Regions, ShikakuAnswer, ShikakuPuzzle, model, rect_cells
+from solvers.shikaku.rules import Rect, Regions, ShikakuAnswer, ShikakuPuzzle, model, rect_cells, rules_alone
 
 MIN_SIDE, MAX_SIDE = 5, 19
 AREA_SHARE = 1 / 7  # the largest rectangle, as a share of the grid (Tatham's 15×15 boards reach 36 cells)
@@ -104,24 +105,31 @@ class ShikakuGenre:
                rng: random.Random) -> dict[Rect, Cell] | None:
         """Numbers moved one at a time, a move kept when the level ``below`` decides no larger share of the keys
         and the numbers' rectangles are no fewer (more of them overlap: nearer two answers), until that level no
-        longer solves the puzzle and the puzzle still has one answer; None after ``HARDEN`` moves."""
-        first = model(self.puzzle(place(rects, rows, cols, at), {}, frozenset()))
-        best = (decided(first, below), -len(first.keys))
+        longer solves the puzzle and the level above it does (so it has one answer, and no SAT count is needed);
+        None after ``HARDEN`` moves."""
+        first = self.reading(rects, rows, cols, at, below)
+        best = (first.share, -first.keys)
         movable = [rect for rect in rects if len(rect_cells(rect)) > 1]
         for _ in range(HARDEN):
             rect = rng.choice(movable)
             moved = {**at, rect: rng.choice(rect_cells(rect))}
-            puzzle = self.puzzle(place(rects, rows, cols, moved), {}, frozenset())
-            moved_model = model(puzzle)
-            measure = (decided(moved_model, below), -len(moved_model.keys))
+            read = self.reading(rects, rows, cols, moved, below)
+            measure = (read.share, -read.keys)
             if measure > best:
                 continue
-            if measure[0] < 1 and solve(puzzle, 2, Deadline.after(10)).count != 1:
+            if read.share < 1:
+                if read.above:
+                    return moved
                 continue
             at, best = moved, measure
-            if measure[0] < 1:
-                return at
         return None
+
+    def reading(self, rects: list[Rect], rows: int, cols: int, at: dict[Rect, Cell], below: int) -> Reading:
+        """``decided`` on the numbers at ``at``; most boards the rules alone solve, which ``rules_alone`` tells
+        without building the model."""
+        puzzle = self.puzzle(place(rects, rows, cols, at), {}, frozenset())
+        solved, keys = rules_alone(puzzle)
+        return Reading(1.0, keys, False) if solved else decided(model(puzzle), below)
 
     def clues(self, board: Board, answer: dict[str, Any]) -> list[Cell]:
         return []
@@ -133,15 +141,29 @@ class ShikakuGenre:
         return model(puzzle)
 
 
-def decided(puzzle_model: kit.Model, level: int) -> float:
-    """The share of the keys the kit's levels up to ``level`` decide before they are stuck (1: they solve it)."""
+@dataclass(frozen=True)
+class Reading:
+    """What the kit's levels make of a board, for ``harden``."""
+
+    share: float  # of the keys the levels up to the one asked decide before they are stuck (1: they solve it)
+    keys: int  # the model's keys: the numbers' rectangles' cells, more of them overlapping nearer two answers
+    above: bool  # stuck, the next level solves it (and so it has one answer)
+
+
+def decided(puzzle_model: kit.Model, level: int) -> Reading:
+    """The kit's levels up to ``level``, and when they are stuck the next level on the same state: the level's
+    own check (``Levels.fits``), whose deductions are sound, so a puzzle it solves has one answer."""
     state = State(puzzle_model)
+    keys = puzzle_model.keys
     if state.follow():
-        return 1.0  # a broken rule: the level would find the puzzle has no answer, so it gains nothing here
+        return Reading(1.0, len(keys), False)  # broken: the levels find no answer, nothing gained
     for rounds in (SHORT_ROUNDS, None)[:level]:
         if not state.trials(rounds, set()):
-            return 1.0
-    return sum(v >= 0 for v in state.values) / len(state.values)
+            return Reading(1.0, len(keys), False)
+    share = sum(v >= 0 for v in state.values) / len(keys)
+    if share == 1:
+        return Reading(share, len(keys), False)
+    return Reading(share, len(keys), state.trials((SHORT_ROUNDS, None)[level], set()) and state.solved())
 
 
 def answer(rects: list[Rect], at: dict[Rect, Cell], rows: int, cols: int) -> dict[str, Any]:
