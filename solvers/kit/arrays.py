@@ -315,13 +315,18 @@ def solves(model: Model, level: int, shown: frozenset[Hashable] | None = None, u
 def grade(people: HumanSolver[Model, Any], model: Model) -> Grade:
     """The kit's grade (its level, and a score from its techniques' weights) from the array solve of the lowest
     level that solves the model; the kit's own three levels, with any named readings of the rules at the first
-    (``solver(first=...)``), whose steps count as the rules' own (the arrays read them as rules)."""
+    (``solver(first=...)``), whose steps count as the rules' own (the arrays read them as rules). One solve: a
+    level's solve is the one below's, then its own trials, so each level goes on where the one below stopped."""
     names = [t.name for _, t in people.techniques()]
     kit = [names.index(name) for name in ("rule", "short trial", "trial")]
     assert names[kit[0]:] == ["rule", "short trial", "trial"] and len(people.levels[0].techniques) == kit[0] + 1
-    for level in range(3):
-        steps: list[Step] = []
-        if solves(model, level, None, None, steps):
+    steps: list[Step] = []
+    state = State(model)
+    broken = bool(state.follow(None, None, set(), steps))
+    for level in range(3):  # each level goes on from the state the one below left: what ``solves`` does anew
+        if level and not broken and min(state.values) < 0:
+            broken = not state.trials((SHORT_ROUNDS, None)[level - 1], set(), steps)
+        if not broken and state.solved():
             return people.grade_numbered([(kit[t], effort) for t, effort in steps], True)
     return people.grade_numbered([(kit[t], effort) for t, effort in steps], False)
 
