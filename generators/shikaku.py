@@ -87,10 +87,14 @@ class ShikakuGenre:
     def unique(self, rects: list[Rect], rows: int, cols: int, at: dict[Rect, Cell],
                rng: random.Random) -> dict[Rect, Cell] | None:
         """While a second answer exists, each number whose rectangle it changes moves to another cell of its
-        rectangle (a SAT count each, milliseconds); None when ``MOVES`` moves leave two answers."""
+        rectangle (a SAT count each, milliseconds, unless the rules alone solve it); None when ``MOVES`` moves
+        leave two answers."""
         for _ in range(MOVES):
+            puzzle = self.puzzle(place(rects, rows, cols, at), {}, frozenset())
+            if rules_alone(puzzle)[0]:
+                return at  # the rules alone solve it: one answer, no SAT count needed
             mine = answer(rects, at, rows, cols)
-            outcome = solve(self.puzzle(place(rects, rows, cols, at), mine, frozenset()), 2, Deadline.after(10))
+            outcome = solve(puzzle, 2, Deadline.after(10))
             if outcome.count == 1:
                 return at
             other = next(s["regions"] for s in outcome.solutions if s != mine)
