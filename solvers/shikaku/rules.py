@@ -95,10 +95,12 @@ def rules_alone(puzzle: ShikakuPuzzle) -> tuple[bool, int]:
     zeros = [0] * len(ones)
     keys = sum(m.bit_count() for m in reach)
     every = (1 << (puzzle.rows * cols)) - 1
-    while True:
+    looking = range(len(ones))
+    while looking:
         before = (ones[:], zeros[:])
-        for n, masks in enumerate(options):
-            fit = [m for m in masks if m & ones[n] == ones[n] and not m & zeros[n]]
+        for n in looking:  # a number's candidates that fit: only those whose cells changed since it last looked
+            one, zero = ones[n], zeros[n]
+            options[n] = fit = [m for m in options[n] if m & one == one and not m & zero]
             if not fit:
                 return False, keys
             if len(fit) == 1:
@@ -118,8 +120,8 @@ def rules_alone(puzzle: ShikakuPuzzle) -> tuple[bool, int]:
             possible = reach[n] & ~zeros[n]
             ones[n] |= possible & alone
             zeros[n] |= possible & taken & ~ones[n]
-        if (ones, zeros) == before:
-            return all(one | zero == whole for one, zero, whole in zip(ones, zeros, reach, strict=True)), keys
+        looking = [n for n in range(len(ones)) if (ones[n], zeros[n]) != (before[0][n], before[1][n])]
+    return all(one | zero == whole for one, zero, whole in zip(ones, zeros, reach, strict=True)), keys
 
 
 def _union(masks: list[int]) -> int:
