@@ -166,7 +166,7 @@ def test_random_answers_to_a_real_puzzle_get_a_verdict_or_a_clear_refusal(client
         response = client.post(f"/generate/{name}", params={"seed": 3, "include_solution": True})
         if response.status_code != 503:
             break
-    assert response.status_code == 200, response.text
+    assert response.status_code in (200, 201), response.text
     record = response.json()
     field = next(iter(record["solution"]))  # the first field random, any other as the solution has it
 
