@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
+from functools import lru_cache
 
 from pydantic import BaseModel, Field, model_validator
 
@@ -20,6 +21,7 @@ from solvers.techniques.human import cell_name, cells_named
 
 N, BOX = 9, 3
 MAX_CAGE = 7  # cells: a cage's fillings are the orders of its digit sets, 7! = 5040 per set
+RULES_KEPT = 4096  # cage and rule-of-45 rules kept for the next models (each remembers its readings)
 
 
 class KillerCage(BaseModel):
@@ -57,6 +59,14 @@ def fillings(cage: KillerCage) -> Iterator[tuple[int, ...]]:
             yield from itertools.permutations(digits)
 
 
+@lru_cache(maxsize=RULES_KEPT)
+def _cage_rule(group: tuple[Cell, ...], total: int) -> Tuples:
+    """One rule object per cage, so the models of puzzles that share the cage (a generator's neighbouring drafts)
+    share its fillings and the readings it remembers."""
+    return Tuples(group, N, tuple(fillings(KillerCage(cells=list(group), sum=total))), "cage-sum",
+                  f"the cage {total} at {cells_named(group)} sums to {total} with different digits", placed_only=True)
+
+
 def model(puzzle: KillerSudokuPuzzle) -> Model:
     """Sudoku's units as counts over one-hot keys, each given a count shown (a clue the generator may hide), and
     each cage a tuple rule. A cage alone reads its cells by the digits placed in them; what its cells may still
@@ -72,11 +82,7 @@ def model(puzzle: KillerSudokuPuzzle) -> Model:
         rules.append(Count(tuple((i, c, d) for c in range(N)), 1, 1, "row-repeats", f"row {i + 1} holds one {d}"))
         rules.append(Count(tuple((r, i, d) for r in range(N)), 1, 1, "column-repeats", f"column {i + 1} holds one {d}"))
         rules.append(Count(tuple((r, c, d) for r, c in box), 1, 1, "box-repeats", f"box {i + 1} holds one {d}"))
-    for cage in puzzle.cages:
-        group = tuple(cage.cells)
-        rules.append(Tuples(group, N, tuple(fillings(cage)), "cage-sum",
-                            f"the cage {cage.sum} at {cells_named(group)} sums to {cage.sum} with different digits",
-                            placed_only=True))
+    rules.extend(_cage_rule(tuple(map(tuple, cage.cells)), cage.sum) for cage in puzzle.cages)
     return Model(Digits("digits", N, N, N), tuple(rules))
 
 
@@ -87,6 +93,13 @@ def _sums_to(cells: tuple[Cell, ...], total: int) -> tuple[tuple[int, ...], ...]
 
     return tuple(t for t in itertools.product(range(1, N + 1), repeat=len(cells)) if sum(t) == total and all(
         t[i] != t[j] or apart(cells[i], cells[j]) for i, j in itertools.combinations(range(len(cells)), 2)))
+
+
+@lru_cache(maxsize=RULES_KEPT)
+def _group_rule(group: tuple[Cell, ...], total: int, code: str, name: str) -> Tuples:
+    """One rule object per rule-of-45 group, shared as ``_cage_rule``'s."""
+    return Tuples(group, N, _sums_to(group, total), code, f"the rule of 45 on {name}: its {code} {cells_named(group)} "
+                  f"sum to {total}", placed_only=True)
 
 
 def regions() -> list[tuple[str, int, list[Cell]]]:
@@ -120,6 +133,5 @@ def graded_model(puzzle: KillerSudokuPuzzle, most: int = 3) -> Model:
         for code, group, total in found:
             if 1 <= len(group) <= most and frozenset(group) not in seen:
                 seen.add(frozenset(group))
-                extra.append(Tuples(group, N, _sums_to(group, total), code, f"the rule of 45 on {name}: its {code} "
-                                   f"{cells_named(group)} sum to {total}", placed_only=True))
+                extra.append(_group_rule(group, total, code, name))
     return Model(plain.layout, plain.rules + tuple(extra))
