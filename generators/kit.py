@@ -14,7 +14,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel
 
-from generators.pipeline import Generated, GenerationFailed, generate, generate_at_level
+from generators.pipeline import Adjust, Generated, GenerationFailed, generate, generate_at_level
 from solvers.common import Deadline
 from solvers.kit.human import within
 from solvers.kit.propagation import Read, solves
@@ -178,23 +178,32 @@ def make_at_level(genre: ClueGenre[Any, Any], answer_model: type[BaseModel], dif
                              difficulty.grade, level, seed, deadline)
 
 
+def group_checks(reading: Read, chain: int) -> tuple[Callable[[Model, frozenset[Any] | None], bool], ...]:
+    """The array checks of ``solvers.kit.human.group_levels``' levels below the top, easiest first: the rules
+    alone, the groups read by ``reading``, trials of ``chain`` rounds. Each says whether its level (and those
+    below) solves a model showing ``shown`` (all clues when None)."""
+    return (lambda model, shown: solves(model, shown),
+            lambda model, shown: solves(model, shown, reading),
+            lambda model, shown: solves(model, shown, reading, trials=chain))
+
+
 def make_read_by_groups(genre: ClueGenre[Any, Any], answer_model: type[BaseModel], difficulty: Difficulty,
                         model_of: Callable[[Any], Model], reading: Read, chain: int, params: Any, seed: int,
-                        deadline: Deadline, prove_first: bool = False) -> Generated[BaseModel, BaseModel]:
+                        deadline: Deadline, prove_first: bool = False,
+                        adjust: Adjust[BaseModel, BaseModel] | None = None) -> Generated[BaseModel, BaseModel]:
     """``make_at_level`` for a genre whose levels are ``solvers.kit.human.group_levels``, with the level checks on
-    arrays (``solvers.kit.propagation.solves``, groups read by ``reading``, trials followed ``chain`` rounds): the
-    generator asks them for every clue it tries to remove. A draw graded off its level is drawn again, and one the
-    arrays already place off it skips the (dearer) graded path. The top level has no check: its puzzles are proved
-    unique by the kit's prover."""
+    arrays (``group_checks``): the generator asks them for every clue it tries to remove. A draw graded off its
+    level is moved by ``adjust`` (as ``generate_at_level``'s) or drawn again, and one the arrays already place off
+    it skips the (dearer) graded path. The top level has no check: its puzzles are proved unique by the kit's
+    prover."""
     names, level = difficulty.names, params.difficulty
-    fits: dict[str, Callable[[Model, frozenset[Any] | None], bool]] = dict(zip(names[:-1], (
-        lambda model, shown: solves(model, shown),
-        lambda model, shown: solves(model, shown, reading),
-        lambda model, shown: solves(model, shown, reading, trials=chain)), strict=True))
+    fits = dict(zip(names[:-1], group_checks(reading, chain), strict=True))
 
     def grade(puzzle: Any, budget: Deadline) -> Grade:
-        found = next((name for name, fit in fits.items() if fit(model_of(puzzle), None)), names[-1])
+        model = model_of(puzzle)
+        found = next((name for name, fit in fits.items() if fit(model, None)), names[-1])
         return difficulty.grade(puzzle, budget) if found == level else Grade(found, 0.0, 0, None)
 
     return generate_at_level(lambda draw_seed, budget: make(genre, answer_model, params, draw_seed, budget,
-                                                            fits.get(level), prove_first), grade, level, seed, deadline)
+                                                            fits.get(level), prove_first), grade, level, seed, deadline,
+                             adjust)
