@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from generators.killer_sudoku import DIFFICULTY, KillerSudokuParams, check, generate_puzzle, solve
+from generators.killer_sudoku import DIFFICULTY, MERGED_CAGE, KillerSudokuParams, check, generate_puzzle, solve
 from solvers.common import Deadline
 from solvers.killer_sudoku.picture import render
 from solvers.killer_sudoku.rules import KillerCage, KillerSudokuAnswer, KillerSudokuPuzzle, fillings
@@ -95,6 +95,17 @@ def test_without_givens_the_cages_alone_decide() -> None:
     made = generate_puzzle(KillerSudokuParams(difficulty="easy", givens=False), 1, Deadline.after(120))
     assert not any(v for row in made.puzzle.givens for v in row)
     assert solve(made.puzzle, 2, Deadline.after(20), "z3").count == 1
+
+
+def test_without_givens_medium_merges_cages_until_the_filling_analysis_is_needed() -> None:
+    params = KillerSudokuParams(difficulty="medium", givens=False)
+    made = generate_puzzle(params, 1, Deadline.after(120))
+    assert generate_puzzle(params, 1, Deadline.after(120)).puzzle == made.puzzle
+    assert not any(v for row in made.puzzle.givens for v in row) and made.stats.adjustments
+    assert max(len(cage.cells) for cage in made.puzzle.cages) <= MERGED_CAGE
+    assert made.difficulty is not None and made.difficulty.level == "medium"
+    assert solve(made.puzzle, 2, Deadline.after(20), "z3").count == 1
+    assert check(made.puzzle, made.solution) == []
 
 
 def test_the_picture_draws_dashed_cages_sums_and_the_solution() -> None:
