@@ -74,6 +74,10 @@ class KillerSudokuGenre:
     def clues(self, board: Board, answer: Answer) -> list[int]:
         return list(range(N * N)) if self.givens else []
 
+    def together(self, board: Board, answer: Answer) -> list[list[int]]:
+        """Each cage's digits, tried away at once first: most givens go, and one check takes a cage's."""
+        return [[r * N + c for r, c in cells] for cells in board.cages if len(cells) > 1] if self.givens else []
+
     def puzzle(self, board: Board, answer: Answer, shown: frozenset[int]) -> KillerSudokuPuzzle:
         grid = answer["digits"]
         return KillerSudokuPuzzle(givens=[[grid[r][c] if r * N + c in shown else 0 for c in range(N)] for r in range(N)],
