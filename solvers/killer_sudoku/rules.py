@@ -21,7 +21,7 @@ from solvers.techniques.human import cell_name, cells_named
 
 N, BOX = 9, 3
 MAX_CAGE = 7  # cells: a cage's fillings are the orders of its digit sets, 7! = 5040 per set
-RULES_KEPT = 4096  # cage and rule-of-45 rules kept for the next models (each remembers its readings)
+RULES_KEPT = 1024  # cage and rule-of-45 rules kept for the next models (each remembers its readings)
 
 
 class KillerCage(BaseModel):

@@ -17,6 +17,8 @@ from solvers.kit.reading import group_reading
 from solvers.kit.rules import Broken, Key, Values
 from solvers.sat import SatBackend
 
+READINGS_KEPT = 4096  # a rule's remembered readings; past this it forgets them all (a rule may outlive its model)
+
 
 def _allowed(digits: int, candidates: bool, values: Sequence[int | None]) -> list[int]:
     """Each cell's possible digits as bits: its placed digit; else every digit, or with ``candidates`` those
@@ -96,6 +98,8 @@ class Tuples:
         """The keys every tuple that still fits agrees on (ruled out or placed), from what is decided."""
         memo = (candidates, tuple(values))
         if memo not in self._seen:
+            if len(self._seen) >= READINGS_KEPT:
+                self._seen.clear()
             self._seen[memo] = self._read(values, candidates)
         forced = self._seen[memo]
         if forced is None:
