@@ -1,8 +1,8 @@
-"""A learned pattern evaluation, meant to order the exact search's moves (the engine does not use it
-yet: fitted on a few thousand positions it orders worse than the hand-made terms). The pattern
-families are Edax's and Egaroucid's (corner 3x3 and 2x5, edges with their two X-squares, rows/columns
-2-4, diagonals of 4-8 squares), each pattern's symmetric copies sharing one weight table, one set of
-tables per band of empty squares.
+"""A learned pattern evaluation, meant to order the exact search's moves. The engine does not use it:
+it has ordered the FFO suite no better than the hand-made terms and costs more per node (figures in
+docs/genres/othello.md). The pattern families are Edax's and Egaroucid's (corner 3x3 and 2x5, edges
+with their two X-squares, rows/columns 2-4, diagonals of 4-8 squares), each pattern's symmetric copies
+sharing one weight table, one set of tables per band of empty squares.
 
 A pattern's index is its squares read in base 3 (0 empty, 1 the side to move's, 2 the other's), the
 first square the most significant digit, so a copy made by a symmetry reads its squares in the mapped
@@ -14,8 +14,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import llvmlite.binding as llvm
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 WEIGHTS_FILE = Path(__file__).resolve().parent / "pattern_weights.npz"
 WEIGHT_SCALE = 64  # weights are stored in 1/64 of a disc
@@ -77,6 +80,48 @@ FEATURES = len(FEATURE_SQUARES)
 FEATURE_OFFSET = FAMILY_OFFSET[FEATURE_FAMILY]
 
 
+def _gathered() -> tuple[np.ndarray, np.ndarray]:
+    """Each feature's squares as one mask, and [feature, its squares' bits gathered in square order]:
+    the base-3 index those discs add (each disc's digit 1, in the feature's own order of squares), so
+    an index is two gathers and two lookups: ``TO_BASE3[f, pext(p)] + 2 * TO_BASE3[f, pext(o)]``."""
+    masks = np.zeros(FEATURES, dtype=np.uint64)
+    to_base3 = np.zeros((FEATURES, 1 << 10), dtype=np.int32)
+    for f in range(FEATURES):
+        squares = [int(sq) for sq in FEATURE_SQUARES[f] if sq >= 0]
+        masks[f] = sum(1 << sq for sq in squares)
+        digit = {sq: 3 ** (len(squares) - 1 - k) for k, sq in enumerate(squares)}
+        for x in range(1 << len(squares)):
+            to_base3[f, x] = sum(digit[sq] for j, sq in enumerate(sorted(squares)) if x >> j & 1)
+    return masks, to_base3
+
+
+FEATURE_MASKS, TO_BASE3 = _gathered()
+HAS_PEXT = "bmi2" in llvm.get_host_cpu_features().flatten()
+
+if HAS_PEXT:
+    @intrinsic
+    def _pext(typingctx, x, mask):  # noqa: ANN001, ANN202
+        """The bits of ``x`` under ``mask``, packed to the low end (one BMI2 instruction)."""
+        def codegen(context, builder, signature, args):  # noqa: ANN001, ANN202
+            i64 = ir.IntType(64)
+            fn = builder.module.globals.get("llvm.x86.bmi.pext.64") or ir.Function(
+                builder.module, ir.FunctionType(i64, [i64, i64]), name="llvm.x86.bmi.pext.64")
+            return builder.call(fn, args)
+        return types.uint64(types.uint64, types.uint64), codegen
+else:
+    @njit(cache=True)
+    def _pext(x: np.uint64, mask: np.uint64) -> np.uint64:
+        """The bits of ``x`` under ``mask``, packed to the low end (a processor without BMI2)."""
+        out, bit = np.uint64(0), np.uint64(1)
+        while mask:
+            low = mask & (~mask + np.uint64(1))
+            if x & low:
+                out |= bit
+            bit <<= np.uint64(1)
+            mask ^= low
+        return out
+
+
 @njit(cache=True, inline="always")
 def band(n_empty: int) -> int:
     return min(n_empty // BAND_EMPTIES, BANDS - 1)
@@ -101,12 +146,8 @@ def pattern_eval(p: np.uint64, o: np.uint64, n_empty: int, weights: np.ndarray) 
     row = band(n_empty)
     total = 0
     for f in range(FEATURES):
-        idx = 0
-        for k in range(10):
-            sq = FEATURE_SQUARES[f, k]
-            if sq < 0:
-                break
-            idx = 3 * idx + np.int64((p >> np.uint64(sq)) & np.uint64(1)) + 2 * np.int64((o >> np.uint64(sq)) & np.uint64(1))
+        mask = FEATURE_MASKS[f]
+        idx = TO_BASE3[f, np.int64(_pext(p, mask))] + 2 * TO_BASE3[f, np.int64(_pext(o, mask))]
         total += weights[row, FEATURE_OFFSET[f] + idx]
     return total
 
