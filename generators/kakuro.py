@@ -65,29 +65,61 @@ def _runs(black: list[list[int]] | Pattern) -> list[tuple[Cell, ...]]:
     return [cells for _, cells in runs_of(black)]
 
 
-def _connected(black: list[list[int]]) -> bool:
+def _largest_piece(black: list[list[int]]) -> set[Cell]:
+    """The largest set of white cells joined side by side (empty when every cell is black)."""
     white = {(r, c) for r, row in enumerate(black) for c, v in enumerate(row) if not v}
-    if not white:
-        return False
-    seen, todo = set(), [next(iter(white))]
-    while todo:
-        r, c = todo.pop()
-        if (r, c) in seen:
-            continue
-        seen.add((r, c))
-        todo += [n for n in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)) if n in white and n not in seen]
-    return len(seen) == len(white)
+    largest: set[Cell] = set()
+    while white:
+        piece, todo = set(), [white.pop()]
+        while todo:
+            r, c = todo.pop()
+            piece.add((r, c))
+            for n in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+                if n in white:
+                    white.remove(n)
+                    todo.append(n)
+        largest = max(largest, piece, key=len)
+    return largest
+
+
+def _alone_after(black: list[list[int]], cells: list[Cell]) -> int:
+    """How many white cells beside ``cells`` would be alone in their row or column were ``cells`` black: each
+    such cell goes black in turn, so the fewer the better."""
+    rows, cols = len(black), len(black[0])
+    saved = [black[r][c] for r, c in cells]
+    for r, c in cells:
+        black[r][c] = 1
+
+    def white(r: int, c: int) -> bool:
+        return 0 <= r < rows and 0 <= c < cols and not black[r][c]
+
+    alone = 0
+    for r, c in {(r + dr, c + dc) for r, c in cells for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0))}:
+        if white(r, c):
+            alone += (not white(r, c - 1) and not white(r, c + 1)) + (not white(r - 1, c) and not white(r + 1, c))
+    for (r, c), v in zip(cells, saved, strict=True):
+        black[r][c] = v
+    return alone
 
 
 def draw_pattern(rows: int, cols: int, rng: random.Random, longest: int = 9) -> Pattern:
     """Black cells with rotational symmetry; a white BLOCK×BLOCK square gets a black cell, a white cell alone in
-    its row or column goes black, a run longer than ``longest`` gets a black cell inside; drawn again until the
-    white cells are one piece."""
+    its row or column goes black, a run longer than ``longest`` gets a black cell inside; white cells apart from
+    the largest piece go black (the pieces mirror each other, so the pattern stays symmetric, and no other run
+    changes); drawn again until that piece is at least ``MIN_WHITE`` of the board and its own mirror. Where a
+    black cell may go, it goes where it leaves the fewest white cells alone (a long run is cut leaving two cells
+    or more each side), so that few cells go black and a draw is rarely thrown away."""
     while True:
         black = [[0] * cols for _ in range(rows)]
 
+        def mirror(r: int, c: int) -> list[Cell]:
+            return [(r, c), (rows - 1 - r, cols - 1 - c)]
+
         def paint(r: int, c: int, black: list[list[int]] = black) -> None:
             black[r][c] = black[rows - 1 - r][cols - 1 - c] = 1
+
+        def paint_best(cells: list[Cell], black: list[list[int]] = black) -> None:
+            paint(*min(cells, key=lambda cell: (_alone_after(black, mirror(*cell)), rng.random())))
 
         for r in range(rows):
             for c in range(cols):
@@ -99,17 +131,22 @@ def draw_pattern(rows: int, cols: int, rng: random.Random, longest: int = 9) -> 
             for r in range(rows - BLOCK + 1):
                 for c in range(cols - BLOCK + 1):
                     if not any(black[r + i][c + j] for i in range(BLOCK) for j in range(BLOCK)):
-                        paint(r + rng.randrange(BLOCK), c + rng.randrange(BLOCK))
+                        paint_best([(r + i, c + j) for i in range(BLOCK) for j in range(BLOCK)])
                         changed = True
             for run in _runs(black):
+                if any(black[r][c] for r, c in run):
+                    continue  # a cell painted since the runs were read: read again
                 if len(run) == 1:
                     paint(*run[0])
                     changed = True
                 elif len(run) > longest:
-                    paint(*run[rng.randrange(1, len(run) - 1)])
+                    cut = 2 if len(run) >= 5 else 1
+                    paint_best(list(run[cut:len(run) - cut]))
                     changed = True
-        if sum(row.count(0) for row in black) >= MIN_WHITE * rows * cols and _connected(black):
-            return tuple(map(tuple, black))
+        piece = _largest_piece(black)
+        if piece and (rows - 1 - min(piece)[0], cols - 1 - min(piece)[1]) in piece \
+                and len(piece) >= MIN_WHITE * rows * cols:
+            return tuple(tuple(int((r, c) not in piece) for c in range(cols)) for r in range(rows))
 
 
 def fill(pattern: Pattern, rng: random.Random) -> list[list[int]] | None:

@@ -58,12 +58,13 @@ def test_published_and_pzprjs_checked_puzzles_have_their_answer_alone(entry: dic
 
 
 def tiny(seed: int) -> KakuroPuzzle:
-    """A 3×3 or 3×4 pattern with a random fill's sums, one perhaps changed (maybe no answer, maybe many)."""
+    """A 3×3 or 3×4 pattern of at most 8 white cells (brute force counts its answers in seconds) with a random
+    fill's sums, one perhaps changed (maybe no answer, maybe many)."""
     rng = random.Random(seed)
     while True:
         pattern = draw_pattern(3, rng.choice([3, 4]), rng)
         digits = fill(pattern, rng)
-        if digits is not None:
+        if digits is not None and sum(row.count(0) for row in pattern) <= 8:
             break
     puzzle = puzzle_of(pattern, digits)
     if rng.random() < 0.3:
