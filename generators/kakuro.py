@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Hashable
 
+import numpy as np
 from pydantic import model_validator
 
 from generators.kit import make
@@ -25,7 +26,9 @@ from solvers.kakuro import picture, puzzlink
 from solvers.kakuro.rules import KakuroAnswer, KakuroPuzzle, model, runs_of
 from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
-from solvers.kit.sums import RUNS, supports
+from solvers.kit import sums_kernel
+from solvers.kit.sums import RUNS
+from solvers.kit.sums_kernel import FULL
 from solvers.techniques.human import Grade, HumanSolver, Level, Trials
 
 MIN_SIDE, MAX_SIDE, DEFAULT_SIDE = 5, 14, 8
@@ -46,7 +49,7 @@ DIFFICULTY = kit_human.difficulty(PEOPLE, model, kit.Digits("digits", 1, 1, 9),
                                   "R×C digits 1..9, 0 or null for an empty cell or a black one")
 Pattern = tuple[tuple[int, ...], ...]
 Answer = dict[str, list[list[int]]]
-FULL = 0b1111111110  # digits 1..9 as bits
+BITS = np.array([m.bit_count() for m in range(1 << 10)], np.int64)  # how many digits a mask allows
 
 _Shape = rectangle_params("_Shape", __name__, MIN_SIDE, MAX_SIDE, DEFAULT_SIDE, DIFFICULTY,
                           largest={"easy": 10, "medium": 10})
@@ -201,9 +204,10 @@ def puzzle_of(pattern: Pattern, digits: list[list[int]]) -> KakuroPuzzle:
 
 class Runs:
     """A pattern's runs on bit masks, for the generator's many level checks: each white cell's possible digits as
-    bits, each run read by ``solvers.kit.sums.supports`` until nothing changes. It decides what the kit's easy
-    level decides on the model (a run alone, and a cell left one digit holds it; ``tests/puzzles/test_kakuro.py``
-    compares the two), in milliseconds."""
+    bits, each run read as ``solvers.kit.sums.supports`` reads it (compiled: ``solvers.kit.sums_kernel``) until
+    nothing changes. It decides what the kit's levels decide on the model (easy: a run by its placed digits, and a
+    cell left one digit holds it; medium: the run analysis; ``tests/puzzles/test_kakuro.py`` compares them), in
+    microseconds. A total below 0 is none."""
 
     def __init__(self, pattern: Pattern):
         self.runs = _runs(pattern)
@@ -214,35 +218,28 @@ class Runs:
         for k, members in enumerate(self.members):
             for i in members:
                 self.of[i].append(k)
+        self.flat = np.array([i for members in self.members for i in members], np.int64)
+        self.starts = np.cumsum([0, *map(len, self.members)], dtype=np.int64)
+        self.lines_at = np.array([k for of in self.of for k in of], np.int64)
+        self.lines_from = np.cumsum([0, *map(len, self.of)], dtype=np.int64)
+        self.every = np.arange(len(self.runs), dtype=np.int64)
+        self.scratch = sums_kernel.scratch()
 
-    def follow(self, totals: list[int | None], masks: list[int], looking: set[int], deeper: bool) -> None:
+    def follow(self, totals: np.ndarray, masks: np.ndarray, looking: np.ndarray, deeper: bool) -> None:
         """Read the runs ``looking`` (those with a total) until nothing changes: by the digits placed in them, or
         ``deeper``, by what their cells may still hold."""
-        while looking:
-            k = looking.pop()
-            if totals[k] is None:
-                continue
-            members = self.members[k]
-            if deeper:
-                allowed = tuple(masks[i] for i in members)
-            else:
-                taken = sum(masks[i] for i in members if masks[i] & (masks[i] - 1) == 0)
-                allowed = tuple(masks[i] if masks[i] & (masks[i] - 1) == 0 else FULL & ~taken for i in members)
-            support = supports(totals[k], allowed)
-            assert support is not None, "the answer's own sums always have a filling"
-            for i, bits in zip(members, support, strict=True):
-                if masks[i] & bits != masks[i]:
-                    masks[i] &= bits
-                    looking.update(self.of[i])
+        read = sums_kernel.read(self.flat, self.starts, self.lines_at, self.lines_from, totals, masks, looking,
+                                not deeper, *self.scratch)
+        assert read, "the answer's own sums always have a filling"
 
-    def totals(self, digits: list[list[int]]) -> list[int | None]:
-        return [sum(digits[r][c] for r, c in run) for run in self.runs]
+    def totals(self, digits: list[list[int]]) -> np.ndarray:
+        return np.array([sum(digits[r][c] for r, c in run) for run in self.runs], np.int64)
 
     def open(self, digits: list[list[int]], deeper: bool) -> list[int]:
         """The cells (by index) the runs read alone leave more than one digit; [] when they solve the puzzle."""
-        masks = [FULL] * len(self.cells)
-        self.follow(self.totals(digits), masks, set(range(len(self.runs))), deeper)
-        return [i for i, mask in enumerate(masks) if mask & (mask - 1)]
+        masks = np.full(len(self.cells), FULL, np.int64)
+        self.follow(self.totals(digits), masks, self.every, deeper)
+        return np.flatnonzero(masks & (masks - 1)).tolist()
 
     def digit(self, digits: list[list[int]], i: int) -> int:
         return digits[self.cells[i][0]][self.cells[i][1]]
@@ -257,13 +254,13 @@ def build(runs: Runs, digits: list[list[int]], rng: random.Random, ways: int, de
     """Choose ``digits`` run by run as a person meets the runs: next the run whose cells may hold the fewest digits,
     its cells no shown run holds filled low, high or at random (``ways`` ways), keeping the way after which the
     shown runs leave the fewest possible digits."""
-    totals: list[int | None] = [None] * len(runs.runs)
-    masks = [FULL] * len(runs.cells)
-    while None in totals:
-        k = min((k for k, total in enumerate(totals) if total is None),
-                key=lambda k: sum(masks[i].bit_count() for i in runs.members[k]) / len(runs.members[k]) + rng.random())
-        free = [i for i in runs.members[k] if all(totals[j] is None for j in runs.of[i] if j != k)]
-        best: tuple[int, dict[int, int], list[int]] | None = None
+    totals = np.full(len(runs.runs), -1, np.int64)
+    masks = np.full(len(runs.cells), FULL, np.int64)
+    while (totals < 0).any():
+        k = min((k for k, total in enumerate(totals) if total < 0),
+                key=lambda k: BITS[masks[runs.members[k]]].sum() / len(runs.members[k]) + rng.random())
+        free = [i for i in runs.members[k] if all(totals[j] < 0 for j in runs.of[i] if j != k)]
+        best: tuple[int, dict[int, int], np.ndarray] | None = None
         for way in range(ways):
             lean, trial = (-1, 1, 0)[way % 3], {}
             for i in free:
@@ -273,14 +270,14 @@ def build(runs: Runs, digits: list[list[int]], rng: random.Random, ways: int, de
                 trial[i] = min(options, key=lambda d: lean * d + rng.random() * (0.5 if lean else 9))
             else:
                 totals[k] = sum(trial.get(i, runs.digit(digits, i)) for i in runs.members[k])
-                after = masks[:]
-                runs.follow(totals, after, {k}, deeper)
-                left = sum(mask.bit_count() for mask in after)
+                after = masks.copy()
+                runs.follow(totals, after, np.array([k]), deeper)
+                left = int(BITS[after].sum())
                 if best is None or left < best[0]:
                     best = (left, trial, after)
         if best is None:
             totals[k] = sum(runs.digit(digits, i) for i in runs.members[k])
-            runs.follow(totals, masks, {k}, deeper)
+            runs.follow(totals, masks, np.array([k]), deeper)
             continue
         for i, d in best[1].items():
             digits[runs.cells[i][0]][runs.cells[i][1]] = d
@@ -353,11 +350,11 @@ def _drawn(built: kit.Model, shown: frozenset[Hashable]) -> bool:
 def level_of(puzzle: KakuroPuzzle) -> str:
     """The level on arrays (``Runs``): the runs read by their placed digits, then by what their cells may hold."""
     runs = Runs(tuple(map(tuple, puzzle.black)))
-    totals = [total for _, _, total in puzzle.runs()]
+    totals = np.array([-1 if total is None else total for _, _, total in puzzle.runs()], np.int64)
     for level, deeper in (("easy", False), ("medium", True)):
-        masks = [FULL] * len(runs.cells)
-        runs.follow(totals, masks, set(range(len(totals))), deeper)
-        if all(mask & (mask - 1) == 0 for mask in masks):
+        masks = np.full(len(runs.cells), FULL, np.int64)
+        runs.follow(totals, masks, runs.every, deeper)
+        if not (masks & (masks - 1)).any():
             return level
     return "hard"
 
@@ -399,4 +396,5 @@ PUZZLE_TYPE = PuzzleType(
     difficulty=DIFFICULTY,
     play_mode="digits",
     model=model,
+    warm_up=sums_kernel.warm_up,
 )

@@ -1,14 +1,16 @@
-"""The kit's sum rule (``solvers.kit.sums``): its readings against brute force over every filling, and its SAT
-encoding counting what brute force counts on tiny boards, on both backends."""
+"""The kit's sum rule (``solvers.kit.sums``): its readings (and their compiled walk, ``sums_kernel``) against
+brute force over every filling, and its SAT encoding counting what brute force counts on tiny boards, on both backends."""
 
 from __future__ import annotations
 
 import itertools
 import random
 
+import numpy as np
 import pytest
 
 from solvers.common import Deadline
+from solvers.kit import sums_kernel
 from solvers.kit.rules import Count, Digits, Model, solve
 from solvers.kit.sums import Sum, digit_sets, supports, ways
 
@@ -30,6 +32,10 @@ def test_supports_agree_with_every_filling(seed: int) -> None:
     fitting = [f for f in fillings if total is None or sum(f) == total]
     expected = tuple(sum(1 << f[i] for f in {f[i]: f for f in fitting}.values()) for i in range(n)) if fitting else None
     assert supports(total, allowed) == expected
+    support = np.zeros(n, np.int64)
+    found = sums_kernel.supports(-1 if total is None else total, np.array(allowed, np.int64), n, support,
+                                 *sums_kernel.scratch())
+    assert (tuple(support.tolist()) if found else None) == expected, "the compiled walk agrees"
 
 
 def tiny(seed: int) -> tuple[Model, list[tuple[tuple[int, int], ...]], list[int | None]]:
