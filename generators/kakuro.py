@@ -6,7 +6,7 @@ cell (so the puzzle has one answer), and drawn again when repairs do not get the
 
 Levels: easy reads each run alone by the digits placed in it (its digit sets, ``Sum.placed_only``), a cell
 holding the one digit its two runs leave it; medium reads a run with what its cells may still hold (the run
-analysis, ``solvers.kit.sums.RUNS``); hard needs trials, and is graded but not generated. Sizes 5 to 14.
+analysis, ``solvers.kit.sums.RUNS``); hard needs trials, and is graded but not generated. Sizes 5 to 14 (easy up to 12).
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ Answer = dict[str, list[list[int]]]
 BITS = np.array([m.bit_count() for m in range(1 << 10)], np.int64)  # how many digits a mask allows
 
 _Shape = rectangle_params("_Shape", __name__, MIN_SIDE, MAX_SIDE, DEFAULT_SIDE, DIFFICULTY,
-                          largest={"easy": 10, "medium": 10})
+                          largest={"easy": 12})
 
 
 class KakuroParams(_Shape):  # type: ignore[valid-type,misc]
