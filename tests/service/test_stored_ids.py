@@ -97,7 +97,10 @@ def test_pregenerated_ids_and_seeds_are_pinned() -> None:
 
 def test_the_api_stores_puzzles_under_the_pinned_ids(client) -> None:
     """The ids above are the ones the HTTP layer really uses, not only what the helpers compute."""
-    generated = client.post("/generate/dabuhamienai", params={"size": 6, "seed": 3})
+    for _ in range(3):  # a 503 is the budget's retryable refusal on a busy machine, not this test's subject
+        generated = client.post("/generate/dabuhamienai", params={"size": 6, "seed": 3})
+        if generated.status_code != 503:
+            break
     assert generated.status_code in (200, 201), generated.text
     assert generated.json()["id"] == "dab-0959782180b6e44a3303"
     daily = client.get("/daily/dabuhamienai", params={"date": "2026-03-01", "size": 6})
