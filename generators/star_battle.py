@@ -23,7 +23,7 @@ from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
 from solvers.kit.arrays import fast
 from solvers.kit.partition import Regions, moves, partition, renumbered
-from solvers.star_battle import picture, puzzlink
+from solvers.star_battle import kernel, picture, puzzlink
 from solvers.star_battle.levels import Masks
 from solvers.star_battle.rules import StarBattleAnswer, StarBattlePuzzle, model
 
@@ -229,4 +229,5 @@ PUZZLE_TYPE = PuzzleType(
                "stars": "1 or 2 per row, column and region"},
     difficulty=DIFFICULTY,
     model=model,
+    warm_up=kernel.warm_up,
 )

@@ -1,10 +1,11 @@
 """Star Battle through the genre kit: its model against brute force and a second SAT backend, the published
 pzprjs example and our puzzles pzprjs accepted, generated puzzles at each level (unique by z3, checked, graded,
-hinted to the end), the generator's bit-mask levels against the kit's array levels, and the picture."""
+hinted to the end), the generator's compiled bit-mask levels against the kit's array levels, and the picture."""
 
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from collections import Counter
 
@@ -22,7 +23,7 @@ from generators.star_battle import (
 )
 from solvers.common import Deadline
 from solvers.kit import arrays
-from solvers.kit.partition import partition
+from solvers.kit.partition import moves, partition
 from solvers.star_battle.levels import Masks
 from solvers.star_battle.picture import STAR, render
 from solvers.star_battle.puzzlink import parse_url, to_url
@@ -140,23 +141,72 @@ def test_hints_from_an_empty_grid_follow_the_solution_to_the_end(seed: int) -> N
     assert grid == made.solution.stars
 
 
+def kit_levels(puzzle: StarBattlePuzzle, level: int) -> list[int] | None:
+    """Each cell (row by row) 1, 0 or -1 (open) as the kit's array levels up to ``level`` decide; None when a rule
+    breaks."""
+    state = arrays.State(model(puzzle))
+    broke = state.follow(None, None, set())
+    for rounds in (2, None)[:level]:
+        if not broke and min(state.values) < 0 and not state.trials(rounds, set()):
+            broke = True
+    return None if broke else state.values
+
+
+def walked_map(seed: int) -> StarBattlePuzzle:
+    """A random map (any side the generator makes, one or two stars) a few random region moves on, as the
+    generator's walk leaves them."""
+    rng = random.Random(seed)
+    size = rng.choice([5, 6, 7, 8, 9, 10])
+    puzzle = random_map(seed, size, 2 if size == 10 and rng.random() < 0.5 else 1)
+    regions = [row[:] for row in puzzle.regions]
+    for _ in range(rng.randrange(8)):
+        r, c = rng.randrange(size), rng.randrange(size)
+        if targets := moves(regions, (r, c)):
+            regions[r][c] = rng.choice(targets)
+    return StarBattlePuzzle(size=size, stars=puzzle.stars, regions=regions)
+
+
 @pytest.mark.parametrize("seed", range(40))
 def test_the_bit_mask_levels_decide_what_the_kits_array_levels_decide(seed: int) -> None:
-    """The generator's walk asks ``Masks``; the grade asks the kit: the two must decide the same cells."""
+    """The generator's walk asks ``Masks`` (compiled); the grade asks the kit: the two must decide the same
+    cells."""
     puzzle = random_map(seed, 6 + seed % 3, 1) if seed % 4 else random_map(seed, 10, 2)
     masks = Masks(puzzle.regions, puzzle.stars)
     for level in range(3):
-        state = arrays.State(model(puzzle))
-        broke = state.follow(None, None, set())
-        for rounds in (2, None)[:level]:
-            if not broke and min(state.values) < 0 and not state.trials(rounds, set()):
-                broke = True
         ours_ = masks.solve(level)
-        assert (ours_ is None) == bool(broke), (seed, level)
-        if ours_ is not None:
-            star, empty = ours_
-            bits = [bit for row in masks.bit for bit in row]
-            assert [1 if star & b else 0 if empty & b else -1 for b in bits] == state.values, (seed, level)
+        assert (None if ours_ is None else [v for row in ours_ for v in row]) == kit_levels(puzzle, level), (seed, level)
+
+
+def test_the_bit_mask_score_is_the_kits_reading_counted_unit_by_unit() -> None:
+    """The walk keeps a move by ``Masks.score``: cells decided, then -Σ log(open cells + 1) over the rows, columns
+    and regions in the order the cells meet them row by row (a float: the same order, the same sum, so the same
+    seed makes the same puzzle), then the open cells, as the kit's array levels leave them on many walked maps;
+    the same with the regions named otherwise."""
+    outcomes: Counter[bool] = Counter()
+    for seed in range(150):
+        puzzle = walked_map(seed)
+        n, regions = puzzle.size, puzzle.regions
+        units: dict[object, list[tuple[int, int]]] = {}
+        for r in range(n):
+            for c in range(n):
+                for unit in (("row", r), ("column", c), ("region", regions[r][c])):
+                    units.setdefault(unit, []).append((r, c))
+        relabelled = [[7 * region - 30 for region in row] for row in regions]
+        masks = Masks(regions, puzzle.stars)
+        assert [masks.cells(*unit) for unit in masks.units.tolist()] == list(units.values())  # the order summed
+        for level in range(3):
+            values = kit_levels(puzzle, level)
+            if values is None:
+                expected: tuple = (-1, 0.0, [])
+            else:
+                open_ = [(r, c) for r in range(n) for c in range(n) if values[r * n + c] < 0]
+                expected = (n * n - len(open_),
+                            -sum(math.log(sum(values[r * n + c] < 0 for r, c in cells) + 1) for cells in units.values()),
+                            open_)
+            outcomes[values is None] += 1
+            assert masks.score(level) == expected, (seed, level, regions)
+            assert Masks(relabelled, puzzle.stars).score(level) == expected, (seed, level, regions)
+    assert outcomes[True] and outcomes[False], outcomes  # maps with no answer among them, and not only those
 
 
 def test_a_two_star_model_has_its_counts() -> None:
