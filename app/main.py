@@ -167,7 +167,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = PuzzleStore(settings.database_url, settings.database_timeout_seconds)
         pool = WorkPool(
-            settings.work_processes, settings.pending_limit, settings.verify_processes, warm_up=settings.warm_up_workers
+            settings.work_processes, settings.pending_limit, settings.verify_processes, warm_up=settings.warm_up_workers,
+            niceness=settings.worker_niceness,
         )
         pool.start()
         app.state.service = PuzzleService(settings, store, pool, metrics)

@@ -26,6 +26,10 @@ class Settings(BaseSettings):
     warm_up_workers: bool = Field(
         True, description="Compile JIT code (Othello) in each worker at start-up; off, it compiles on first use."
     )
+    worker_niceness: int = Field(
+        10, ge=0, le=19, description="Added to each worker process's nice value, so the server process (event loop, "
+                                     "cached reads, /healthz) comes first while generation runs flat out.",
+    )
     max_pending_jobs: int = Field(
         0, ge=0, description="Jobs queued or running at once before new ones get 503 at once; 0 = 4 per process."
     )

@@ -31,7 +31,6 @@ from solvers.techniques.human import Contradiction
 log = logging.getLogger("puzzlegen.work")
 
 GRACE_SECONDS = 2.0  # how long past its deadline we wait for a job that does not stop by itself
-WORKER_NICENESS = 10  # added to each worker process's nice value: the server process comes first
 PARENT_CHECK_SECONDS = 1.0  # how often a worker checks that the server that started it still runs
 
 
@@ -158,23 +157,23 @@ def exit_with_parent(parent: int) -> None:
     os._exit(0)
 
 
-def init_worker(warm_up: bool) -> None:
+def init_worker(warm_up: bool, niceness: int) -> None:
     """Worker initializer. Lower this process's CPU priority, so that while generation runs flat out the
     server process (event loop: cached reads, checks, /healthz) still gets a core whenever it needs one.
     Then compile in a thread, so jobs of types with nothing to compile are served at once; a job that
     needs the compiled code waits on numba's own compile lock."""
-    os.nice(WORKER_NICENESS)
+    os.nice(niceness)
     threading.Thread(target=exit_with_parent, args=(os.getppid(),), name="exit-with-parent", daemon=True).start()
     if warm_up:
         threading.Thread(target=warm_up_worker, name="warm-up", daemon=True).start()
 
 
-def _process_pool(processes: int, warm_up: bool) -> ProcessPoolExecutor:
+def _process_pool(processes: int, warm_up: bool, niceness: int) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(
         max_workers=processes,
         mp_context=multiprocessing.get_context("spawn"),
         initializer=init_worker,
-        initargs=(warm_up,),
+        initargs=(warm_up, niceness),
     )
 
 
@@ -184,10 +183,11 @@ class WorkPool:
 
     def __init__(
         self, processes: int, pending_limit: int, verify_processes: int = 2, verify_pending_limit: int = 256,
-        warm_up: bool = True,
+        warm_up: bool = True, *, niceness: int,
     ):
-        self._warm_up = warm_up
-        self._pools = {True: _process_pool(processes, warm_up), False: _process_pool(verify_processes, warm_up)}
+        self._warm_up, self._niceness = warm_up, niceness
+        self._pools = {heavy: _process_pool(size, warm_up, niceness) for heavy, size in ((True, processes),
+                                                                                      (False, verify_processes))}
         self._limits = {True: pending_limit, False: verify_pending_limit}
         self._in_flight = {True: 0, False: 0}
         self._sizes = {True: processes, False: verify_processes}
@@ -237,7 +237,7 @@ class WorkPool:
         if self._pools[heavy] is broken:
             log.error("a worker process died; starting a new %s pool", "work" if heavy else "verify")
             broken.shutdown(wait=False, cancel_futures=True)
-            self._pools[heavy] = _process_pool(self._sizes[heavy], self._warm_up)
+            self._pools[heavy] = _process_pool(self._sizes[heavy], self._warm_up, self._niceness)
             for _ in range(self._sizes[heavy]):
                 self._pools[heavy].submit(time.sleep, 0)
 

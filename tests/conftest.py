@@ -17,6 +17,10 @@ REPO = Path(__file__).resolve().parent.parent
 REFERENCE = REPO / "tests" / "data"  # copies of the team's shared reference/ (see its README)
 SHARED_REFERENCE = REPO.parent / "shared" / "reference"  # where new data arrives, when it sits beside the repo
 WHOLE_SETS = os.environ.get("PUZZLEGEN_WHOLE_SETS") == "1"  # `make test-whole`
+# The services the suite starts (in this process and as programs) run their workers at the suite's own priority: a
+# niced worker would wait on the suite's other half, not on its server, and every test through it would crawl.
+# test_service.py checks the service's default niceness itself.
+os.environ.setdefault("WORKER_NICENESS", "0")
 
 
 def share(items: Sequence[T], every: int) -> list[T]:

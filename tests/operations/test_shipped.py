@@ -36,12 +36,9 @@ PACKAGES = ("app", "generators", "solvers", "pictures")  # pyproject.toml's pack
 SEED = 7
 
 
-def run(command: list[str], *, cwd: Path, env: dict[str, str] | None = None, timeout: float = 600,
-        background: bool = False) -> str:
-    """Run a step; a failure shows what the step printed. A ``background`` step (installing, compiling) runs at
-    the lowest CPU priority, so the services other tests run meanwhile, whose workers are niced, keep theirs."""
-    done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout,
-                          preexec_fn=(lambda: os.nice(19)) if background else None)
+def run(command: list[str], *, cwd: Path, env: dict[str, str] | None = None, timeout: float = 600) -> str:
+    """Run a step; a failure shows what the step printed."""
+    done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
     shown = f"{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
     assert done.returncode == 0, f"{' '.join(command)} exited with {done.returncode}:\n{shown}"
     return done.stdout
@@ -89,13 +86,14 @@ def shipped(wheel: Path) -> Shipped:
     venv = root / "venv"
     run([sys.executable, "-m", "venv", str(venv)], cwd=root)
     run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "-c", str(REPO / "constraints.txt"), str(wheel)],
-        cwd=root, timeout=900, background=True)
+        cwd=root, timeout=900)
     elsewhere = root / "elsewhere"
     elsewhere.mkdir()
     keep = {name: os.environ[name] for name in ("HOME", "LANG", "TMPDIR") if name in os.environ}
     env = {**keep, "PATH": f"{venv / 'bin'}:/usr/local/bin:/usr/bin:/bin", "NUMBA_CACHE_DIR": str(root / "numba-cache"),
            "DATABASE_URL": f"sqlite:///{root / 'store' / 'puzzles.db'}",
-           "RATE_LIMIT_WORK": "600/minute"}  # one client walks every type's generate, picture and hint
+           "RATE_LIMIT_WORK": "600/minute",  # one client walks every type's generate, picture and hint
+           "WORKER_NICENESS": os.environ["WORKER_NICENESS"]}  # the suite's priority (tests/conftest.py)
     result = Shipped(venv, elsewhere, env)
     # numba finds a function's cache by its place in the package (solvers.PackageCacheLocator), so what the checkout
     # compiled serves the installed copy of the same sources: `make test` has just compiled it, and compiling it
@@ -103,8 +101,7 @@ def shipped(wheel: Path) -> Shipped:
     if solvers.CACHE_DIR.is_dir():
         shutil.copytree(solvers.CACHE_DIR, root / "numba-cache" / solvers.CACHE_DIR.name)
     # The Dockerfile's step, on one core: the suite's other half runs beside it.
-    run([result.program("python"), "-m", "app.warm", "--processes", "1"], cwd=elsewhere, env=env, timeout=900,
-        background=True)
+    run([result.program("python"), "-m", "app.warm", "--processes", "1"], cwd=elsewhere, env=env, timeout=900)
     return result
 
 
