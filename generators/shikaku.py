@@ -8,6 +8,8 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from generators.kit import make
 from generators.params import rectangle_params
 from generators.pipeline import Generated, generate_at_level
@@ -15,10 +17,10 @@ from generators.spec import PuzzleType, TathamPreset
 from solvers.common import Cell, Deadline
 from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
-from solvers.kit.arrays import Levels, State, fast
+from solvers.kit.arrays import Levels, fast
 from solvers.kit.human import SHORT_ROUNDS
-from solvers.shikaku import picture, puzzlink, tatham
-from solvers.shikaku.rules import Rect, Regions, ShikakuAnswer, ShikakuPuzzle, model, rect_cells, rules_alone
+from solvers.shikaku import kernel, picture, puzzlink, tatham
+from solvers.shikaku.rules import Rect, Regions, ShikakuAnswer, ShikakuPuzzle, model, rect_cells
 
 MIN_SIDE, MAX_SIDE = 5, 19
 AREA_SHARE = 1 / 7  # the largest rectangle, as a share of the grid (Tatham's 15×15 boards reach 36 cells)
@@ -68,6 +70,14 @@ def place(rects: list[Rect], rows: int, cols: int, at: dict[Rect, Cell]) -> Boar
     return board
 
 
+def numbers(rects: list[Rect], rows: int, cols: int, at: dict[Rect, Cell]) -> np.ndarray:
+    """The board as the compiled levels read it (``solvers.shikaku.kernel``): each number's area, 0 elsewhere."""
+    board = np.zeros((rows, cols), np.int64)
+    for rect in rects:
+        board[at[rect]] = len(rect_cells(rect))
+    return board
+
+
 class ShikakuGenre:
     """A board and its answer for the kit's generator; every number is shown, so there are no clues to choose."""
 
@@ -90,9 +100,10 @@ class ShikakuGenre:
         rectangle (a SAT count each, milliseconds, unless the rules alone solve it); None when ``MOVES`` moves
         leave two answers."""
         for _ in range(MOVES):
-            puzzle = self.puzzle(place(rects, rows, cols, at), {}, frozenset())
-            if rules_alone(puzzle)[0]:
+            keys, broken, known, _ = kernel.levels(numbers(rects, rows, cols, at), 0, SHORT_ROUNDS, False)
+            if not broken and known == keys:
                 return at  # the rules alone solve it: one answer, no SAT count needed
+            puzzle = self.puzzle(place(rects, rows, cols, at), {}, frozenset())
             mine = answer(rects, at, rows, cols)
             outcome = solve(puzzle, 2, Deadline.after(10))
             if outcome.count == 1:
@@ -129,11 +140,13 @@ class ShikakuGenre:
         return None
 
     def reading(self, rects: list[Rect], rows: int, cols: int, at: dict[Rect, Cell], below: int) -> Reading:
-        """``decided`` on the numbers at ``at``; most boards the rules alone solve, which ``rules_alone`` tells
-        without building the model."""
-        puzzle = self.puzzle(place(rects, rows, cols, at), {}, frozenset())
-        solved, keys = rules_alone(puzzle)
-        return Reading(1.0, keys, False) if solved else decided(model(puzzle), below)
+        """The kit's levels up to ``below`` on the numbers at ``at``, and when they are stuck the next level on
+        the same state: the level's own check (``Levels.fits``), whose deductions are sound, so a puzzle it solves
+        has one answer. Compiled (``solvers.shikaku.kernel``): the walk asks it for every move."""
+        keys, broken, known, above = kernel.levels(numbers(rects, rows, cols, at), below, SHORT_ROUNDS, True)
+        if broken:
+            return Reading(1.0, keys, False)  # the levels find no answer: nothing gained
+        return Reading(known / keys, keys, bool(above))
 
     def clues(self, board: Board, answer: dict[str, Any]) -> list[Cell]:
         return []
@@ -152,22 +165,6 @@ class Reading:
     share: float  # of the keys the levels up to the one asked decide before they are stuck (1: they solve it)
     keys: int  # the model's keys: the numbers' rectangles' cells, more of them overlapping nearer two answers
     above: bool  # stuck, the next level solves it (and so it has one answer)
-
-
-def decided(puzzle_model: kit.Model, level: int) -> Reading:
-    """The kit's levels up to ``level``, and when they are stuck the next level on the same state: the level's
-    own check (``Levels.fits``), whose deductions are sound, so a puzzle it solves has one answer."""
-    state = State(puzzle_model)
-    keys = puzzle_model.keys
-    if state.follow():
-        return Reading(1.0, len(keys), False)  # broken: the levels find no answer, nothing gained
-    for rounds in (SHORT_ROUNDS, None)[:level]:
-        if not state.trials(rounds, set()):
-            return Reading(1.0, len(keys), False)
-    share = sum(v >= 0 for v in state.values) / len(keys)
-    if share == 1:
-        return Reading(share, len(keys), False)
-    return Reading(share, len(keys), state.trials((SHORT_ROUNDS, None)[level], set()) and state.solved())
 
 
 def answer(rects: list[Rect], at: dict[Rect, Cell], rows: int, cols: int) -> dict[str, Any]:
@@ -216,4 +213,5 @@ PUZZLE_TYPE = PuzzleType(
     play_mode="edges",
     play_script="solvers/shikaku/play.js",  # the borders drawn with the edges widget, read as rectangles
     model=model,
+    warm_up=kernel.warm_up,
 )

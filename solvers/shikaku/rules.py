@@ -77,60 +77,6 @@ def candidates(puzzle: ShikakuPuzzle) -> list[list[Rect]]:
     return found
 
 
-@cache
-def rect_mask(rect: Rect, cols: int) -> int:
-    """A rectangle's cells as bits, cell (r, c) the bit ``r * cols + c``."""
-    return sum(1 << (r * cols + c) for r, c in rect_cells(rect))
-
-
-def rules_alone(puzzle: ShikakuPuzzle) -> tuple[bool, int]:
-    """Whether the rules alone decide every key of ``model(puzzle)``, and how many keys it has, without building
-    it: its rules' fixpoint on bitmasks, per number the cells its key is 1 at and 0 at (a cell in one rectangle; a
-    number's cells one of its candidates that fit). The rules only ever decide more, so any order of the looks
-    reaches the kit's own fixpoint; a generator asks this for thousands of boards, most of them decided here."""
-    cols = puzzle.cols
-    options = [[rect_mask(rect, cols) for rect in rects] for rects in candidates(puzzle)]
-    ones = [1 << (r * cols + c) for r, c in numbers(puzzle)]
-    reach = [own | _union(masks) for own, masks in zip(ones, options, strict=True)]
-    zeros = [0] * len(ones)
-    keys = sum(m.bit_count() for m in reach)
-    every = (1 << (puzzle.rows * cols)) - 1
-    looking = range(len(ones))
-    while looking:
-        before = (ones[:], zeros[:])
-        for n in looking:  # a number's candidates that fit: only those whose cells changed since it last looked
-            one, zero = ones[n], zeros[n]
-            options[n] = fit = [m for m in options[n] if m & one == one and not m & zero]
-            if not fit:
-                return False, keys
-            if len(fit) == 1:
-                ones[n] |= fit[0]
-            zeros[n] |= reach[n] & ~_union(fit)
-        single = double = taken = twice = 0
-        for n, possible in enumerate(reach):
-            possible &= ~zeros[n]
-            double |= single & possible
-            single |= possible
-            twice |= taken & ones[n]
-            taken |= ones[n]
-        if twice or single != every or any(one & zero for one, zero in zip(ones, zeros, strict=True)):
-            return False, keys  # a broken rule: the puzzle has no answer
-        alone = single & ~double
-        for n in range(len(ones)):
-            possible = reach[n] & ~zeros[n]
-            ones[n] |= possible & alone
-            zeros[n] |= possible & taken & ~ones[n]
-        looking = [n for n in range(len(ones)) if (ones[n], zeros[n]) != (before[0][n], before[1][n])]
-    return all(one | zero == whole for one, zero, whole in zip(ones, zeros, reach, strict=True)), keys
-
-
-def _union(masks: list[int]) -> int:
-    found = 0
-    for m in masks:
-        found |= m
-    return found
-
-
 @dataclass(frozen=True)
 class Rectangle:
     """The cells of one number (its keys, in ``cells`` order) are exactly one of its ``rects``. SAT: a variable

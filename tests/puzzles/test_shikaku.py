@@ -7,14 +7,17 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
+import numpy as np
 import pytest
 
 from generators.shikaku import DIFFICULTY, ShikakuParams, check, generate_puzzle, solve, tile
 from solvers.common import Deadline, InvalidInput
-from solvers.kit.arrays import solves
+from solvers.kit.arrays import State, solves
+from solvers.kit.human import SHORT_ROUNDS
+from solvers.shikaku import kernel
 from solvers.shikaku.picture import render
 from solvers.shikaku.puzzlink import parse_url
-from solvers.shikaku.rules import ShikakuAnswer, ShikakuPuzzle, model, rules_alone
+from solvers.shikaku.rules import ShikakuAnswer, ShikakuPuzzle, model
 from solvers.shikaku.tatham import parse_tatham
 from tests.conftest import REFERENCE, read_jsonl
 
@@ -83,21 +86,69 @@ def test_the_kit_counts_what_brute_force_counts_on_both_backends(seed: int) -> N
             sorted(map(canonical, truth))
 
 
-@pytest.mark.parametrize("seed", range(40))
-def test_the_rules_on_bitmasks_decide_what_the_kits_rules_decide(seed: int) -> None:
-    """``rules_alone`` stands in for the kit's rules in the generator: the same keys, solved on the same boards
-    (random tilings' numbers at random cells, some with a number changed: no answer)."""
+def reading_on_arrays(puzzle: ShikakuPuzzle, level: int) -> tuple[int, bool, int, bool]:
+    """What ``kernel.levels`` answers, read with the kit's array levels (``solvers.kit.arrays.State``): the keys,
+    whether the rules broke, the keys the levels up to ``level`` decide, and, some left open, whether the next
+    level then solves the board."""
+    puzzle_model = model(puzzle)
+    state, keys = State(puzzle_model), len(puzzle_model.keys)
+    if state.follow():
+        return keys, True, keys, False
+    for rounds in (SHORT_ROUNDS, None)[:level]:
+        if not state.trials(rounds, set()):
+            return keys, True, keys, False
+    known = sum(v >= 0 for v in state.values)
+    if known == keys or level == 2:
+        return keys, False, known, False
+    return keys, False, known, state.trials((SHORT_ROUNDS, None)[level], set()) and state.solved()
+
+
+def walk_readings(seed: int) -> set[tuple[int, bool, bool, bool]]:
+    """The boards of a walk like ``harden``'s (a random tiling's numbers at random cells, one moved at a time,
+    now and then one changed: no answer), each read by ``kernel.levels`` and the kit's array levels at each
+    level, which must agree; per level what it made of them (broken, solved, the next level solving)."""
     rng = random.Random(seed)
     rows, cols = rng.randint(3, 12), rng.randint(3, 12)
-    board: list[list[int | None]] = [[None] * cols for _ in range(rows)]
-    for top, left, bottom, right in tile(rows, cols, rng):
-        board[rng.randint(top, bottom)][rng.randint(left, right)] = (bottom - top + 1) * (right - left + 1)
-    if rng.random() < 0.2:
-        r, c = rng.choice([(r, c) for r in range(rows) for c in range(cols) if board[r][c]])
-        board[r][c] = rng.randrange(1, 9)
-    puzzle = ShikakuPuzzle(rows=rows, cols=cols, numbers=board)
-    puzzle_model = model(puzzle)
-    assert rules_alone(puzzle) == (solves(puzzle_model, 0), len(puzzle_model.keys))
+    rects = tile(rows, cols, rng)
+    at = {rect: (rng.randint(rect[0], rect[2]), rng.randint(rect[1], rect[3])) for rect in rects}
+    seen = set()
+    for _ in range(25):
+        rect = rng.choice(rects)
+        at[rect] = (rng.randint(rect[0], rect[2]), rng.randint(rect[1], rect[3]))
+        board: list[list[int | None]] = [[None] * cols for _ in range(rows)]
+        for top, left, bottom, right in rects:
+            r, c = at[(top, left, bottom, right)]
+            board[r][c] = (bottom - top + 1) * (right - left + 1)
+        if rng.random() < 0.1:
+            r, c = rng.choice([(r, c) for r in range(rows) for c in range(cols) if board[r][c]])
+            board[r][c] = rng.randrange(1, 9)
+        puzzle = ShikakuPuzzle(rows=rows, cols=cols, numbers=board)
+        numbers = np.array([[v or 0 for v in row] for row in board], np.int64)
+        for level in range(3):
+            got = kernel.levels(numbers, level, SHORT_ROUNDS, True)
+            assert got == reading_on_arrays(puzzle, level), (board, level)
+            seen.add((level, got[1], got[2] == got[0], got[3]))
+        assert (not got[1] and got[2] == got[0]) == solves(model(puzzle), 2)
+    return seen
+
+
+@pytest.mark.parametrize("seeds", [range(0, 15), range(15, 30)])
+def test_the_compiled_levels_read_what_the_kits_array_levels_read(seeds: range) -> None:
+    """``kernel.levels`` stands in for the kit's levels in the generator: the same keys, decided by the same
+    levels, broken and solved alike, on boards of every kind."""
+    seen = set().union(*map(walk_readings, seeds))
+    assert {(0, True, True, False), (0, False, True, False), (0, False, False, False), (1, False, False, False),
+            (2, False, True, False), (2, False, False, False)} <= seen
+
+
+@pytest.mark.parametrize(("level", "seed"), [(level, seed) for level in ("medium", "hard") for seed in range(4)])
+def test_the_compiled_levels_find_the_level_below_stuck_on_a_puzzle_of_the_level(level: str, seed: int) -> None:
+    """The walk's end (rarely met on a random walk): the level below stuck, the level itself solving."""
+    made = generate_puzzle(ShikakuParams(size=7, difficulty=level), seed, Deadline.after(60))
+    numbers = np.array([[v or 0 for v in row] for row in made.puzzle.numbers], np.int64)
+    below = DIFFICULTY.names.index(level) - 1
+    got = kernel.levels(numbers, below, SHORT_ROUNDS, True)
+    assert got == reading_on_arrays(made.puzzle, below) and got[2] < got[0] and got[3]
 
 
 def published() -> list[tuple[ShikakuPuzzle, list[list[int]] | None]]:
