@@ -26,6 +26,7 @@ MIN_SIDE, MAX_SIDE = 5, 19
 AREA_SHARE = 1 / 7  # the largest rectangle, as a share of the grid (Tatham's 15×15 boards reach 36 cells)
 MOVES = 12  # times the numbers are moved on one tiling toward one answer before another is drawn
 HARDEN = 40  # numbers moved one at a time toward a puzzle the level below cannot solve
+SEARCH = 10_000  # nodes of the search for a second answer before a tiling is given up (under ten seen at 12 to 19)
 PEOPLE = kit_human.solver()
 DIFFICULTY = fast(kit_human.difficulty(PEOPLE, model, Regions(1, 1, ()), "R×C of rectangle ids", default="easy"),
                   PEOPLE, model)
@@ -97,22 +98,18 @@ class ShikakuGenre:
     def unique(self, rects: list[Rect], rows: int, cols: int, at: dict[Rect, Cell],
                rng: random.Random) -> dict[Rect, Cell] | None:
         """While a second answer exists, each number whose rectangle it changes moves to another cell of its
-        rectangle (a SAT count each, milliseconds, unless the rules alone solve it); None when ``MOVES`` moves
-        leave two answers."""
+        rectangle (a compiled search for it, ``kernel.other``: the rules alone tell most boards have none, the
+        rest take a fraction of a millisecond); None when ``MOVES`` moves leave two answers, or when a search
+        runs past ``SEARCH`` nodes."""
         for _ in range(MOVES):
-            keys, broken, known, _ = kernel.levels(numbers(rects, rows, cols, at), 0, SHORT_ROUNDS, False)
-            if not broken and known == keys:
-                return at  # the rules alone solve it: one answer, no SAT count needed
-            puzzle = self.puzzle(place(rects, rows, cols, at), {}, frozenset())
-            mine = answer(rects, at, rows, cols)
-            outcome = solve(puzzle, 2, Deadline.after(10))
-            if outcome.count == 1:
-                return at
-            other = next(s["regions"] for s in outcome.solutions if s != mine)
+            mine = np.array(answer(rects, at, rows, cols)["regions"], np.int64) - 1
+            found, other = kernel.other(numbers(rects, rows, cols, at), mine, SEARCH)
+            if found <= 0:
+                return at if found == 0 else None
             for rect in rects:
                 cells = rect_cells(rect)
-                ids = {other[r][c] for r, c in cells}
-                if len(ids) > 1 or sum(row.count(next(iter(ids))) for row in other) != len(cells):
+                ids = {int(other[r, c]) for r, c in cells}
+                if len(ids) > 1 or int((other == next(iter(ids))).sum()) != len(cells):
                     at[rect] = rng.choice(cells)
         return None
 

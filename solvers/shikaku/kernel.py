@@ -1,6 +1,7 @@
 """The Shikaku levels compiled with numba: the kit's deductions on ``model(puzzle)`` (the rules alone round by
 round, short trials, trials followed to the end, as ``solvers.kit.arrays`` makes them) for the generator's walk,
-which asks them for every number it moves.
+which asks them for every number it moves; and a search for a second answer on the same rules (``other``), which
+steers the numbers of a new tiling toward one answer.
 
 A board is its numbers (an (R, C) int64 array, 0 for an empty cell). ``layout`` makes what ``model`` makes, on
 arrays: each number's candidates (every rectangle of its area holding it and no other number), its keys (the cells
@@ -150,9 +151,9 @@ def _set(i, value, values, ones, open_, kind, key_rules, trail, counters):  # no
 
 
 @njit(cache=True)
-def _undo(values, ones, open_, kind, key_rules, trail, counters):  # noqa: ANN001, ANN202 (numba)
-    """Every write of the trial put back."""
-    while counters[TRAIL] > 0:
+def _undo(values, ones, open_, kind, key_rules, trail, counters, mark):  # noqa: ANN001, ANN202 (numba)
+    """The writes since the trail's ``mark`` put back."""
+    while counters[TRAIL] > mark:
         counters[TRAIL] -= 1
         i = trail[counters[TRAIL]]
         for j in range(3):
@@ -271,7 +272,7 @@ def _attempt(g, s, looking, i, value, rounds):  # noqa: ANN001, ANN202 (numba)
     counters[TRYING] = 1
     _set(i, value, values, ones, open_, kind, key_rules, trail, counters)
     broke = _follow(g, s, looking, _near(i, key_rules, looking), rounds)
-    _undo(values, ones, open_, kind, key_rules, trail, counters)
+    _undo(values, ones, open_, kind, key_rules, trail, counters, 0)
     counters[TRYING] = 0
     if not broke:
         return 0
@@ -314,24 +315,32 @@ def _every_rule(looking):  # noqa: ANN001, ANN202 (numba)
 
 
 @njit(cache=True)
-def levels(numbers, level, short_rounds, above):  # noqa: ANN001, ANN201 (numba)
-    """The levels up to ``level`` (0 the rules alone, 1 short trials of ``short_rounds`` rounds, 2 trials) on a
-    board: its keys, whether the rules broke (no answer), the keys decided, and, with ``above`` when some are
-    left open, whether the next level then solves it (``generators.shikaku.decided``'s reading)."""
-    g = layout(numbers)
-    cells, keys, kind, rule_start, _, key_rules, _, _, _, givens = g
+def _start(g):  # noqa: ANN001, ANN202 (numba)
+    """A state with the givens set (no rule looked at yet), and a list for the rules to look at."""
+    _, keys, kind, rule_start, _, key_rules, _, _, _, givens = g
     rules = kind.shape[0]
     values = np.full(keys, -1, np.int64)
     ones = np.zeros(rules, np.int64)
     open_ = np.empty(rules, np.int64)
     for k in range(rules):
         open_[k] = rule_start[k + 1] - rule_start[k]
-    looking = np.empty(rules, np.int64)
     s = (values, ones, open_, np.empty(rules, np.int64), np.empty(keys, np.int64), np.zeros(keys, np.int64),
          np.zeros(keys, np.int64), np.zeros(keys, np.int64), np.zeros(rules, np.int64), np.empty(keys, np.int64),
          np.empty(keys, np.int64), np.zeros(5, np.int64))
     for n in range(givens.shape[0]):
         _set(givens[n], 1, values, ones, open_, kind, key_rules, s[9], s[11])
+    return s, np.empty(rules, np.int64)
+
+
+@njit(cache=True)
+def levels(numbers, level, short_rounds, above):  # noqa: ANN001, ANN201 (numba)
+    """The levels up to ``level`` (0 the rules alone, 1 short trials of ``short_rounds`` rounds, 2 trials) on a
+    board: its keys, whether the rules broke (no answer), the keys decided, and, with ``above`` when some are
+    left open, whether the next level then solves it (``generators.shikaku``'s reading for its walk)."""
+    g = layout(numbers)
+    keys = g[1]
+    s, looking = _start(g)
+    values = s[0]
     if _follow(g, s, looking, _every_rule(looking), UNLIMITED):
         return keys, True, keys, False
     for step in range(level):
@@ -350,9 +359,65 @@ def levels(numbers, level, short_rounds, above):  # noqa: ANN001, ANN201 (numba)
     return keys, False, decided, _follow(g, s, looking, _every_rule(looking), 1) == 0  # no rule broken: solved
 
 
+@njit(cache=True)
+def other(numbers, mine, most):  # noqa: ANN001, ANN201 (numba)
+    """An answer of the board other than ``mine`` (each cell's number, by its place in reading order, an (R, C)
+    array): 1 and that answer's cells' numbers when there is one, 0 when there is none (the rules alone tell
+    most), -1 when ``most`` nodes of the search end first. A search, depth first, on the rules followed to the
+    end: the first open key (in the model's order) assumed 1, then 0; an answer is every key decided with no rule
+    broken."""
+    g = layout(numbers)
+    cells, keys, kind, _, _, key_rules, _, _, _, _ = g
+    rows, cols = numbers.shape
+    s, looking = _start(g)
+    values, ones, open_, trail, counters = s[0], s[1], s[2], s[9], s[11]
+    owners = np.full((rows, cols), -1, np.int64)
+    if _follow(g, s, looking, _every_rule(looking), UNLIMITED):
+        return 0, owners  # no answer at all
+    counters[TRYING] = 1  # every write from here on is undone as the search backs up
+    assumed, marks, tried = np.empty(keys, np.int64), np.empty(keys, np.int64), np.empty(keys, np.int64)
+    depth = nodes = 0
+    while True:
+        nodes += 1
+        if nodes > most:
+            return -1, owners
+        i = 0
+        while i < keys and values[i] >= 0:
+            i += 1
+        if i < keys:
+            assumed[depth], marks[depth], tried[depth] = i, counters[TRAIL], 1
+            depth += 1
+            _set(i, 1, values, ones, open_, kind, key_rules, trail, counters)
+            if not _follow(g, s, looking, _near(i, key_rules, looking), UNLIMITED):
+                continue
+        else:  # every key decided, no rule broken: an answer
+            same = True
+            for i in range(keys):
+                if values[i] == 1:
+                    cell, n = key_rules[i, 0], (key_rules[i, 1] - cells) // 2
+                    owners[cell // cols, cell % cols] = n
+                    same = same and mine[cell // cols, cell % cols] == n
+            if not same:
+                return 1, owners
+        while True:  # back up to the last key assumed 1 and assume it 0
+            if depth == 0:
+                owners[:, :] = -1
+                return 0, owners
+            d = depth - 1
+            _undo(values, ones, open_, kind, key_rules, trail, counters, marks[d])
+            if tried[d] == 0:
+                depth -= 1
+                continue
+            tried[d] = 0
+            _set(assumed[d], 0, values, ones, open_, kind, key_rules, trail, counters)
+            if not _follow(g, s, looking, _near(assumed[d], key_rules, looking), UNLIMITED):
+                break
+
+
 def warm_up() -> None:
     """Compile (or load from numba's cache) every function here on a 4×4 board at each level."""
     with compile_lock(__name__):
         numbers = np.array([[2, 0, 0, 2], [0, 2, 0, 0], [0, 0, 4, 0], [2, 0, 0, 2]], np.int64)
         for level in range(3):
             levels(numbers, level, 2, True)
+        other(numbers, np.zeros(numbers.shape, np.int64), 100)

@@ -1,5 +1,6 @@
 """Shikaku through the genre kit: its model against a brute force over every tiling on both backends, the
-published puzzles (pzprjs's example, Tatham's IDs) with one answer each, the checker naming each broken rule,
+generator's compiled levels against the kit's array levels and its search for a second answer against the brute
+force, the published puzzles (pzprjs's example, Tatham's IDs) with one answer each, the checker naming each broken rule,
 generated puzzles reproducible and at their level, hints sound on a partial grid, and the picture."""
 
 from __future__ import annotations
@@ -149,6 +150,34 @@ def test_the_compiled_levels_find_the_level_below_stuck_on_a_puzzle_of_the_level
     below = DIFFICULTY.names.index(level) - 1
     got = kernel.levels(numbers, below, SHORT_ROUNDS, True)
     assert got == reading_on_arrays(made.puzzle, below) and got[2] < got[0] and got[3]
+
+
+def owners(puzzle: ShikakuPuzzle, rects: frozenset[frozenset[Cell]]) -> np.ndarray:
+    """An answer as ``kernel.other`` reads it: each cell's number, by its place in reading order."""
+    place = {cell: n for n, cell in enumerate(sorted((r, c) for r, row in enumerate(puzzle.numbers)
+                                                     for c, v in enumerate(row) if v is not None))}
+    grid = np.full((puzzle.rows, puzzle.cols), -1, np.int64)
+    for rect in rects:
+        n = next(place[cell] for cell in rect if cell in place)
+        for r, c in rect:
+            grid[r, c] = n
+    return grid
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_search_for_another_answer_finds_one_exactly_when_brute_force_does(seed: int) -> None:
+    """``kernel.other``, which the generator asks instead of a SAT count, against every tiling: given each answer
+    (and a grid that is none), it finds an answer other than it, a real one, exactly when there is one (boards
+    of no answer to three)."""
+    puzzle = small_puzzle(seed)
+    numbers = np.array([[v or 0 for v in row] for row in puzzle.numbers], np.int64)
+    truth = [owners(puzzle, rects) for rects in brute_force(puzzle)]
+    for mine in [*truth, np.full(numbers.shape, -1, np.int64)]:
+        found, other = kernel.other(numbers, mine, 10_000)
+        others = [answer for answer in truth if not (answer == mine).all()]
+        assert found == (1 if others else 0), (puzzle.numbers, mine)
+        if others:
+            assert any((answer == other).all() for answer in others)
 
 
 def published() -> list[tuple[ShikakuPuzzle, list[list[int]] | None]]:
