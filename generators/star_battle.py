@@ -27,7 +27,7 @@ from solvers.star_battle import kernel, picture, puzzlink
 from solvers.star_battle.levels import Masks
 from solvers.star_battle.rules import StarBattleAnswer, StarBattlePuzzle, model
 
-MIN_SIDE, MAX_SIDE, ONE_STAR_TO, TWO_STARS_FROM, TWO_STARS_TO = 5, 10, 8, 10, 10
+MIN_SIDE, MAX_SIDE, ONE_STAR_TO, ONE_STAR_EASY_TO, TWO_STARS_FROM, TWO_STARS_TO = 5, 10, 9, 8, 10, 10
 MOVES_PER_CELL, MAX_WALKS, MAX_PAIRINGS = 1, 200, 100
 SKEW, FOCUS = 0.5, 0.95  # paces drawn exp(1)**SKEW; the share of moves taking a cell the level leaves open
 MAX_DRAWS = 200  # region maps drawn around one placement before it is given up as unbalanced
@@ -40,7 +40,8 @@ Grid = list[list[int]]
 
 class StarBattleParams(BaseModel):
     size: int = Field(8, ge=MIN_SIDE, le=MAX_SIDE,
-                      description=f"Grid side N (N regions): {MIN_SIDE}–{ONE_STAR_TO} with one star, {TWO_STARS_FROM} with two.")
+                      description=f"Grid side N (N regions): {MIN_SIDE}–{ONE_STAR_TO} with one star ({ONE_STAR_EASY_TO} "
+                                  f"at most at easy), {TWO_STARS_FROM} with two.")
     stars: int = Field(1, ge=1, le=2, description=f"Stars per row, column and region; 2 on "
                                                   f"{TWO_STARS_FROM}×{TWO_STARS_FROM} (medium or hard).")
     difficulty: Literal[tuple(DIFFICULTY.names)] = Field(  # type: ignore[valid-type]
@@ -52,10 +53,12 @@ class StarBattleParams(BaseModel):
         if self.stars == 2 and not TWO_STARS_FROM <= self.size <= TWO_STARS_TO:
             raise ValueError(f"two stars are made on {TWO_STARS_FROM}×{TWO_STARS_FROM} (smaller has no room; larger "
                              "takes the generator's walk past the time budget, though solve reads any size)")
-        if self.stars == 1 and self.size > ONE_STAR_TO:
-            raise ValueError(f"one-star puzzles are made up to {ONE_STAR_TO}×{ONE_STAR_TO} (larger balanced maps take "
-                             "the generator's walk past the time budget, though solve reads any size up to 30); two "
-                             f"stars on {TWO_STARS_FROM}×{TWO_STARS_FROM}")
+        largest = ONE_STAR_EASY_TO if self.difficulty == DIFFICULTY.names[0] else ONE_STAR_TO
+        if self.stars == 1 and self.size > largest:
+            raise ValueError(f"one-star puzzles are made up to {ONE_STAR_TO}×{ONE_STAR_TO} at medium and hard and "
+                             f"{ONE_STAR_EASY_TO}×{ONE_STAR_EASY_TO} at easy (larger balanced maps take the generator's "
+                             "walk past the time budget, though solve reads any size up to 30); two stars on "
+                             f"{TWO_STARS_FROM}×{TWO_STARS_FROM}")
         if self.stars == 2 and self.difficulty == DIFFICULTY.names[0]:
             raise ValueError("two-star puzzles are medium or hard: no row, column or region starts with only its two "
                              "cells open, so the counts alone never begin")
@@ -224,7 +227,8 @@ PUZZLE_TYPE = PuzzleType(
     parse_url=puzzlink.parse_url,
     to_url=puzzlink.to_url,
     backends=("cadical", "z3"),
-    catalogue={"sizes": f"{MIN_SIDE}–{ONE_STAR_TO} to generate with one star, {TWO_STARS_FROM} with two; up to "
+    catalogue={"sizes": f"{MIN_SIDE}–{ONE_STAR_TO} to generate with one star ({ONE_STAR_EASY_TO} at easy), "
+                        f"{TWO_STARS_FROM} with two; up to "
                         "30 to solve",
                "stars": "1 or 2 per row, column and region"},
     difficulty=DIFFICULTY,

@@ -117,9 +117,20 @@ def test_generated_maps_are_balanced(size: int, stars: int, level: str) -> None:
 
 
 def test_params_refuse_one_star_past_its_largest_side() -> None:
-    StarBattleParams(size=8, difficulty="hard")
-    with pytest.raises(ValueError, match="one-star puzzles are made up to 8×8"):
-        StarBattleParams(size=9, difficulty="easy")
+    StarBattleParams(size=9, difficulty="hard")
+    StarBattleParams(size=8, difficulty="easy")
+    for size, level in ((10, "medium"), (9, "easy")):
+        with pytest.raises(ValueError, match="one-star puzzles are made up to 9×9 at medium and hard and 8×8 at easy"):
+            StarBattleParams(size=size, difficulty=level)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_one_star_at_its_largest_side_is_made_at_its_level(level: str) -> None:
+    made = generate_puzzle(StarBattleParams(size=9, difficulty=level), 0, Deadline.after(60))
+    assert made.difficulty is not None and made.difficulty.level == level
+    assert DIFFICULTY.grade(made.puzzle, Deadline.after(60)).level == level
+    assert solve(made.puzzle, 2, Deadline.after(60), "cadical").count == 1
 
 
 @pytest.mark.parametrize("seed", range(2))
