@@ -52,7 +52,7 @@ openapi: $(STAMP)
 	$(BIN)/python -m app.openapi
 
 bench: $(WARM)
-	for type in dabuhamienai battleship number_sums ubongo othello sudoku nonogram; do $(BIN)/python -m bench.bench_$$type || exit 1; done
+	for type in dabuhamienai battleship number_sums ubongo othello sudoku nonogram shikaku; do $(BIN)/python -m bench.bench_$$type || exit 1; done
 	$(BIN)/python -m bench.versus_tatham --count 5
 
 bench-load: $(WARM)
