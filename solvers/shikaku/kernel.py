@@ -52,6 +52,17 @@ def _candidates(numbers, seen, at, rects):  # noqa: ANN001, ANN202 (numba)
 
 
 @njit(cache=True)
+def _join(i, rule, slot, p, rule_keys, key_rules):  # noqa: ANN001, ANN202 (numba)
+    """Key ``i`` (none when below 0) into ``rule``, at place ``p`` of ``rule_keys`` and as the key's rule of kind
+    ``slot`` (0 its cell's count, 1 its number's rectangle, 2 its number's own cell); the next place."""
+    if i < 0:
+        return p
+    rule_keys[p] = i
+    key_rules[i, slot] = rule
+    return p + 1
+
+
+@njit(cache=True)
 def layout(numbers):  # noqa: ANN001, ANN201 (numba)
     """The board's keys and rules (see the module's note): the cells, the numbers, the keys, each rule's kind (1
     a rectangle, 0 a count) and keys (``rule_start``, ``rule_keys``), each key's rules (-1 for none), each
@@ -98,23 +109,15 @@ def layout(numbers):  # noqa: ANN001, ANN201 (numba)
     for cell in range(cells):
         rule_start[cell] = p
         for n in range(count):
-            if index[n, cell] >= 0:
-                rule_keys[p] = index[n, cell]
-                key_rules[index[n, cell], 0] = cell
-                p += 1
+            p = _join(index[n, cell], cell, 0, p, rule_keys, key_rules)
     for n in range(count):
         given, rect = cells + 2 * n, cells + 2 * n + 1
         rule_start[given] = p
-        rule_keys[p] = index[n, at[n]]
-        key_rules[index[n, at[n]], 2] = given
-        p += 1
+        p = _join(index[n, at[n]], given, 2, p, rule_keys, key_rules)
         kind[rect] = 1
         rule_start[rect] = p
         for cell in range(cells):
-            if index[n, cell] >= 0:
-                rule_keys[p] = index[n, cell]
-                key_rules[index[n, cell], 1] = rect
-                p += 1
+            p = _join(index[n, cell], rect, 1, p, rule_keys, key_rules)
     rule_start[rules] = p
     cand_start = np.zeros(count + 1, np.int64)
     cand_key_start = np.zeros(found + 1, np.int64)
@@ -165,6 +168,17 @@ def _undo(values, ones, open_, kind, key_rules, trail, counters, mark):  # noqa:
 
 
 @njit(cache=True)
+def _propose(i, action, stamp, pending, pending_value, pending_mark, waiting):  # noqa: ANN001, ANN202 (numba)
+    """Key ``i`` to be ``action`` at the end of the round ``stamp`` (``waiting`` writes proposed so far): how many
+    are then waiting, or -1 when another rule of this round proposed the other value."""
+    if pending_mark[i] != stamp:
+        pending_mark[i], pending_value[i] = stamp, action
+        pending[waiting] = i
+        return waiting + 1
+    return waiting if pending_value[i] == action else -1
+
+
+@njit(cache=True)
 def _follow(g, s, looking, count, rounds):  # noqa: ANN001, ANN202 (numba)
     """The rules in ``looking[:count]`` look, then round after round those at the keys the round before decided,
     at most ``rounds`` rounds (``UNLIMITED``: until nothing changes); the round a rule broke in (or two rules
@@ -192,11 +206,8 @@ def _follow(g, s, looking, count, rounds):  # noqa: ANN001, ANN202 (numba)
                 for p in range(rule_start[k], rule_start[k + 1]):
                     i = rule_keys[p]
                     if values[i] < 0:
-                        if pending_mark[i] != stamp:
-                            pending_mark[i], pending_value[i] = stamp, action
-                            pending[waiting] = i
-                            waiting += 1
-                        elif pending_value[i] != action:
+                        waiting = _propose(i, action, stamp, pending, pending_value, pending_mark, waiting)
+                        if waiting < 0:
                             return done
                 continue
             n = (k - cells) // 2  # a rectangle: the candidates that fit what is decided
@@ -231,11 +242,8 @@ def _follow(g, s, looking, count, rounds):  # noqa: ANN001, ANN202 (numba)
                     action = 1
                 else:
                     continue
-                if pending_mark[i] != stamp:
-                    pending_mark[i], pending_value[i] = stamp, action
-                    pending[waiting] = i
-                    waiting += 1
-                elif pending_value[i] != action:
+                waiting = _propose(i, action, stamp, pending, pending_value, pending_mark, waiting)
+                if waiting < 0:
                     return done
         counters[MARK] += 1
         marked = counters[MARK]
