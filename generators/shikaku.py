@@ -73,10 +73,7 @@ def place(rects: list[Rect], rows: int, cols: int, at: dict[Rect, Cell]) -> Boar
 
 def numbers(rects: list[Rect], rows: int, cols: int, at: dict[Rect, Cell]) -> np.ndarray:
     """The board as the compiled levels read it (``solvers.shikaku.kernel``): each number's area, 0 elsewhere."""
-    board = np.zeros((rows, cols), np.int64)
-    for rect in rects:
-        board[at[rect]] = len(rect_cells(rect))
-    return board
+    return np.array([[area or 0 for area in row] for row in place(rects, rows, cols, at)], np.int64)
 
 
 class ShikakuGenre:
