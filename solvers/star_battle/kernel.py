@@ -110,6 +110,14 @@ def follow(geometry, units, s0, s1, e0, e1, c0, c1, rounds):  # noqa: ANN001, AN
 
 
 @njit(cache=True)
+def assume(s0, s1, e0, e1, c0, c1, star):  # noqa: ANN001, ANN201 (numba)
+    """The state with the cells ``(c0, c1)`` a star (``star``) or empty."""
+    if star:
+        return s0 | c0, s1 | c1, e0, e1
+    return s0, s1, e0 | c0, e1 | c1
+
+
+@njit(cache=True)
 def trials(geometry, units, s0, s1, e0, e1, rounds):  # noqa: ANN001, ANN201 (numba)
     """Each open cell, row by row, assumed a star, then empty, and followed ``rounds`` rounds: a broken rule
     decides it the other way and the rules go on, passes over the grid until one decides nothing (as the kit's
@@ -122,19 +130,14 @@ def trials(geometry, units, s0, s1, e0, e1, rounds):  # noqa: ANN001, ANN201 (nu
             for c in range(n):
                 bit = np.int64(1) << ((r % per) * w + c)
                 c0, c1 = (bit, np.int64(0)) if r < per else (np.int64(0), bit)
-                for value in range(1, -1, -1):
+                for star in (True, False):
                     if ((s0 | e0) & c0) | ((s1 | e1) & c1):
                         break
-                    if value:
-                        ok, t0, t1, t2, t3 = follow(geometry, units, s0 | c0, s1 | c1, e0, e1, c0, c1, rounds)
-                    else:
-                        ok, t0, t1, t2, t3 = follow(geometry, units, s0, s1, e0 | c0, e1 | c1, c0, c1, rounds)
-                    if ok:
+                    a0, a1, a2, a3 = assume(s0, s1, e0, e1, c0, c1, star)
+                    if follow(geometry, units, a0, a1, a2, a3, c0, c1, rounds)[0]:
                         continue
-                    if value:
-                        ok, t0, t1, t2, t3 = follow(geometry, units, s0, s1, e0 | c0, e1 | c1, c0, c1, UNLIMITED)
-                    else:
-                        ok, t0, t1, t2, t3 = follow(geometry, units, s0 | c0, s1 | c1, e0, e1, c0, c1, UNLIMITED)
+                    a0, a1, a2, a3 = assume(s0, s1, e0, e1, c0, c1, not star)
+                    ok, t0, t1, t2, t3 = follow(geometry, units, a0, a1, a2, a3, c0, c1, UNLIMITED)
                     if not ok:
                         return False, s0, s1, e0, e1
                     s0, s1, e0, e1, progress = t0, t1, t2, t3, True
