@@ -186,11 +186,10 @@ class WorkPool:
         warm_up: bool = True, *, niceness: int,
     ):
         self._warm_up, self._niceness = warm_up, niceness
-        self._pools = {heavy: _process_pool(size, warm_up, niceness) for heavy, size in ((True, processes),
-                                                                                      (False, verify_processes))}
+        self._sizes = {True: processes, False: verify_processes}
+        self._pools = {heavy: _process_pool(size, warm_up, niceness) for heavy, size in self._sizes.items()}
         self._limits = {True: pending_limit, False: verify_pending_limit}
         self._in_flight = {True: 0, False: 0}
-        self._sizes = {True: processes, False: verify_processes}
 
     @property
     def in_flight(self) -> int:
@@ -202,9 +201,12 @@ class WorkPool:
 
     def start(self) -> None:
         """Start every worker now (in the background), so warm-up happens before traffic does."""
-        for heavy, pool in self._pools.items():
-            for _ in range(self._sizes[heavy]):
-                pool.submit(time.sleep, 0)
+        for heavy in self._pools:
+            self._start_workers(heavy)
+
+    def _start_workers(self, heavy: bool) -> None:
+        for _ in range(self._sizes[heavy]):
+            self._pools[heavy].submit(time.sleep, 0)
 
     async def run(self, fn: Any, *args: Any, budget: float, heavy: bool = True) -> Any:
         """Run ``fn(*args, deadline_at)`` in a worker; the job functions above take the deadline last."""
@@ -238,8 +240,7 @@ class WorkPool:
             log.error("a worker process died; starting a new %s pool", "work" if heavy else "verify")
             broken.shutdown(wait=False, cancel_futures=True)
             self._pools[heavy] = _process_pool(self._sizes[heavy], self._warm_up, self._niceness)
-            for _ in range(self._sizes[heavy]):
-                self._pools[heavy].submit(time.sleep, 0)
+            self._start_workers(heavy)
 
     def shutdown(self) -> None:
         for pool in self._pools.values():
