@@ -279,13 +279,13 @@ class CountTable:
 
 
 class MoveArrays:
-    """A card as the compiled walk step and repair round take it (cells, the piece owning each, which pieces to
-    lift in which order, the pieces not on it), and the moves they chose, by slot: (outline key; lifted piece
-    and piece put down, -1 when the slot is empty; the put-down piece's rows and columns)."""
+    """A card as the compiled walk step and repair round take it (``kernel.Card``), and the moves they chose, by
+    slot (``kernel.Chosen``)."""
 
     def __init__(self, steps: UbongoSteps, arrangement: Arrangement, lift_order: list[str], seed: int):
         names = steps.names
         self.steps, self.cards, self.seed = steps, arrangement, np.uint64(seed)
+        params = steps.params
         used = [name for name, _ in arrangement]
         rows, cols, owners = [], [], []
         for i, (_, cells) in enumerate(arrangement):
@@ -293,34 +293,26 @@ class MoveArrays:
                 rows.append(r)
                 cols.append(c)
                 owners.append(i)
-        self.cells = (np.array(rows, np.int64), np.array(cols, np.int64), np.array(owners, np.int64))
-        self.lift_order = np.array([used.index(name) for name in lift_order], np.int64)
-        self.owner_piece = np.array([names.index(name) for name in used], np.int64)
-        self.swaps = np.array([names.index(n) for n in names if n not in used] if steps.params.mode == "hidden"
-                              else [], np.int64)
-        widest = _widest_piece(steps.params.catalogue)
-        self.chosen_key = np.zeros(3, np.uint64)
-        self.chosen_move = np.full((3, 2), -1, np.int64)
-        self.chosen_r = np.zeros((3, widest), np.int64)
-        self.chosen_c = np.zeros((3, widest), np.int64)
-        self.chosen = (self.chosen_key, self.chosen_move, self.chosen_r, self.chosen_c)
+        swaps = [names.index(n) for n in names if n not in used] if params.mode == "hidden" else []
+        box_rows, box_cols = card_box(params.pieces)
+        self.card = kernel.Card(np.array(rows, np.int64), np.array(cols, np.int64), np.array(owners, np.int64),
+                                np.array([used.index(name) for name in lift_order], np.int64),
+                                np.array([names.index(name) for name in used], np.int64), np.array(swaps, np.int64),
+                                *_catalogue_orientations(params.catalogue), box_rows, box_cols, MAX_PERIMETER, KEY_WIDTH)
+        widest = _widest_piece(params.catalogue)
+        self.chosen = kernel.Chosen(key=np.zeros(3, np.uint64), move=np.full((3, 2), -1, np.int64),
+                                    rows=np.zeros((3, widest), np.int64), cols=np.zeros((3, widest), np.int64),
+                                    path=np.zeros((3, params.pieces + 2), np.int64))
         self.resume = np.zeros(2, np.int64)
 
-    def card_arrays(self) -> tuple:
-        """The card and its moves' rules, as both kernels take them first."""
-        params = self.steps.params
-        box = card_box(params.pieces)
-        return (*self.cells, self.lift_order, self.owner_piece, self.swaps, *_catalogue_orientations(params.catalogue),
-                box[0], box[1], MAX_PERIMETER, KEY_WIDTH)
-
     def holds(self, slot: int) -> bool:
-        return self.chosen_move[slot, 1] >= 0
+        return self.chosen.move[slot, 1] >= 0
 
     def arrangement(self, slot: int) -> Arrangement:
-        lifted, piece = self.chosen_move[slot].tolist()
+        lifted, piece = self.chosen.move[slot].tolist()
         name = self.steps.names[piece]
         size = len(rules.piece_orientations(self.steps.params.catalogue, name)[0])
-        cells = frozenset(zip(self.chosen_r[slot, :size].tolist(), self.chosen_c[slot, :size].tolist(), strict=True))
+        cells = frozenset(zip(self.chosen.rows[slot, :size].tolist(), self.chosen.cols[slot, :size].tolist(), strict=True))
         others = {other: c for i, (other, c) in enumerate(self.cards) if i != lifted}
         return self.steps._ordered({**others, name: cells})
 
@@ -340,21 +332,19 @@ class RepairRound(MoveArrays):
         calls."""
         steps, params = self.steps, self.steps.params
         pieces = steps._allowed(self.cards)
-        # The piece set as the count takes it: the first nine of what the walk's count-and-grade takes.
-        counted = human.count_and_grade_arguments(params.catalogue, pieces, params.pieces, params.mode == "given")[:9]
-        card = self.card_arrays()
+        piece_set = human.piece_set(params.catalogue, pieces, params.pieces, params.mode == "given")
         while True:
             steps.deadline.check()
             steps.seen.make_room(1)
             outcome, added_seen, added_counts = kernel.repair_round(
-                *card[:4], self.first_same, *card[4:], *counted, self.current, steps.seen.table,
-                steps.counted.table, steps.counted.values, steps.counted.size, self.seed, self.resume, *self.chosen)
+                self.card, self.first_same, piece_set, self.current, steps.seen.table, steps.counted.table,
+                steps.counted.values, steps.counted.size, self.seed, self.resume, self.chosen)
             steps.seen.size += added_seen
             steps.counted.size += added_counts
             if outcome != kernel.COUNT_NEEDED:
                 break
-            steps._count(int(self.chosen_key[kernel.LONG]), pieces, self.current + 1)  # in slices; grows the table
-            self.chosen_move[kernel.LONG] = -1
+            steps._count(int(self.chosen.key[kernel.LONG]), pieces, self.current + 1)  # in slices; grows the table
+            self.chosen.move[kernel.LONG] = -1
         for slot in (kernel.IMPROVED, kernel.SIDEWAYS):
             if self.holds(slot):
                 return self.arrangement(slot)
@@ -534,9 +524,7 @@ class WalkStep(MoveArrays):
         self.toward = toward
         self.pieces = toward._pieces(arrangement)
         given = params.mode == "given"
-        self.counted = human.count_and_grade_arguments(params.catalogue, self.pieces if given else toward.allowed,
-                                                    params.pieces, given)
-        self.chosen_path = np.zeros((3, params.pieces + 2), np.int64)
+        self.piece_set = human.piece_set(params.catalogue, self.pieces if given else toward.allowed, params.pieces, given)
         self.tried = 0
 
     def run(self, deadline: Deadline) -> int:
@@ -544,16 +532,16 @@ class WalkStep(MoveArrays):
         deadline.check()
         toward, level = self.toward, self.toward.level_index
         toward.visited.make_room(WALK_TRIES + 1)
-        outcome, tried, added = kernel.walk_step(
-            *self.card_arrays(), self.counted, level, level, _technique_levels(), toward.visited.table, self.seed,
-            WALK_TRIES - self.tried, self.resume, *self.chosen, self.chosen_path)
+        outcome, tried, added = kernel.walk_step(self.card, self.piece_set, level, level, _technique_levels(),
+                                                 toward.visited.table, self.seed, WALK_TRIES - self.tried, self.resume,
+                                                 self.chosen)
         self.tried += tried
         toward.visited.size += added
         return outcome
 
     def grade(self) -> Grade:
         """The grade of the unique card the compiled step chose, from the path it found while counting."""
-        path = self.chosen_path
+        path = self.chosen.path
         steps, solved, broken = path[:, 0].tolist()
         return human.grade_of((steps, bool(solved), bool(broken)), path[0, 1:], path[1, 1:]) or ABOVE
 
@@ -561,10 +549,11 @@ class WalkStep(MoveArrays):
         """The caller's verdict on the card in slot ``LONG``, which fills the slot it belongs to; whether
         the step has found its card."""
         slot = kernel.UNIQUE if unique else kernel.SEVERAL
+        chosen = self.chosen
         if of_level or not self.holds(slot):
-            for array in self.chosen:
+            for array in (chosen.key, chosen.move, chosen.rows, chosen.cols):  # not the path: unique_grade filed its grade
                 array[slot] = array[kernel.LONG]
-        self.chosen_move[kernel.LONG] = -1
+        chosen.move[kernel.LONG] = -1
         return of_level
 
 
@@ -632,7 +621,7 @@ class TowardLevel:
         step = self.step(generated.solution, names, rng.getrandbits(64), deadline)
         if step.holds(kernel.UNIQUE):
             moved = step.arrangement(kernel.UNIQUE)
-            key = int(step.chosen_key[kernel.UNIQUE])
+            key = int(step.chosen.key[kernel.UNIQUE])
             if (key, step.pieces) not in self.graded:  # generate_at_level grades it next: the step has its path
                 self.graded[(key, step.pieces)] = step.grade()
         elif step.holds(kernel.SEVERAL):
@@ -648,7 +637,7 @@ class TowardLevel:
         one compiled call, and more only around a card whose count needs slices of search."""
         step = WalkStep(self, arrangement, lift_order, seed)
         while step.run(deadline) == kernel.COUNT_NEEDED:
-            graded = self.unique_grade(int(step.chosen_key[kernel.LONG]), step.pieces,
+            graded = self.unique_grade(int(step.chosen.key[kernel.LONG]), step.pieces,
                                        partial(step.arrangement, kernel.LONG), deadline)
             if step.take_long(graded is not None and graded.level == self.level, graded is not None) \
                     or step.tried >= WALK_TRIES:

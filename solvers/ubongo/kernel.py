@@ -27,6 +27,8 @@ lives here, beside ``count_and_grade``, because it runs that on every card a mov
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -41,6 +43,66 @@ MOST_TRIED = 99  # ``trial`` looks at cells with up to this many live placements
 OFFSET = 32  # imbalance sums are bits of a word, shifted by this much (every catalogue's leans add up to less)
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
+
+
+class PieceSet(NamedTuple):
+    """What the count and the grader take about a piece set, the same for every card of it
+    (``solvers.ubongo.techniques.piece_set``)."""
+
+    orient_start: np.ndarray  # per orientation, where its cells start in orient_dr/dc; one past the last included
+    orient_piece: np.ndarray  # per orientation, its piece
+    orient_dr: np.ndarray  # the orientations' cells, as offsets from each one's first cell in row-major order
+    orient_dc: np.ndarray
+    areas: np.ndarray  # per piece, its cells
+    sums: np.ndarray  # the totals some of the pieces make (``engine.area_sums``): mode hidden's area prune
+    count: int  # pieces a covering uses
+    use_all: bool  # mode given: every piece
+    isolate: bool  # a free cell without a free neighbour is a dead end (no piece of one cell)
+    kinds: np.ndarray  # the pieces as kinds (``techniques.piece_kinds``): each piece's kind, by area (row 0) and
+    kind_size: np.ndarray  # by area and colours (row 1); each kind's area,
+    kind_lean: np.ndarray  # its colour imbalance,
+    kind_count: np.ndarray  # and how many kinds
+
+
+class Board(NamedTuple):
+    """A card as the grader takes it (``make_board``): its placements as ``engine.build`` makes them, with
+    its checkerboard and piece set."""
+
+    first: np.ndarray  # per cell, its first placement (placements go by first cell), then one past the last
+    piece: np.ndarray  # per placement, its piece
+    mask: np.ndarray  # per placement, its cells
+    neighbours: np.ndarray  # per cell, the cells beside it
+    full: np.uint64  # every cell
+    dark: np.uint64  # the dark cells of the checkerboard
+    pieces: PieceSet
+
+
+class Scratch(NamedTuple):
+    """Room for one grade (``make_scratch``), so that no technique allocates: each field is written before it
+    is read."""
+
+    have: np.ndarray  # remaining pieces per kind
+    parts: np.ndarray  # the free cells' regions
+    region_areas: np.ndarray
+    region_imbalances: np.ndarray
+    choice: np.ndarray  # ``_assignable``: per (region, kind), how many pieces of the kind go to the region
+    area_at: np.ndarray  # the region's area so far
+    pieces_at: np.ndarray  # pieces so far
+    sums_at: np.ndarray  # imbalance sums so far
+    options: np.ndarray  # live placements
+    counts: np.ndarray  # per cell, the live placements covering it
+    only: np.ndarray  # per cell, the last of them
+    per_piece: np.ndarray  # per piece, its live placements
+    piece_only: np.ndarray  # per piece, the last of them
+    placed: np.ndarray  # a round's forced placements
+    states: np.ndarray  # ``search``: (covered, used) per depth
+    tried: np.ndarray  # options tried per depth
+    stack_options: np.ndarray  # options per depth
+    stack_sizes: np.ndarray  # how many options per depth
+    here: np.ndarray  # ``trial_step``: a trial cell's options
+    trial_state: np.ndarray  # a trial's (covered, used)
+    outcome: np.ndarray  # per placement, how trying it ended (``UNTRIED``, ``ALIVE``, ``DEAD``)
+    outcome_dead_ends: np.ndarray  # and the dead ends it met
 
 
 @njit(cache=True)
@@ -82,10 +144,12 @@ def _signed(sums, n, lean):
 
 
 @njit(cache=True)
-def _assignable(have, kind_size, kind_lean, areas, imbalances, count, left, choice, area_at, pieces_at, sums_at):
-    """Whether ``left`` of the pieces (``have[t]`` of kind t) can fill the ``count`` regions exactly
-    (``solvers.ubongo.techniques.assignable``). Depth first over (region, kind): how many pieces of that
-    kind go to that region; the last three arrays are scratch, one entry per (region, kind)."""
+def _assignable(have, kind_size, kind_lean, count, left, scratch):
+    """Whether ``left`` of the pieces (``have[t]`` of kind t) can fill the ``count`` regions of ``scratch``
+    (their areas and imbalances) exactly (``solvers.ubongo.techniques.assignable``). Depth first over
+    (region, kind): how many pieces of that kind go to that region."""
+    areas, imbalances = scratch.region_areas, scratch.region_imbalances
+    choice, area_at, pieces_at, sums_at = scratch.choice, scratch.area_at, scratch.pieces_at, scratch.sums_at
     if count == 0:
         return left == 0
     kinds = have.shape[0]
@@ -168,8 +232,10 @@ def _sizes_fit(parts, n, sums):
 def live(board, scratch, covered, used, strength, out):
     """The placements the filter ``strength`` keeps (``solvers.ubongo.techniques.live``) into ``out``,
     in placement order; returns how many."""
-    first, piece, mask, neighbours, full, areas, sums, count, use_all, dark, kinds, kind_size, kind_lean, kind_count = board
-    have, parts, region_areas, region_imbalances, choice, area_at, pieces_at, sums_at = scratch[:8]
+    first, piece, mask, neighbours, full, dark = board.first, board.piece, board.mask, board.neighbours, board.full, board.dark
+    pieces = board.pieces
+    areas, sums, count, use_all = pieces.areas, pieces.sums, pieces.count, pieces.use_all
+    have, parts = scratch.have, scratch.parts
     free = full & ~covered
     left = count - popcount(np.uint64(used))
     found = 0
@@ -202,10 +268,10 @@ def live(board, scratch, covered, used, strength, out):
                     have[:] = 0
                     for other in range(areas.shape[0]):
                         if other != k and not (used >> other) & 1:
-                            have[kinds[w, other]] += 1
-                    _sorted_regions(parts, n, dark, with_colours, region_areas, region_imbalances)
-                    if not _assignable(have[:kind_count[w]], kind_size[w], kind_lean[w], region_areas,
-                                       region_imbalances, n, left - 1, choice, area_at, pieces_at, sums_at):
+                            have[pieces.kinds[w, other]] += 1
+                    _sorted_regions(parts, n, dark, with_colours, scratch.region_areas, scratch.region_imbalances)
+                    if not _assignable(have[:pieces.kind_count[w]], pieces.kind_size[w], pieces.kind_lean[w], n,
+                                       left - 1, scratch):
                         continue
             out[found] = j
             found += 1
@@ -216,7 +282,7 @@ def live(board, scratch, covered, used, strength, out):
 def _covering_counts(board, options, n, counts, only):
     """Per free cell, how many of the ``n`` ``options`` cover it (``counts``) and the last of them
     (``only``, the one placement where the count is 1)."""
-    mask = board[2]
+    mask = board.mask
     counts[:] = 0
     for i in range(n):
         j = options[i]
@@ -242,8 +308,9 @@ def _add_once(out, found, j):
 def forced(board, scratch, covered, used, strength, out):
     """The placements ``strength`` forces (``solvers.ubongo.techniques.forced``) into ``out``; returns how
     many, or -1 at a dead end (a free cell or, in mode given, an unused piece with no live placement)."""
-    piece, full, areas, use_all = board[1], board[4], board[5], board[8]
-    options, counts, only, per_piece, piece_only = scratch[8:13]
+    piece, full, areas, use_all = board.piece, board.full, board.pieces.areas, board.pieces.use_all
+    options, counts, only, per_piece, piece_only = (scratch.options, scratch.counts, scratch.only, scratch.per_piece,
+                                                    scratch.piece_only)
     n = live(board, scratch, covered, used, strength, options)
     _covering_counts(board, options, n, counts, only)
     found = 0
@@ -273,7 +340,7 @@ def forced(board, scratch, covered, used, strength, out):
 @njit(cache=True)
 def _place_all(board, placements, n, state):
     """Place ``n`` placements on ``state`` ([covered, used]); False if two need one piece or one cell."""
-    piece, mask = board[1], board[2]
+    piece, mask = board.piece, board.mask
     for i in range(n):
         j = placements[i]
         bit = 1 << piece[j]
@@ -288,8 +355,8 @@ def _place_all(board, placements, n, state):
 def settle(board, scratch, state):
     """Place what the counting techniques force until nothing is (``solvers.ubongo.techniques.settle``);
     False at a dead end."""
-    full = board[4]
-    placed = scratch[13]
+    full = board.full
+    placed = scratch.placed
     while np.uint64(state[0]) != full:
         n = forced(board, scratch, np.uint64(state[0]), state[1], PARITY, placed)
         if n < 0:
@@ -305,8 +372,8 @@ def settle(board, scratch, state):
 def _tightest(board, scratch, covered, used, options_out):
     """The live placements of the free cell with the fewest (the lowest such cell): where ``search``
     tries next; returns how many."""
-    full = board[4]
-    options, counts, only = scratch[8], scratch[9], scratch[10]
+    full = board.full
+    options, counts, only = scratch.options, scratch.counts, scratch.only
     n = live(board, scratch, covered, used, PARITY, options)
     _covering_counts(board, options, n, counts, only)
     best, fewest = -1, 1 << 30
@@ -322,7 +389,7 @@ def _tightest(board, scratch, covered, used, options_out):
 @njit(cache=True)
 def _options_at(board, options, n, cell, out):
     """The ``options`` covering ``cell``, in their order, into ``out``; returns how many."""
-    mask = board[2]
+    mask = board.mask
     found = 0
     for i in range(n):
         if (mask[options[i]] >> np.uint64(cell)) & ONE:
@@ -335,8 +402,8 @@ def _options_at(board, options, n, cell, out):
 def search(board, scratch, covered, used, dead_ends):
     """Whether some covering extends the state (``solvers.ubongo.techniques.search``): settle, then try
     every live placement of the tightest cell, depth first; dead ends are added to ``dead_ends[0]``."""
-    full, piece, mask = board[4], board[1], board[2]
-    states, tried, stack_options, stack_sizes = scratch[14:18]
+    full, piece, mask = board.full, board.piece, board.mask
+    states, tried, stack_options, stack_sizes = scratch.states, scratch.tried, scratch.stack_options, scratch.stack_sizes
     state = states[0]
     state[0], state[1] = np.int64(covered), used
     if not settle(board, scratch, state):
@@ -372,9 +439,10 @@ def trial_step(board, scratch, covered, used, deep, most):
     """A cell where every live placement but one leads to a dead end (``_trial_step``): (the placement
     that works, dead ends met), or (-1, 0). Cells by (live placements, cell), each cell's placements in
     live order; a cell is left as soon as two placements survive."""
-    full, piece, mask = board[4], board[1], board[2]
-    options, counts, only = scratch[8], scratch[9], scratch[10]
-    here, trial_state, outcome, outcome_dead_ends = scratch[18:22]
+    full, piece, mask = board.full, board.piece, board.mask
+    options, counts, only = scratch.options, scratch.counts, scratch.only
+    here, trial_state, outcome, outcome_dead_ends = (scratch.here, scratch.trial_state, scratch.outcome,
+                                                     scratch.outcome_dead_ends)
     outcome[:] = UNTRIED  # a placement tried at one cell ends the same way at every other cell it covers
     n = live(board, scratch, covered, used, PARITY, options)
     # ``search`` and ``settle`` reuse the scratch ``live`` fills: keep this state's options apart.
@@ -433,9 +501,10 @@ def run(board, upto, techniques, efforts):
     """The solution path with the techniques of levels 0..``upto`` (``HumanSolver.run``): each step's
     technique (``ONLY_FIT`` ...) and effort into the arrays; returns (steps, solved, broken), broken
     when a technique met a dead end or two steps of one round clash (never on a unique card)."""
-    full, piece = board[4], board[1]
-    scratch = make_scratch(piece.shape[0], board[3].shape[0], board[5].shape[0], board[7])
-    placed = scratch[13]
+    full = board.full
+    scratch = make_scratch(board.piece.shape[0], board.neighbours.shape[0], board.pieces.areas.shape[0],
+                           board.pieces.count)
+    placed = scratch.placed
     state = np.zeros(2, np.int64)
     steps = 0
     last = 2 * upto + 1  # each level adds two techniques
@@ -469,12 +538,11 @@ def run(board, upto, techniques, efforts):
 
 
 @njit(cache=True)
-def make_board(grid, parity, orient_start, orient_piece, orient_dr, orient_dc, areas, sums, count, use_all, kinds,
-               kind_size, kind_lean, kind_count):
-    """The card as the functions here take it: the placements ``engine.build`` makes on ``grid``, the
-    pieces' areas, area sums and kinds (``solvers.ubongo.techniques.piece_kinds``), and the dark cells
-    of a checkerboard whose corner cell has colour ``parity``."""
-    first, piece, mask, neighbours, full = engine.build(grid, orient_start, orient_piece, orient_dr, orient_dc)
+def make_board(grid, parity, pieces):
+    """The card as the functions here take it: the placements of ``pieces`` ``engine.build`` makes on ``grid``,
+    and the dark cells of a checkerboard whose corner cell has colour ``parity``."""
+    first, piece, mask, neighbours, full = engine.build(grid, pieces.orient_start, pieces.orient_piece,
+                                                        pieces.orient_dr, pieces.orient_dc)
     dark = ZERO
     i = 0
     for r in range(grid.shape[0]):
@@ -483,20 +551,17 @@ def make_board(grid, parity, orient_start, orient_piece, orient_dr, orient_dc, a
                 if (r + c + parity) % 2 == 0:
                     dark |= ONE << np.uint64(i)
                 i += 1
-    return (first, piece, mask, neighbours, full, areas, sums, count, use_all, dark, kinds, kind_size, kind_lean,
-            kind_count)
+    return Board(first, piece, mask, neighbours, full, dark, pieces)
 
 
 @njit(cache=True)
-def count_and_grade(outline, width, orient_start, orient_piece, orient_dr, orient_dc, areas, sums, count, use_all,
-                    isolate, kinds, kind_size, kind_lean, kind_count, limit, upto, techniques, efforts):
+def count_and_grade(outline, width, pieces, limit, upto, techniques, efforts):
     """A generator's card (``engine.count_outline``) counted up to ``limit`` and, if it has exactly one
     covering, graded (``run`` up to ``upto``), on one build of its placements: (coverings, or -1 if one
     slice of search did not finish the count; steps, solved, broken as ``run`` returns them)."""
-    board = make_board(engine.outline_grid(outline, width), 0, orient_start, orient_piece, orient_dr, orient_dc, areas,
-                       sums, count, use_all, kinds, kind_size, kind_lean, kind_count)
-    coverings = engine.count_first_slice(board[0], board[1], board[2], board[3], board[4], areas, sums, count, use_all,
-                                         isolate, limit)
+    board = make_board(engine.outline_grid(outline, width), 0, pieces)
+    coverings = engine.count_first_slice(board.first, board.piece, board.mask, board.neighbours, board.full,
+                                         pieces.areas, pieces.sums, pieces.count, pieces.use_all, pieces.isolate, limit)
     if coverings != 1:
         return coverings, 0, False, False
     steps, solved, broken = run(board, upto, techniques, efforts)
@@ -505,38 +570,70 @@ def count_and_grade(outline, width, orient_start, orient_piece, orient_dr, orien
 
 @njit(cache=True)
 def make_scratch(placements, cells, pieces, count):
-    """Room for one grade: region and assignment scratch, option lists, per-cell and per-piece counts,
-    the deep trial's stack."""
-    positions = max(cells, 1) * max(pieces, 1)
-    return (
-        np.zeros(pieces, np.int64),  # have: remaining pieces per kind
-        np.zeros(cells, np.uint64),  # parts: regions
-        np.zeros(cells, np.int64),  # region areas
-        np.zeros(cells, np.int64),  # region imbalances
-        np.zeros(positions, np.int64),  # choice per (region, kind)
-        np.zeros(positions, np.int64),  # area so far
-        np.zeros(positions, np.int64),  # pieces so far
-        np.zeros(positions, np.uint64),  # imbalance sums so far
-        np.zeros(placements, np.int64),  # options: live placements
-        np.zeros(cells, np.int64),  # counts per cell
-        np.zeros(cells, np.int64),  # the only placement per cell
-        np.zeros(pieces, np.int64),  # live placements per piece
-        np.zeros(pieces, np.int64),  # the only placement per piece
-        np.zeros(max(pieces, cells), np.int64),  # placed: a round's forced placements
-        np.zeros((count + 2, 2), np.int64),  # search states
-        np.zeros(count + 2, np.int64),  # search: options tried per depth
-        np.zeros((count + 2, max(placements, 1)), np.int64),  # search: options per depth
-        np.zeros(count + 2, np.int64),  # search: how many options per depth
-        np.zeros(max(placements, 1), np.int64),  # a trial cell's options
-        np.zeros(2, np.int64),  # a trial's state
-        np.zeros(max(placements, 1), np.int64),  # how trying each placement ended
-        np.zeros(max(placements, 1), np.int64),  # the dead ends it met
+    """Room for one grade of a card with these many placements, cells and pieces, ``count`` of them used."""
+    positions = max(cells, 1) * max(pieces, 1)  # (region, kind)
+    options = max(placements, 1)
+    return Scratch(
+        have=np.zeros(pieces, np.int64),
+        parts=np.zeros(cells, np.uint64),
+        region_areas=np.zeros(cells, np.int64),
+        region_imbalances=np.zeros(cells, np.int64),
+        choice=np.zeros(positions, np.int64),
+        area_at=np.zeros(positions, np.int64),
+        pieces_at=np.zeros(positions, np.int64),
+        sums_at=np.zeros(positions, np.uint64),
+        options=np.zeros(placements, np.int64),
+        counts=np.zeros(cells, np.int64),
+        only=np.zeros(cells, np.int64),
+        per_piece=np.zeros(pieces, np.int64),
+        piece_only=np.zeros(pieces, np.int64),
+        placed=np.zeros(max(pieces, cells), np.int64),
+        states=np.zeros((count + 2, 2), np.int64),
+        tried=np.zeros(count + 2, np.int64),
+        stack_options=np.zeros((count + 2, options), np.int64),
+        stack_sizes=np.zeros(count + 2, np.int64),
+        here=np.zeros(options, np.int64),
+        trial_state=np.zeros(2, np.int64),
+        outcome=np.zeros(options, np.int64),
+        outcome_dead_ends=np.zeros(options, np.int64),
     )
 
 
 UNIQUE, SEVERAL, LONG = 0, 1, 2  # a walk step's slots: the unique card it moves to, a card with several coverings
 # (where no unique card is a move away), a card whose count needs slices of search
 DONE, FOUND, COUNT_NEEDED = 0, 1, 2  # how a walk step ended: moves weighed, a card of the level, a long count
+
+
+class Card(NamedTuple):
+    """A card as a walk step and a repair round move its pieces, and the rules a move keeps
+    (``engine.card_placements``). The card's pieces are numbered in its own order."""
+
+    cell_r: np.ndarray  # the card's cells
+    cell_c: np.ndarray
+    cell_owner: np.ndarray  # per cell, the piece on it
+    lift_order: np.ndarray  # the pieces, in the order a step lifts them
+    owner_piece: np.ndarray  # per piece, its catalogue index
+    swaps: np.ndarray  # mode hidden: the catalogue pieces not on the card, each put down in a lifted one's place
+    orient_start: np.ndarray  # every catalogue piece's orientations: where each one's cells start, one past the last included
+    orient_rows: np.ndarray  # their cells, the top-left at 0
+    orient_cols: np.ndarray
+    piece_orients: np.ndarray  # per catalogue piece, its first orientation, one past the last included
+    box_rows: int  # the box a card fits in
+    box_cols: int
+    most_edges_per_cell: float  # outline edges per cell a move may leave
+    key_width: int  # bits per row of an outline key
+
+
+class Chosen(NamedTuple):
+    """The moves a walk step or a repair round chose, a row per slot (``UNIQUE``, ``SEVERAL``, ``LONG``; a round's
+    ``IMPROVED``, ``SIDEWAYS``, ``LONG``), filled in place across the calls of one step or round."""
+
+    key: np.ndarray  # the card's outline key
+    move: np.ndarray  # (the lifted piece, the catalogue piece put down); -1 when the slot is empty
+    rows: np.ndarray  # the cells of the piece put down, 0s past its own
+    cols: np.ndarray
+    path: np.ndarray  # a walk step: the path ``count_and_grade`` found for slot ``UNIQUE`` (row 0: steps, then
+    # techniques; row 1: solved, then efforts; row 2: broken)
 
 
 @njit(cache=True)
@@ -582,25 +679,23 @@ def _grown(array, capacity):
 
 
 @njit(cache=True)
-def _choose(chosen_key, chosen_move, chosen_r, chosen_c, slot, key, lifted, piece, rows, cols, replace):
-    """A walk step's move into ``slot`` of the chosen arrays, unless the slot holds one and not ``replace``;
-    whether it did."""
-    if chosen_move[slot, 1] >= 0 and not replace:
+def _choose(chosen, slot, key, lifted, piece, rows, cols, replace):
+    """A move into ``slot`` of ``chosen``, unless the slot holds one and not ``replace``; whether it did."""
+    if chosen.move[slot, 1] >= 0 and not replace:
         return False
-    chosen_key[slot] = key
-    chosen_move[slot, 0], chosen_move[slot, 1] = lifted, piece
-    chosen_r[slot] = rows
-    chosen_c[slot] = cols
+    chosen.key[slot] = key
+    chosen.move[slot, 0], chosen.move[slot, 1] = lifted, piece
+    chosen.rows[slot] = rows
+    chosen.cols[slot] = cols
     return True
 
 
 @njit(cache=True)
-def _lifted_moves(cell_r, cell_c, cell_owner, lifts, owner_piece, swaps, orient_start, orient_rows, orient_cols,
-                  piece_orients, box_rows, box_cols, most_edges_per_cell, key_width, width):
-    """Every placement of each lifted piece (``lifts``: indices into the card's pieces, ``cell_owner`` per cell),
-    then of each unused piece (``swaps``) in its place, against the rest of the card (``engine.card_placements``):
-    (how many; per move the lifted piece, the piece put down, shared edges, outline key, and cells, ``width`` a
-    move, 0s past the piece's own)."""
+def _lifted_moves(card, lifts, width):
+    """Every placement of each lifted piece (``lifts``: some of the card's pieces), then of each of its ``swaps``
+    in its place, against the rest of the card (``engine.card_placements``): (how many; per move the lifted
+    piece, the piece put down, shared edges, outline key, and cells, ``width`` a move, 0s past the piece's own)."""
+    cell_r, cell_c, cell_owner, owner_piece, swaps = card.cell_r, card.cell_c, card.cell_owner, card.owner_piece, card.swaps
     capacity = 256
     move_lifted = np.empty(capacity, np.int64)
     move_piece = np.empty(capacity, np.int64)
@@ -614,10 +709,10 @@ def _lifted_moves(cell_r, cell_c, cell_owner, lifts, owner_piece, swaps, orient_
         rest_r, rest_c = cell_r[keep], cell_c[keep]
         for k in range(1 + swaps.shape[0]):
             piece = owner_piece[lifted] if k == 0 else swaps[k - 1]
-            starts = orient_start[piece_orients[piece]:piece_orients[piece + 1] + 1]
-            found, contacts, keys, rows, cols = engine.card_placements(rest_r, rest_c, starts, orient_rows,
-                                                                       orient_cols, box_rows, box_cols,
-                                                                       most_edges_per_cell, key_width)
+            starts = card.orient_start[card.piece_orients[piece]:card.piece_orients[piece + 1] + 1]
+            found, contacts, keys, rows, cols = engine.card_placements(rest_r, rest_c, starts, card.orient_rows,
+                                                                       card.orient_cols, card.box_rows, card.box_cols,
+                                                                       card.most_edges_per_cell, card.key_width)
             if moves + found > capacity:
                 capacity = 2 * (moves + found)
                 move_lifted = _grown(move_lifted, capacity)
@@ -649,39 +744,33 @@ def _ranked(move_contacts, moves, salt):
 
 
 @njit(cache=True)
-def walk_step(cell_r, cell_c, cell_owner, lift_order, owner_piece, swaps, orient_start, orient_rows, orient_cols,
-              piece_orients, box_rows, box_cols, most_edges_per_cell, key_width, counted, upto, level,
-              technique_level, visited, seed, most_tries, resume, chosen_key, chosen_move, chosen_r, chosen_c,
-              chosen_path):
+def walk_step(card, pieces, upto, level, technique_level, visited, seed, most_tries, resume, chosen):
     """One step of a walk toward a level, over the moves of ``generators.ubongo.TowardLevel``: lift one piece
-    of the card (``cell_owner`` per cell; pieces in ``lift_order``) and put it, or in mode hidden an unused
-    piece (``swaps``), back anywhere ``engine.card_placements`` allows, the most shared edges first and
-    ``mix(seed ...)`` among equals. Each move to an outline not in ``visited`` is added to it, counted and
-    graded (``count_and_grade`` with ``counted``: the piece set's arrays from the orientation starts to the
-    kind counts), at most ``most_tries`` of them: the first unique card of ``level`` ends the step (``FOUND``).
-    Slot ``UNIQUE`` of ``chosen_*`` (key, lifted piece and placed piece, cells) receives it, or else the first
-    unique card of another level; slot ``SEVERAL`` the first card with several coverings (a slot already
-    filled by an earlier call of the step is kept), with the path ``count_and_grade`` found for the unique one
-    in ``chosen_path`` (row 0: steps, then techniques; row 1: solved, then efforts; row 2: broken). A card
-    whose count needs more than one slice of search goes to slot ``LONG`` and ends the call
-    (``COUNT_NEEDED``), ``resume`` set to the (lift, move) after it, where the caller's next call goes on.
-    The card itself joins ``visited`` on the first call. Returns (outcome, moves tried, keys added to
-    ``visited``)."""
+    of the card (in ``card.lift_order``) and put it, or in mode hidden one of its ``swaps``, back anywhere
+    ``engine.card_placements`` allows, the most shared edges first and ``mix(seed ...)`` among equals. Each move
+    to an outline not in ``visited`` is added to it, counted and graded (``count_and_grade`` on ``pieces``, up
+    to ``upto``; ``technique_level`` per technique), at most ``most_tries`` of them: the first unique card of
+    ``level`` ends the step (``FOUND``). Slot ``UNIQUE`` of ``chosen`` receives it, with its path, or else the
+    first unique card of another level; slot ``SEVERAL`` the first card with several coverings (a slot
+    already filled by an earlier call of the step is kept). A card whose count needs more than one slice of
+    search goes to slot ``LONG`` and ends the call (``COUNT_NEEDED``), ``resume`` set to the (lift, move)
+    after it, where the caller's next call goes on. The card itself joins ``visited`` on the first call.
+    Returns (outcome, moves tried, keys added to ``visited``)."""
     tried = added = 0
     if resume[0] == 0 and resume[1] == 0:  # the card itself, as a walk never comes back to a card
         key = ZERO
-        top, left = cell_r.min(), cell_c.min()
-        for j in range(cell_r.shape[0]):
-            key |= ONE << np.uint64((cell_r[j] - top) * key_width + cell_c[j] - left)
+        top, left = card.cell_r.min(), card.cell_c.min()
+        for j in range(card.cell_r.shape[0]):
+            key |= ONE << np.uint64((card.cell_r[j] - top) * card.key_width + card.cell_c[j] - left)
         added += visit(visited, key)
-    techniques = np.zeros(counted[6] + 1, np.int64)
-    efforts = np.zeros(counted[6] + 1, np.int64)
-    width = chosen_r.shape[1]
+    techniques = np.zeros(pieces.count + 1, np.int64)
+    efforts = np.zeros(pieces.count + 1, np.int64)
+    width = chosen.rows.shape[1]
+    lift_order = card.lift_order
     for li in range(resume[0], lift_order.shape[0]):
         lifted = lift_order[li]
-        moves, _, move_piece, move_contacts, move_keys, move_r, move_c = _lifted_moves(
-            cell_r, cell_c, cell_owner, lift_order[li:li + 1], owner_piece, swaps, orient_start, orient_rows,
-            orient_cols, piece_orients, box_rows, box_cols, most_edges_per_cell, key_width, width)
+        moves, _, move_piece, move_contacts, move_keys, move_r, move_c = _lifted_moves(card, lift_order[li:li + 1],
+                                                                                       width)
         order = _ranked(move_contacts, moves, seed ^ (np.uint64(li) << np.uint64(48)))
         first = resume[1] if li == resume[0] else 0
         for position in range(first, moves):
@@ -690,22 +779,20 @@ def walk_step(cell_r, cell_c, cell_owner, lift_order, owner_piece, swaps, orient
             if not visit(visited, key):
                 continue
             tried += 1
-            coverings, steps, solved, broken = count_and_grade(
-                key, key_width, counted[0], counted[1], counted[2], counted[3], counted[4], counted[5], counted[6],
-                counted[7], counted[8], counted[9], counted[10], counted[11], counted[12], 2, upto, techniques, efforts)
+            coverings, steps, solved, broken = count_and_grade(key, card.key_width, pieces, 2, upto, techniques, efforts)
             if coverings < 0:
                 resume[0], resume[1] = li, position + 1
-                _choose(chosen_key, chosen_move, chosen_r, chosen_c, LONG, key, lifted, move_piece[m],
-                        move_r[m * width:(m + 1) * width], move_c[m * width:(m + 1) * width], True)
+                _choose(chosen, LONG, key, lifted, move_piece[m], move_r[m * width:(m + 1) * width],
+                        move_c[m * width:(m + 1) * width], True)
                 return COUNT_NEEDED, tried, added + tried
             at = path_level(steps, solved, broken, techniques, technique_level) if coverings == 1 else -2
             slot = UNIQUE if coverings == 1 else SEVERAL
-            if _choose(chosen_key, chosen_move, chosen_r, chosen_c, slot, key, lifted, move_piece[m],
-                       move_r[m * width:(m + 1) * width], move_c[m * width:(m + 1) * width], at == level) \
-                    and slot == UNIQUE:
-                chosen_path[0, 0], chosen_path[1, 0], chosen_path[2, 0] = steps, solved, broken
-                chosen_path[0, 1:steps + 1] = techniques[:steps]
-                chosen_path[1, 1:steps + 1] = efforts[:steps]
+            if _choose(chosen, slot, key, lifted, move_piece[m], move_r[m * width:(m + 1) * width],
+                       move_c[m * width:(m + 1) * width], at == level) and slot == UNIQUE:
+                path = chosen.path
+                path[0, 0], path[1, 0], path[2, 0] = steps, solved, broken
+                path[0, 1:steps + 1] = techniques[:steps]
+                path[1, 1:steps + 1] = efforts[:steps]
             if at == level:
                 return FOUND, tried, added + tried
             if tried >= most_tries:
@@ -754,29 +841,24 @@ def remember(keys, counts, key, count, cap):
 
 
 @njit(cache=True)
-def repair_round(cell_r, cell_c, cell_owner, lift_order, first_same, owner_piece, swaps, orient_start, orient_rows,
-                 orient_cols, piece_orients, box_rows, box_cols, most_edges_per_cell, key_width, search_start,
-                 search_piece, search_dr, search_dc, areas, sums, count, use_all, isolate, current, seen, count_keys,
-                 count_values, filled, seed, resume, chosen_key, chosen_move, chosen_r, chosen_c):
+def repair_round(card, first_same, pieces, current, seen, count_keys, count_values, filled, seed, resume, chosen):
     """One round of ``generators.ubongo.UbongoSteps.repair``, over the moves a walk step weighs
-    (``_lifted_moves``): the pieces ``lift_order[:first_same]`` (placed differently by the second covering)
+    (``_lifted_moves``): the pieces ``card.lift_order[:first_same]`` (placed differently by the second covering)
     lifted first, all their moves ranked together (most shared edges first, ``mix(seed ...)`` among equals),
     then the others'. Each move to an outline not in ``seen`` is counted up to ``current`` + 1
-    (``engine.count_outline`` with the allowed pieces' ``search_*`` arrays), counts kept in ``count_keys`` and
-    ``count_values`` (``remember``) so that no outline is counted twice in an attempt: the first leaving fewer
-    coverings goes to slot ``IMPROVED`` and ends the round (``FOUND``); the first leaving as many to slot
-    ``SIDEWAYS``, its outline added to ``seen``. A count the caller must make goes to slot ``LONG`` and ends
-    the call (``COUNT_NEEDED``), ``resume`` set to that move, where the caller's next call goes on and finds it
+    (``engine.count_outline`` on ``pieces``), counts kept in ``count_keys`` and ``count_values`` (``remember``)
+    so that no outline is counted twice in an attempt: the first leaving fewer coverings goes to slot
+    ``IMPROVED`` of ``chosen`` and ends the round (``FOUND``); the first leaving as many to slot ``SIDEWAYS``,
+    its outline added to ``seen``. A count the caller must make goes to slot ``LONG`` and ends the call
+    (``COUNT_NEEDED``), ``resume`` set to that move, where the caller's next call goes on and finds it
     counted: one needing more than one slice of search, or one the table (``filled`` entries before the call)
     has no room for without being more than half full. Returns (outcome, keys added to ``seen``, keys added
     to the counts)."""
     added_seen = added_counts = 0
-    width = chosen_r.shape[1]
+    width = chosen.rows.shape[1]
     for group in range(resume[0], 2):
-        lifts = lift_order[:first_same] if group == 0 else lift_order[first_same:]
-        moves, move_lifted, move_piece, move_contacts, move_keys, move_r, move_c = _lifted_moves(
-            cell_r, cell_c, cell_owner, lifts, owner_piece, swaps, orient_start, orient_rows, orient_cols,
-            piece_orients, box_rows, box_cols, most_edges_per_cell, key_width, width)
+        lifts = card.lift_order[:first_same] if group == 0 else card.lift_order[first_same:]
+        moves, move_lifted, move_piece, move_contacts, move_keys, move_r, move_c = _lifted_moves(card, lifts, width)
         order = _ranked(move_contacts, moves, seed ^ (np.uint64(group) << np.uint64(48)))
         for position in range(resume[1] if group == resume[0] else 0, moves):
             m = order[position]
@@ -786,21 +868,22 @@ def repair_round(cell_r, cell_c, cell_owner, lift_order, first_same, owner_piece
             counted = remembered(count_keys, count_values, key, current + 1)
             if counted < 0:
                 if 2 * (filled + added_counts + 1) <= count_keys.shape[0]:
-                    counted = engine.count_outline(key, key_width, search_start, search_piece, search_dr, search_dc,
-                                                   areas, sums, count, use_all, isolate, current + 1)
+                    counted = engine.count_outline(key, card.key_width, pieces.orient_start, pieces.orient_piece,
+                                                   pieces.orient_dr, pieces.orient_dc, pieces.areas, pieces.sums,
+                                                   pieces.count, pieces.use_all, pieces.isolate, current + 1)
                 if counted < 0:
                     resume[0], resume[1] = group, position
-                    _choose(chosen_key, chosen_move, chosen_r, chosen_c, LONG, key, move_lifted[m], move_piece[m],
-                            move_r[m * width:(m + 1) * width], move_c[m * width:(m + 1) * width], True)
+                    _choose(chosen, LONG, key, move_lifted[m], move_piece[m], move_r[m * width:(m + 1) * width],
+                            move_c[m * width:(m + 1) * width], True)
                     return COUNT_NEEDED, added_seen, added_counts
                 added_counts += remember(count_keys, count_values, key, counted, current + 1)
             if counted < current:
-                _choose(chosen_key, chosen_move, chosen_r, chosen_c, IMPROVED, key, move_lifted[m], move_piece[m],
-                        move_r[m * width:(m + 1) * width], move_c[m * width:(m + 1) * width], True)
+                _choose(chosen, IMPROVED, key, move_lifted[m], move_piece[m], move_r[m * width:(m + 1) * width],
+                        move_c[m * width:(m + 1) * width], True)
                 return FOUND, added_seen, added_counts
-            if counted == current and _choose(chosen_key, chosen_move, chosen_r, chosen_c, SIDEWAYS, key,
-                                              move_lifted[m], move_piece[m], move_r[m * width:(m + 1) * width],
-                                              move_c[m * width:(m + 1) * width], False):
+            if counted == current and _choose(chosen, SIDEWAYS, key, move_lifted[m], move_piece[m],
+                                              move_r[m * width:(m + 1) * width], move_c[m * width:(m + 1) * width],
+                                              False):
                 added_seen += visit(seen, key)
     return DONE, added_seen, added_counts
 

@@ -537,14 +537,11 @@ def piece_kinds(catalogue: str, pieces: tuple[str, ...]) -> tuple[np.ndarray, ..
             np.array([len(set(by_area[0])), len(set(by_colours[0]))], np.int64))
 
 
-def kernel_board(puzzle: UbongoPuzzle) -> tuple:
+def kernel_board(puzzle: UbongoPuzzle) -> compiled.Board:
     """The card as ``solvers.ubongo.kernel`` takes it (``make_board``)."""
-    pieces = tuple(allowed_pieces(puzzle))
-    count, use_all = puzzle.piece_count or 0, puzzle.mode == "given"
-    _, areas, sums, _ = search_inputs(puzzle.catalogue, pieces, count, use_all)
     _, grid, parity = cell_grid(shape_cells(puzzle))
-    return compiled.make_board(grid, parity, *orientation_arrays(puzzle.catalogue, pieces), areas, sums, count,
-                               use_all, *piece_kinds(puzzle.catalogue, pieces))
+    return compiled.make_board(grid, parity, piece_set(puzzle.catalogue, tuple(allowed_pieces(puzzle)),
+                                                       puzzle.piece_count or 0, puzzle.mode == "given"))
 
 
 def grade_within(puzzle: UbongoPuzzle, level: str, deadline: Deadline) -> Grade | None:
@@ -576,28 +573,22 @@ def unique_grade_within(outline: int, width: int, catalogue: str, pieces: tuple[
     deadline.check()
     if outline >= 1 << 64:
         return None
-    areas, arguments = _count_and_grade_inputs(catalogue, pieces, count, use_all)
-    if not areas_match(areas, outline.bit_count(), count, use_all):
+    if not areas_match(search_inputs(catalogue, pieces, count, use_all)[0], outline.bit_count(), count, use_all):
         return False, None
     techniques, efforts = np.zeros(count + 1, np.int64), np.zeros(count + 1, np.int64)
-    coverings, *found = compiled.count_and_grade(np.uint64(outline), width, *arguments, 2,
-                                                 SOLVER.level_names.index(level), techniques, efforts)
+    coverings, *found = compiled.count_and_grade(np.uint64(outline), width, piece_set(catalogue, pieces, count, use_all),
+                                                 2, SOLVER.level_names.index(level), techniques, efforts)
     if coverings < 0:
         return None
     return coverings == 1, grade_of(found, techniques, efforts) if coverings == 1 else None
 
 
-def count_and_grade_arguments(catalogue: str, pieces: tuple[str, ...], count: int, use_all: bool) -> tuple:
-    """What ``count_and_grade`` takes about a piece set, from its orientation starts to its kind counts."""
-    return _count_and_grade_inputs(catalogue, pieces, count, use_all)[1]
-
-
 @lru_cache(maxsize=1 << 10)
-def _count_and_grade_inputs(catalogue: str, pieces: tuple[str, ...], count: int, use_all: bool) -> tuple[tuple, tuple]:
-    """The pieces' areas, and what ``count_and_grade`` takes about a piece set, gathered once per set."""
-    areas_list, areas, sums, isolate = search_inputs(catalogue, pieces, count, use_all)
-    return areas_list, (*orientation_arrays(catalogue, pieces), areas, sums, count, use_all, isolate,
-                        *piece_kinds(catalogue, pieces))
+def piece_set(catalogue: str, pieces: tuple[str, ...], count: int, use_all: bool) -> compiled.PieceSet:
+    """What the compiled count and grader take about a piece set, gathered once per set."""
+    _, areas, sums, isolate = search_inputs(catalogue, pieces, count, use_all)
+    return compiled.PieceSet(*orientation_arrays(catalogue, pieces), areas, sums, count, use_all, isolate,
+                             *piece_kinds(catalogue, pieces))
 
 
 def grade_of(found: tuple[int, bool, bool], techniques: np.ndarray, efforts: np.ndarray) -> Grade | None:

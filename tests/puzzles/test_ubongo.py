@@ -767,14 +767,15 @@ def test_a_walk_step_hands_a_long_count_to_python_and_goes_on(monkeypatch: pytes
         move = ([name for name, _ in card].index(lift_order[0]), toward.steps.names.index(piece))
         rows, cols = zip(*sorted(cells), strict=True)
 
-        def long_first(*args, own=own, key=key, move=move, rows=rows, cols=cols, position=position, calls=calls):
-            visited, resume, chosen_key, chosen_move, chosen_r, chosen_c = args[18], *args[21:26]
+        def long_first(card, pieces, upto, level, technique_level, visited, seed, most_tries, resume, chosen, *,
+                       own=own, key=key, move=move, rows=rows, cols=cols, position=position, calls=calls):
             if calls:
-                return real(*args)
+                return real(card, pieces, upto, level, technique_level, visited, seed, most_tries, resume, chosen)
             calls.append(key)
             added = gen.kernel.visit(visited, np.uint64(own)) + gen.kernel.visit(visited, np.uint64(key))
-            chosen_key[gen.kernel.LONG], chosen_move[gen.kernel.LONG] = key, move
-            chosen_r[gen.kernel.LONG, :len(rows)], chosen_c[gen.kernel.LONG, :len(cols)] = rows, cols
+            long = gen.kernel.LONG
+            chosen.key[long], chosen.move[long] = key, move
+            chosen.rows[long, :len(rows)], chosen.cols[long, :len(cols)] = rows, cols
             resume[:] = (0, position + 1)
             return gen.kernel.COUNT_NEEDED, 1, added
 
