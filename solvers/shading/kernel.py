@@ -14,12 +14,14 @@ those cells; only which broken rule it names first does, and Python finds that b
 assumption it quotes again. ``main_path`` runs ``HumanSolver.run`` as a whole: every round, the
 techniques in order up to the first that finds something.
 
-Arrays travel in three tuples: the board (``board_arrays``), the scratch space of one thread
-(``scratch``) and the trials of one state (``trial_cache``). Every function is non-recursive and
+Arrays travel in three records: the board (``BoardArrays``), the scratch space of one thread
+(``Scratch``) and the trials of one state (``TrialCache``). Every function is non-recursive and
 compiled with ``cache=True``; the techniques module's ``warm_up`` loads them all.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -32,6 +34,46 @@ NEAR, FAR, DEEP = 4, 6, 10_000  # rounds of the three look-aheads (a genre's lad
 NEIGHBOURS, DUPLICATE, LAST_EXIT, CUT_OFF, PAIRS, GROUPS, SHORT_CHAIN, LONG_CHAIN, LONE_EXIT = range(9)
 
 
+class BoardArrays(NamedTuple):
+    """A board as the techniques here read it (``board_arrays``): its cells' neighbours and its segments (sets
+    of cells at least one of which is shaded), both ways round."""
+
+    neighbours: np.ndarray  # per cell, up to four in the order up, down, left, right, padded with -1
+    segment_start: np.ndarray  # per segment, where its cells start in segment_cells, then one past the last
+    segment_cells: np.ndarray
+    cell_start: np.ndarray  # per cell, where its segments start in cell_segments, then one past the last
+    cell_segments: np.ndarray
+    by_length: np.ndarray  # the segments shortest first (a stable sort, as ``sorted(segments, key=len)``)
+
+
+class Scratch(NamedTuple):
+    """One thread's working space (``scratch``). A mark array holds stamps from ``clock`` (``_tick``): a mark
+    equal to the current stamp was set since, so no mark array ever needs clearing."""
+
+    found: np.ndarray  # the cells a technique found
+    mark: np.ndarray  # per cell: found in this look
+    segment_mark: np.ndarray  # per segment: looked at in this look
+    seen: np.ndarray  # per cell: reached by this flood
+    exits: np.ndarray  # per cell: a way out of this flood's group
+    stack: np.ndarray  # a flood's cells to visit
+    clock: np.ndarray  # the last stamp given
+
+
+class TrialCache(NamedTuple):
+    """Room for both assumptions on every cell (``trial_cache``), a row per trial ``cell * 2 + value``:
+    the trials followed from one state, each on from where it stopped (see ``follow``)."""
+
+    rounds: np.ndarray  # rounds followed (-1: none)
+    finished: np.ndarray  # nothing more follows
+    broken: np.ndarray  # the round of its contradiction, or 0
+    decided: np.ndarray  # how many cells it decided
+    when: np.ndarray  # per cell, the round it was decided in (-1: not decided)
+    values: np.ndarray  # its state
+    order: np.ndarray  # the cells it decided, in order
+    looked: np.ndarray  # per local technique, how many of those it had seen at its last look
+    whites: np.ndarray  # its unshaded cells
+
+
 @njit(cache=True)
 def _line_cell(n, line, k):
     """The k-th cell of line ``line``: rows 0..n-1, then columns."""
@@ -40,12 +82,9 @@ def _line_cell(n, line, k):
 
 @njit(cache=True)
 def board_arrays(numbers, spans):
-    """The board of an N×N grid of numbers: (neighbours in the order up, down, left, right, padded with
-    -1; segment offsets; segment cells; per-cell offsets into its segments; per-cell segments;
-    segments shortest first (a stable sort, as ``sorted(segments, key=len)``)). A segment is a set of
-    cells at least one of which is shaded. With ``spans`` (a run may not repeat a number) it is the cells
-    from one number to the next equal one in a row (rows first) or a column, inclusive; without (a whole
-    line may not) it is every two equal numbers of a line, the two cells alone."""
+    """The board of an N×N grid of numbers. With ``spans`` (a run may not repeat a number) a segment is the
+    cells from one number to the next equal one in a row (rows first) or a column, inclusive; without (a
+    whole line may not) it is every two equal numbers of a line, the two cells alone."""
     n = numbers.shape[0]
     cells = n * n
     adj = np.full((cells, 4), -1, np.int32)
@@ -102,30 +141,28 @@ def board_arrays(numbers, spans):
             so[placed[i]] = k
             placed[i] += 1
     by_length = np.argsort(seg_start[1:] - seg_start[:-1], kind="mergesort").astype(np.int32)
-    return adj, seg_start, seg_cells, so_start, so, by_length
+    return BoardArrays(adj, seg_start, seg_cells, so_start, so, by_length)
 
 
-def scratch(cells: int, segment_count: int) -> tuple[np.ndarray, ...]:
-    """A thread's working space: what a technique found, stamp marks (found, segments, flood, ways out), a
-    flood stack and the stamp clock."""
-    return (np.zeros(cells, np.int32), np.zeros(cells, np.int64), np.zeros(max(segment_count, 1), np.int64),
-            np.zeros(cells, np.int64), np.zeros(cells, np.int64), np.zeros(cells, np.int32), np.zeros(1, np.int64))
+def scratch(cells: int, segment_count: int) -> Scratch:
+    return Scratch(found=np.zeros(cells, np.int32), mark=np.zeros(cells, np.int64),
+                   segment_mark=np.zeros(max(segment_count, 1), np.int64), seen=np.zeros(cells, np.int64),
+                   exits=np.zeros(cells, np.int64), stack=np.zeros(cells, np.int32), clock=np.zeros(1, np.int64))
 
 
-def trial_cache(cells: int) -> tuple[np.ndarray, ...]:
-    """Room for both assumptions on every cell (row ``cell * 2 + value``): rounds followed (-1: none),
-    finished, round of the contradiction, cells decided, their rounds, the state, the order of decisions,
-    what each technique had seen at its last look, and unshaded cells (see ``follow``)."""
+def trial_cache(cells: int) -> TrialCache:
     trials = 2 * cells
-    return (np.full(trials, -1, np.int32), np.zeros(trials, np.bool_), np.zeros(trials, np.int32),
-            np.zeros(trials, np.int32), np.empty((trials, cells), np.int16), np.empty((trials, cells), np.int8),
-            np.empty((trials, cells), np.int16), np.zeros((trials, 3), np.int32), np.zeros(trials, np.int32))
+    return TrialCache(rounds=np.full(trials, -1, np.int32), finished=np.zeros(trials, np.bool_),
+                      broken=np.zeros(trials, np.int32), decided=np.zeros(trials, np.int32),
+                      when=np.empty((trials, cells), np.int16), values=np.empty((trials, cells), np.int8),
+                      order=np.empty((trials, cells), np.int16), looked=np.zeros((trials, 3), np.int32),
+                      whites=np.zeros(trials, np.int32))
 
 
 @njit(cache=True)
 def reset(cache):
-    cache[0][:] = -1
-    cache[1][:] = False
+    cache.rounds[:] = -1
+    cache.finished[:] = False
 
 
 @njit(cache=True)
@@ -138,8 +175,8 @@ def _tick(clock):
 @njit(cache=True)
 def _near_neighbours(board, vals, order, first, last, work):
     """shaded-neighbours around the pending cells: the undecided neighbours of a shaded one."""
-    adj = board[0]
-    found, mark, clock = work[0], work[1], work[6]
+    adj = board.neighbours
+    found, mark, clock = work.found, work.mark, work.clock
     stamp = _tick(clock)
     count = 0
     for t in range(first, last):
@@ -163,7 +200,7 @@ def _near_neighbours(board, vals, order, first, last, work):
 @njit(cache=True)
 def _segment_open(board, vals, k):
     """(undecided cells of segment ``k``, the last of them), or (-1, -1) if a cell of it is shaded."""
-    seg_start, seg_cells = board[1], board[2]
+    seg_start, seg_cells = board.segment_start, board.segment_cells
     open_count, open_cell = 0, -1
     for p in range(seg_start[k], seg_start[k + 1]):
         v = vals[seg_cells[p]]
@@ -178,8 +215,8 @@ def _segment_open(board, vals, k):
 @njit(cache=True)
 def _near_duplicate(board, vals, order, first, last, work):
     """duplicate on the segments through the pending cells: the one cell left to split a pair."""
-    so_start, so = board[3], board[4]
-    found, mark, segmark, clock = work[0], work[1], work[2], work[6]
+    so_start, so = board.cell_start, board.cell_segments
+    found, mark, segmark, clock = work.found, work.mark, work.segment_mark, work.clock
     stamp = _tick(clock)
     count = 0
     for t in range(first, last):
@@ -204,8 +241,8 @@ def _near_last_exit(board, vals, whites, order, first, last, work, lone):
     """last-exit on the unshaded groups at or beside the pending cells. A flood stops at a group's
     second way out: such a group is neither walled in nor down to its last exit. With ``lone``, only
     groups of one cell count (lone-exit): a flood stops at an unshaded neighbour."""
-    adj = board[0]
-    found, mark, seen, exits, stack, clock = work[0], work[1], work[3], work[4], work[5], work[6]
+    adj = board.neighbours
+    found, mark, seen, exits, stack, clock = work.found, work.mark, work.seen, work.exits, work.stack, work.clock
     stamp = _tick(clock)  # the floods of this look take larger stamps
     count = 0
     for t in range(first, last):
@@ -273,7 +310,7 @@ def follow(board, vals, when, order, decided, looked, rounds, max_rounds, whites
     others are its pending cells), ``rounds`` the rounds followed so far, ``whites`` its unshaded cells.
     With ``lone`` the third technique is lone-exit. Returns (rounds, cells decided, round of the
     contradiction or 0, finished, unshaded cells)."""
-    found = work[0]
+    found = work.found
     broken, finished = 0, False
     while rounds < max_rounds and not finished:
         rounds += 1
@@ -305,7 +342,8 @@ def ensure_trial(board, base, whites, trial, max_rounds, cache, work, lone=False
     """Trial ``trial`` (= cell * 2 + value) of the cache, followed for at least ``max_rounds`` rounds or
     to its end (on from where it stopped, if it was followed from this state before; a cache holds the
     trials of one kind, ``lone`` or not). Returns the round of its contradiction, or 0."""
-    t_rounds, t_finished, t_broken, t_count, t_when, t_vals, t_order, t_looked, t_whites = cache
+    t_rounds, t_finished, t_broken, t_count, t_whites = cache.rounds, cache.finished, cache.broken, cache.decided, cache.whites
+    t_when, t_vals, t_order, t_looked = cache.when, cache.values, cache.order, cache.looked
     if t_rounds[trial] < max_rounds and not t_finished[trial]:
         vals, when, order, looked = t_vals[trial], t_when[trial], t_order[trial], t_looked[trial]
         if t_rounds[trial] < 0:
@@ -339,8 +377,8 @@ def either_way(board, base, groups, max_rounds, cache, work, lone=False):
 
     Returns per step: its segment, offsets into the decided cells and their values, the depth, and
     up to two choices that broke a rule (-1 padded)."""
-    t_count, t_when, t_vals, t_order = cache[3], cache[4], cache[5], cache[6]
-    seg_start, seg_cells, by_length = board[1], board[2], board[5]
+    t_count, t_when, t_vals, t_order = cache.decided, cache.when, cache.values, cache.order
+    seg_start, seg_cells, by_length = board.segment_start, board.segment_cells, board.by_length
     segments = seg_start.size - 1
     cells = base.size
     whites = _count_whites(base)
@@ -424,7 +462,7 @@ def either_way(board, base, groups, max_rounds, cache, work, lone=False):
 def candidates(board, base):
     """The cells ``contradiction_candidates`` tries, in its order: cells of segments with no shaded cell
     (shortest segments first), then the other undecided cells."""
-    seg_start, seg_cells, by_length = board[1], board[2], board[5]
+    seg_start, seg_cells, by_length = board.segment_start, board.segment_cells, board.by_length
     cells = base.size
     listed = np.zeros(cells, np.bool_)
     order = np.empty(cells, np.int32)
@@ -465,7 +503,7 @@ def long_trial(board, base, cell, value, nested, work):
     (the local three around what changed, cut-off on the whole grid) and the near look-aheads (whose own
     trials go in ``nested``), each round applying the first that finds something, as ``Trial.follow``
     does. Returns the round of its contradiction, or 0."""
-    found = work[0]
+    found = work.found
     vals = base.copy()
     order = np.empty(base.size, np.int16)
     vals[cell], order[0] = value, cell
@@ -532,7 +570,7 @@ def first_long_contradiction(board, base, first, last, nested, work):
 def shaded_with_open_neighbours(board, vals):
     """Shaded cells with an undecided neighbour, in order; or count -1 and the first two touching
     shaded cells (the first shaded cell with a shaded neighbour, and that neighbour)."""
-    adj = board[0]
+    adj = board.neighbours
     out = np.empty(vals.size, np.int32)
     count = 0
     for i in range(vals.size):
@@ -557,7 +595,7 @@ def shaded_with_open_neighbours(board, vals):
 def lone_open_cells(board, vals):
     """(segment, its one undecided cell) of every segment with no shaded cell and one undecided, in
     order; or count -1 and the first segment with none undecided."""
-    segments = board[1].size - 1
+    segments = board.segment_start.size - 1
     out = np.empty((segments, 2), np.int32)
     count = 0
     for k in range(segments):
@@ -576,7 +614,7 @@ def last_exits(board, vals, lone=False):
     """Unshaded groups (each in the order ``white_components`` lists its cells) with one undecided
     neighbour, and that neighbour, in order; or count -1 and the first group walled in (as group 0).
     With ``lone``, groups of one cell only (lone-exit)."""
-    adj = board[0]
+    adj = board.neighbours
     cells = vals.size
     whites = _count_whites(vals)
     seen = np.zeros(cells, np.bool_)
@@ -628,7 +666,7 @@ def split_points(board, vals, sides):
     """``split_points`` of the techniques module (Tarjan's low-links over the cells not shaded, an
     explicit stack): the undecided cut cells in the same order, and with ``sides`` (for sentences) the
     first three (by index) unshaded cells of the side each would cut off."""
-    adj = board[0]
+    adj = board.neighbours
     cells = vals.size
     rows = np.empty((10, cells), np.int32)  # one allocation: this runs in every round that gets this far
     order, low, whites_below, size_below = rows[0], rows[1], rows[2], rows[3]
@@ -739,7 +777,7 @@ def main_path(board, vals, upto, cache, work, ladder):
     level, its look-ahead's rounds, whether its trials take lone-exit). Returns the outcome (SOLVED, STUCK
     or BROKEN_RULE), the steps (one row each: technique's row, effort, segment of a look-ahead or -1,
     round, end of its decisions) and the decisions (cell, value), in the order of the reference's path."""
-    adj = board[0]
+    adj = board.neighbours
     log = np.empty((64, 5), np.int32)
     decisions = np.empty((vals.size, 2), np.int32)
     steps, pool, rounds, undecided = 0, 0, 0, 0

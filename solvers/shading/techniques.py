@@ -105,7 +105,7 @@ class Board:
     n: int
     numbers: tuple[int, ...]
     spans: bool  # a segment is a run's span (equal numbers may not share a run) or a pair (nor a line)
-    arrays: tuple[np.ndarray, ...] = field(compare=False, repr=False)  # see kernel.board_arrays
+    arrays: kernel.BoardArrays = field(compare=False, repr=False)
     ladder: Ladder = LADDER  # the genre's levels
 
     def cell(self, i: int) -> Cell:
@@ -113,18 +113,18 @@ class Board:
 
     @cached_property
     def adjacent(self) -> tuple[tuple[int, ...], ...]:
-        return tuple(tuple(j for j in row if j >= 0) for row in self.arrays[0].tolist())
+        return tuple(tuple(j for j in row if j >= 0) for row in self.arrays.neighbours.tolist())
 
     @cached_property
     def segments(self) -> tuple[tuple[int, ...], ...]:
         """The sets of cells of which at least one is shaded: per pair of equal numbers in a line, the cells
         from one to the next, inclusive (``spans``), or the two cells alone."""
-        return _spans(self.arrays[1], self.arrays[2])
+        return _spans(self.arrays.segment_start, self.arrays.segment_cells)
 
     @cached_property
     def segments_of(self) -> tuple[tuple[int, ...], ...]:
         """Per cell: the indices of the segments it lies in."""
-        return _spans(self.arrays[3], self.arrays[4])
+        return _spans(self.arrays.cell_start, self.arrays.cell_segments)
 
 
 def _spans(starts: np.ndarray, items: np.ndarray) -> tuple[tuple[int, ...], ...]:
@@ -445,11 +445,9 @@ class _Looks(threading.local):
         self.n = 0
         self.board: Board | None = None
         self.key = b""
-        self.cache: tuple[np.ndarray, ...] = ()
-        self.work: tuple[np.ndarray, ...] = ()
+        self.cache, self.work = kernel.trial_cache(0), kernel.scratch(0, 0)
 
-    def trials(self, board: Board, values: np.ndarray, lone: bool = False
-               ) -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]:
+    def trials(self, board: Board, values: np.ndarray, lone: bool = False) -> tuple[kernel.TrialCache, kernel.Scratch]:
         """The trials from ``values`` followed so far (with lone-exit or last-exit), and scratch space."""
         key = values.tobytes() + bytes([lone])
         if self.board is not board or self.key != key:
@@ -458,7 +456,7 @@ class _Looks(threading.local):
             self.board, self.key = board, key
         return self.cache, self.work
 
-    def claim(self, board: Board) -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]:
+    def claim(self, board: Board) -> tuple[kernel.TrialCache, kernel.Scratch]:
         """Room for trials and scratch space, for a caller that fills them itself."""
         if self.n != board.n:
             n = self.n = board.n

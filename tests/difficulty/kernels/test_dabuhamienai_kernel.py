@@ -179,4 +179,4 @@ def test_the_kernel_board_has_the_segments_of_the_rules(seed: int) -> None:
     assert board_.segments == tuple(segments)
     assert board_.segments_of == tuple(tuple(k for k, s in enumerate(segments) if i in s) for i in range(n * n))
     assert board_.adjacent == tuple(tuple(rr * n + cc for rr, cc in neighbours((i // n, i % n), n, n)) for i in range(n * n))
-    assert board_.arrays[5].tolist() == sorted(range(len(segments)), key=lambda k: len(segments[k]))
+    assert board_.arrays.by_length.tolist() == sorted(range(len(segments)), key=lambda k: len(segments[k]))
