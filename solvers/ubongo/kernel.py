@@ -58,10 +58,10 @@ class PieceSet(NamedTuple):
     count: int  # pieces a covering uses
     use_all: bool  # mode given: every piece
     isolate: bool  # a free cell without a free neighbour is a dead end (no piece of one cell)
-    kinds: np.ndarray  # the pieces as kinds (``techniques.piece_kinds``): each piece's kind, by area (row 0) and
-    kind_size: np.ndarray  # by area and colours (row 1); each kind's area,
-    kind_lean: np.ndarray  # its colour imbalance,
-    kind_count: np.ndarray  # and how many kinds
+    kinds: np.ndarray  # per piece, its kind (``techniques.piece_kinds``): row 0 by area, row 1 by area and colours
+    kind_size: np.ndarray  # per kind, its area (rows as in kinds)
+    kind_lean: np.ndarray  # per kind, its colour imbalance
+    kind_count: np.ndarray  # per row, how many kinds
 
 
 class Board(NamedTuple):
@@ -72,14 +72,13 @@ class Board(NamedTuple):
     piece: np.ndarray  # per placement, its piece
     mask: np.ndarray  # per placement, its cells
     neighbours: np.ndarray  # per cell, the cells beside it
-    full: np.uint64  # every cell
-    dark: np.uint64  # the dark cells of the checkerboard
+    full: int  # every cell, a bit each
+    dark: int  # the dark cells of the checkerboard
     pieces: PieceSet
 
 
 class Scratch(NamedTuple):
-    """Room for one grade (``make_scratch``), so that no technique allocates: each field is written before it
-    is read."""
+    """Room for one grade (``make_scratch``): the techniques reuse it rather than allocate."""
 
     have: np.ndarray  # remaining pieces per kind
     parts: np.ndarray  # the free cells' regions
