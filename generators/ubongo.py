@@ -662,10 +662,17 @@ class TowardLevel:
 
 
 def warm_up() -> None:
-    """Load the compiled covering search and grader, so no request compiles them, and the piece sets' table."""
+    """Load the compiled covering search and grader, a walk step and a repair round (which compile the count and
+    the grade again for their own calls), so no request compiles them, and the piece sets' table."""
     engine.warm_up()
     human.warm_up()
     _piece_set_table()
+    toward = TowardLevel(UbongoParams(), Deadline.never())
+    toward.steps.forget()
+    card = generate_arrangement(toward.params, 0, Deadline.never(), toward.steps).puzzle
+    names = [name for name, _ in card]
+    toward.step(card, names, 0, Deadline.never())
+    RepairRound(toward.steps, card, names[:1], names[1:], 1, 0).run()
 
 
 PUZZLE_TYPE = PuzzleType(
