@@ -24,7 +24,8 @@ class Settings(BaseSettings):
     )
     verify_processes: int = Field(2, ge=1, description="Worker processes for verifying answers.")
     warm_up_workers: bool = Field(
-        True, description="Compile JIT code (Othello) in each worker at start-up; off, it compiles on first use."
+        True, description="Start every worker at start-up and load its JIT code there; off, a worker starts and "
+                          "loads it on first use.",
     )
     worker_niceness: int = Field(
         10, ge=0, le=19, description="Added to each worker process's nice value, so the server process (event loop, "

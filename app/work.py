@@ -205,6 +205,10 @@ class WorkPool:
             self._start_workers(heavy)
 
     def _start_workers(self, heavy: bool) -> None:
+        """Without warm-up there is nothing to do ahead of traffic: a pool starts a worker when a job finds none idle,
+        so an app that never needs one (a test of cached reads, a replica serving stored puzzles) starts none."""
+        if not self._warm_up:
+            return
         for _ in range(self._sizes[heavy]):
             self._pools[heavy].submit(time.sleep, 0)
 

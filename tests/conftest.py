@@ -72,8 +72,9 @@ def make_client(tmp_path: Path):
 
     def build(db: Path | str | None = None, **overrides) -> TestClient:
         url = db if isinstance(db, str) else f"sqlite:///{db or tmp_path / 'puzzles.db'}"
-        options = {"rate_limits": False, **overrides}  # tests of budgets turn them on
-        settings = Settings(database_url=url, work_processes=2, verify_processes=1, warm_up_workers=False, **options)
+        options = {"rate_limits": False, "work_processes": 2, "verify_processes": 1, "warm_up_workers": False,
+                   **overrides}  # tests of budgets turn rate limits on
+        settings = Settings(database_url=url, **options)
         client = TestClient(create_app(settings))
         client.__enter__()
         clients.append(client)

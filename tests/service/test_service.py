@@ -135,7 +135,8 @@ def test_metrics_count_requests_generation_and_pools(make_client, caplog) -> Non
 
 def test_a_dead_worker_is_replaced_and_the_request_gets_503(make_client) -> None:
     client = make_client()
-    assert client.post("/generate/dabuhamienai", params={"size": 5, "seed": 1}).status_code == 201
+    first = client.post("/generate/dabuhamienai", params={"size": 5, "seed": 1})
+    assert first.status_code == 201, first.text
     pool = client.app.state.service.pool
     for process in list(pool._pools[True]._processes.values()):
         process.kill()
@@ -205,6 +206,18 @@ def test_worker_processes_run_at_a_lower_cpu_priority_than_the_server(make_clien
     assert default > 0
     for pool in client.app.state.service.pool._pools.values():  # generate/solve and verify workers
         assert pool.submit(os.nice, 0).result(timeout=60) == min(19, server + default) > server
+
+
+def test_workers_start_ahead_of_traffic_only_to_warm_up(make_client) -> None:
+    """Warmed up, every worker starts with the service; otherwise a pool starts a worker when a job finds none idle."""
+    warmed = make_client(warm_up_workers=True).app.state.service.pool._pools
+    assert {heavy: len(pool._processes) for heavy, pool in warmed.items()} == {True: 2, False: 1}
+    client = make_client()
+    lazy = client.app.state.service.pool._pools
+    assert {heavy: len(pool._processes) for heavy, pool in lazy.items()} == {True: 0, False: 0}
+    for seed in range(2):  # one after the other: the idle worker takes the second
+        assert client.post("/generate/dabuhamienai", params={"size": 5, "seed": seed}).status_code == 201
+    assert {heavy: len(pool._processes) for heavy, pool in lazy.items()} == {True: 1, False: 0}
 
 
 def test_start_up_objects_are_frozen_out_of_the_collectors_sight(make_client) -> None:
