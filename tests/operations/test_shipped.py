@@ -93,6 +93,7 @@ def shipped(wheel: Path) -> Shipped:
     env = {**keep, "PATH": f"{venv / 'bin'}:/usr/local/bin:/usr/bin:/bin", "NUMBA_CACHE_DIR": str(root / "numba-cache"),
            "DATABASE_URL": f"sqlite:///{root / 'store' / 'puzzles.db'}",
            "RATE_LIMIT_WORK": "600/minute",  # one client walks every type's generate, picture and hint
+           "WORK_PROCESSES": "1", "VERIFY_PROCESSES": "1",  # its requests come one at a time: a worker each is plenty
            "WORKER_NICENESS": os.environ["WORKER_NICENESS"]}  # the suite's priority (tests/conftest.py)
     result = Shipped(venv, elsewhere, env)
     # numba finds a function's cache by its place in the package (solvers.PackageCacheLocator), so what the checkout
