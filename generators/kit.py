@@ -16,8 +16,8 @@ from pydantic import BaseModel
 
 from generators.pipeline import Adjust, Generated, GenerationFailed, generate, generate_at_level
 from solvers.common import Deadline
+from solvers.kit.arrays import Read, solves
 from solvers.kit.human import within
-from solvers.kit.propagation import Read, solves
 from solvers.kit.rules import Model, Prover
 from solvers.techniques.human import Difficulty, Grade, GridState, HumanSolver
 
@@ -183,8 +183,8 @@ def group_checks(reading: Read, chain: int) -> tuple[Callable[[Model, frozenset[
     alone, the groups read by ``reading``, trials of ``chain`` rounds. Each says whether its level (and those
     below) solves a model showing ``shown`` (all clues when None)."""
     return (lambda model, shown: solves(model, shown),
-            lambda model, shown: solves(model, shown, reading),
-            lambda model, shown: solves(model, shown, reading, trials=chain))
+            lambda model, shown: solves(model, shown, deeper=reading),
+            lambda model, shown: solves(model, shown, (chain,), reading))
 
 
 def make_read_by_groups(genre: ClueGenre[Any, Any], answer_model: type[BaseModel], difficulty: Difficulty,

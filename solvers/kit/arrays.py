@@ -1,7 +1,8 @@
 """The kit's levels on integer arrays for a model with any rules (counts with ``allowed`` totals, a ``Loop``, a
 genre's own): the generator's thousands of "does this level still solve it?" checks and the grade, with no Step
 objects and no sentences, the same deductions as the kit's techniques (``solvers.kit.human``: the rules alone,
-short trials, trials followed as far as they go).
+short trials, trials followed as far as they go), and as a level of rules read whole takes them (``deeper``: a
+genre's reading when the rules alone are stuck).
 
 A state changes by ``set`` and is put back by ``undo`` (a trail of array writes), so a trial costs what it
 decides, not a copy of the state. A loop's rule is followed by its paths' ends (each end knows the other end and
@@ -14,18 +15,20 @@ solve only for the clues that matter.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
 from solvers.kit.human import SHORT_ROUNDS
 from solvers.kit.loop import Loop
-from solvers.kit.rules import Broken, Count, Model, shows, touches
+from solvers.kit.rules import Broken, Count, Model, Rule, shows, touches
 from solvers.techniques.human import Difficulty, Grade, HumanSolver
 
 BROKEN, NOTHING = -2, -1
+TRIALS = (SHORT_ROUNDS, None)  # the kit's trials by level: the medium level takes the first, the hard one both
 Step = tuple[int, float]  # (the technique's number in the kit's levels: 0 rule, 1 short trial, 2 trial; effort)
+Read = Callable[[Rule, Sequence[int | None]], list[tuple[int, int]]]  # a rule's reading: as ``Rule.look``
 
 
 @cache
@@ -55,6 +58,7 @@ class Compiled:
     quiet: list[int] = field(default_factory=list)  # a rule with ``quiet_above``: not looked at while more keys are open
     quiet_at: list[list[int]] = field(default_factory=list)  # each key's rules with ``quiet_above`` (their open keys)
     early: bool = True  # the loop's look decides links that would close it early (``Loop.early``)
+    givens: list[tuple[int, int, int]] = field(default_factory=list)  # (given rule, key, value): set while shown
 
     @classmethod
     def of(cls, model: Model) -> Compiled:
@@ -72,7 +76,8 @@ class Compiled:
         return cls(model, tables, [[k for k in ks if tables[k] is not None] for ks in flat.at], loops[0] if loops else -1,
                    ends, {frozenset(pair): i for i, pair in ends.items()}, 1 + max((max(p) for p in ends.values()), default=0),
                    quiet, [[k for k in ks if tables[k] is None and quiet[k] < len(model.rules[k].cells)] for ks in flat.at],
-                   not loops or getattr(model.rules[loops[0]], "early", True))
+                   not loops or getattr(model.rules[loops[0]], "early", True),
+                   [(k, i, flat.low[k]) for k, rule in enumerate(model.rules) if rule.given for i in flat.cells[k]])
 
 
 _last: list[Compiled] = []
@@ -86,10 +91,13 @@ def compiled(model: Model) -> Compiled:
 
 
 class State:
-    """The keys' values (-1 open), each count's ones and open keys, and each loop path's ends, on arrays."""
+    """The keys' values (-1 open), each count's ones and open keys, and each loop path's ends, on arrays. A given
+    the generator may hide (a digit inside) is decided only while shown; ``deeper`` reads the rules that are not
+    counts when the rules alone are stuck."""
 
-    def __init__(self, model: Model, shown: frozenset[Hashable] | None = None):
+    def __init__(self, model: Model, shown: frozenset[Hashable] | None = None, deeper: Read | None = None):
         self.c = c = compiled(model)
+        self.deeper = deeper
         flat = model.flat
         self.cells, self.at = flat.cells, flat.at
         self.active = [shows(clue, shown) for clue in flat.clue]
@@ -102,7 +110,7 @@ class State:
         self.lines = [0, 0]  # the loop's 1-links, and the length of a closed loop (0: none)
         self.fresh: list[int] = []  # paths' ends joined since the loop last looked; [-1]: look at every path
         self.trying = False
-        for i, value in flat.givens.items():
+        for i, value in {i: value for k, i, value in c.givens if self.active[k]}.items():
             self.set(i, value)
 
     def write(self, array: list[int], index: int, value: int) -> None:
@@ -183,8 +191,9 @@ class State:
                     forced.append((i, 0))
         return forced
 
-    def look(self, k: int) -> list[tuple[int, int]]:
-        """The keys rule ``k`` decides now; raises Broken."""
+    def look(self, k: int, read: Read | None = None) -> list[tuple[int, int]]:
+        """The open keys rule ``k`` decides now, a rule that is not a count read by ``read`` (None: its look);
+        raises Broken."""
         table = self.c.tables[k]
         if table is not None:
             action = table[(self.ones[k], self.open[k])]
@@ -195,9 +204,10 @@ class State:
             return self._loop_look()
         if self.open[k] > self.c.quiet[k]:
             return []
-        members = self.cells[k]
-        return [(members[p], v) for p, v in self.c.model.rules[k].look(
-            [None if self.values[i] < 0 else self.values[i] for i in members])]
+        members, values, rule = self.cells[k], self.values, self.c.model.rules[k]
+        known = [None if values[i] < 0 else values[i] for i in members]
+        return [(members[p], v) for p, v in (rule.look(known) if read is None else read(rule, known))
+                if values[members[p]] < 0]
 
     def near(self, keys: Any) -> set[int]:
         return {k for i in keys for k in self.at[i] if self.active[k]}
@@ -205,46 +215,62 @@ class State:
     def follow(self, looking: set[int] | None = None, rounds: int | None = None, used: set[int] | None = None,
                steps: list[Step] | None = None) -> int:
         """Apply the rules round after round (all of them first when ``looking`` is None), at most ``rounds``;
-        the round a rule broke in, else 0. ``used`` gathers the rules that decided something or broke, ``steps``
-        a rule step for each rule that decided something."""
+        a round in which they decide nothing reads the rules changed since then by ``deeper`` instead. The round
+        a rule broke in, else 0. ``used`` gathers the rules that decided something or broke, ``steps`` a rule step
+        for each rule that decided something."""
         if looking is None:
             self.fresh = [-1]
             looking = {k for k, on in enumerate(self.active) if on}
+        tables = self.c.tables
+        deep = {k for k in looking if tables[k] is None} if self.deeper else set()
         done = 0
-        tables, ones, open_, values, cells, quiet = self.c.tables, self.ones, self.open, self.values, self.cells, self.c.quiet
-        while looking and (rounds is None or done < rounds):
+        while (looking or deep) and (rounds is None or done < rounds):
             done += 1
-            decided: dict[int, int] = {}
-            for k in looking:
-                table = tables[k]
-                try:
-                    if table is None:
-                        if open_[k] > quiet[k]:
-                            continue
-                        forced = self.look(k)
-                    else:  # a count, inline: most of the looks
-                        action = table[(ones[k], open_[k])]
-                        if action == NOTHING:
-                            continue
-                        if action == BROKEN:
-                            raise Broken("")
-                        forced = [(i, action) for i in cells[k] if values[i] < 0]
-                except Broken:
-                    if used is not None:
-                        used.add(k)
-                    return done
-                if forced:
-                    if used is not None:
-                        used.add(k)
-                    if steps is not None:
-                        steps.append((0, 1.0))
-                for i, value in forced:
-                    if decided.setdefault(i, value) != value:
-                        return done
+            decided = self._round(looking, None, used, steps)
+            if decided == {} and deep:
+                decided, deep = self._round(deep, self.deeper, used, steps), set()
+            if decided is None:
+                return done
             for i, value in decided.items():
                 self.set(i, value)
             looking = self.near(decided)
+            if self.deeper:
+                deep |= {k for k in looking if tables[k] is None}
         return 0
+
+    def _round(self, looking: Iterable[int], read: Read | None, used: set[int] | None,
+               steps: list[Step] | None) -> dict[int, int] | None:
+        """What the rules ``looking`` decide together (key -> value); None when one breaks or two decide a key
+        both ways."""
+        tables, ones, open_, values, cells, quiet = self.c.tables, self.ones, self.open, self.values, self.cells, self.c.quiet
+        decided: dict[int, int] = {}
+        for k in looking:
+            table = tables[k]
+            try:
+                if table is None:
+                    if open_[k] > quiet[k]:
+                        continue
+                    forced = self.look(k, read)
+                else:  # a count, inline: most of the looks
+                    action = table[(ones[k], open_[k])]
+                    if action == NOTHING:
+                        continue
+                    if action == BROKEN:
+                        raise Broken("")
+                    forced = [(i, action) for i in cells[k] if values[i] < 0]
+            except Broken:
+                if used is not None:
+                    used.add(k)
+                return None
+            if forced:
+                if used is not None:
+                    used.add(k)
+                if steps is not None:
+                    steps.append((0, 1.0))
+            for i, value in forced:
+                if decided.setdefault(i, value) != value:
+                    return None
+        return decided
 
     def solved(self) -> bool:
         """Every key decided and no rule broken."""
@@ -297,19 +323,22 @@ class State:
                     progress = progress or found
         return True
 
+    def finish(self, trials: Sequence[int | None], used: set[int], steps: list[Step] | None = None,
+               plan: list[tuple[int, int, int | None]] | None = None, keys: set[int] | None = None) -> bool:
+        """Whether the trials of each of ``trials`` rounds in turn (as ``trials``) solve the state the rules left."""
+        for rounds in trials:
+            if min(self.values) < 0 and not self.trials(rounds, used, steps, plan, keys):
+                return False
+        return self.solved()
 
-def solves(model: Model, level: int, shown: frozenset[Hashable] | None = None, used: set[int] | None = None,
-           steps: list[Step] | None = None) -> bool:
-    """Whether the kit's levels up to ``level`` (0 the rules alone, 1 short trials, 2 long trials) solve ``model``
-    showing ``shown``; ``used`` gathers the rules the solve used, ``steps`` its steps."""
-    used = set() if used is None else used
-    state = State(model, shown)
-    if state.follow(None, None, used, steps):
-        return False
-    for rounds in (SHORT_ROUNDS, None)[:level]:
-        if min(state.values) < 0 and not state.trials(rounds, used, steps):
-            return False
-    return state.solved()
+
+def solves(model: Model, shown: frozenset[Hashable] | None = None, trials: Sequence[int | None] = (),
+           deeper: Read | None = None) -> bool:
+    """Whether the rules (read by ``deeper`` too when they are stuck), then trials of each of ``trials`` rounds
+    (None: followed to the end), solve ``model`` showing ``shown``: the kit's level ``n`` takes ``TRIALS[:n]``."""
+    state = State(model, shown, deeper)
+    used: set[int] = set()
+    return not state.follow(None, None, used) and state.finish(trials, used)
 
 
 def grade(people: HumanSolver[Model, Any], model: Model) -> Grade:
@@ -325,7 +354,7 @@ def grade(people: HumanSolver[Model, Any], model: Model) -> Grade:
     broken = bool(state.follow(None, None, set(), steps))
     for level in range(3):  # each level goes on from the state the one below left: what ``solves`` does anew
         if level and not broken and min(state.values) < 0:
-            broken = not state.trials((SHORT_ROUNDS, None)[level - 1], set(), steps)
+            broken = not state.trials(TRIALS[level - 1], set(), steps)
         if not broken and state.solved():
             return people.grade_numbered([(kit[t], effort) for t, effort in steps], True)
     return people.grade_numbered([(kit[t], effort) for t, effort in steps], False)
@@ -365,11 +394,8 @@ class Levels:
         for i, value, rounds in self.plan if again else ():
             if state.values[i] < 0 and state.attempt(i, value, rounds, used, None, plan) is None:
                 return False
-        keys = self._near(state, self.shown - shown) if again else None
-        for rounds in (SHORT_ROUNDS, None)[:self.level]:
-            if min(state.values) < 0 and not state.trials(rounds, used, None, plan, keys):
-                return False
-        if not state.solved():
+        if not state.finish(TRIALS[:self.level], used, None, plan,
+                            self._near(state, self.shown - shown) if again else None):
             return False
         self.model, self.shown, self.used, self.plan = model, shown, used, plan
         return True

@@ -229,7 +229,7 @@ class Islands:
         return reached
 
     def read(self, values: Sequence[int | None], candidates: bool = True) -> list[tuple[int, int]]:
-        """The rule read as a whole (``solvers.kit.propagation``'s deeper reading): islands of a size with REACH
+        """The rule read as a whole (``solvers.kit.arrays``' deeper reading): islands of a size with REACH
         too; numbered islands, their look."""
         if self.size is None:
             return self.look(values)
@@ -444,7 +444,7 @@ def _reading(says: dict[str, str], name: str, description: str, weight: float) -
 
 
 def deeper(rule: Rule, values: Sequence[int | None]) -> list[tuple[int, int]]:
-    """``solvers.kit.propagation``'s deeper reading at the level of OUT_OF_REACH: islands read whole, other rules
+    """``solvers.kit.arrays``' deeper reading at the level of OUT_OF_REACH: islands read whole, other rules
     by their look."""
     return rule.read(values) if isinstance(rule, Islands) else rule.look(values)
 

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from solvers.common import Cell
-from solvers.kit.propagation import Read
+from solvers.kit.arrays import Read
 from solvers.kit.rules import Broken, Model, Rule
 from solvers.techniques.human import Contradiction, GridState, Step, Technique
 
@@ -17,7 +17,7 @@ def group_reading(kind: type, name: str, description: str, phrase: Callable[[Any
                   cells: Callable[[Any], tuple[Cell, ...]]) -> tuple[Technique, Read]:
     """The technique that reads every rule of ``kind`` with its cells' candidates (a hint says "<rule>: <phrase>
     <what they agree on>", pointing at ``cells(rule)``), and the reading of a level that has it, for
-    ``solvers.kit.propagation``: such a rule's full reading, any other rule's look."""
+    ``solvers.kit.arrays``: such a rule's full reading, any other rule's look."""
 
     def analyse(model: Model, state: GridState, rules: Sequence[int]) -> list[Step]:
         steps, layout, keys = [], model.layout, model.keys

@@ -143,5 +143,5 @@ def _joint(shape: Shape) -> tuple[int, ...]:
 
 def reading(name: str, description: str, phrase: Callable[[Any], str]) -> Any:
     """The technique that reads every group of rules read together (``Together``) as ``name``, and its
-    reading for ``solvers.kit.propagation`` (``reading.group_reading``)."""
+    reading for ``solvers.kit.arrays`` (``reading.group_reading``)."""
     return group_reading(Together, name, description, phrase, lambda rule: tuple(rule.where or ()))

@@ -13,7 +13,7 @@ import pytest
 
 from generators.shikaku import DIFFICULTY, ShikakuParams, check, generate_puzzle, solve, tile
 from solvers.common import Deadline, InvalidInput
-from solvers.kit.arrays import State, solves
+from solvers.kit.arrays import TRIALS, State, solves
 from solvers.kit.human import SHORT_ROUNDS
 from solvers.shikaku import kernel
 from solvers.shikaku.picture import render
@@ -129,7 +129,7 @@ def walk_readings(seed: int) -> set[tuple[int, bool, bool, bool]]:
             got = kernel.levels(numbers, level, SHORT_ROUNDS, True)
             assert got == reading_on_arrays(puzzle, level), (board, level)
             seen.add((level, got[1], got[2] == got[0], got[3]))
-        assert (not got[1] and got[2] == got[0]) == solves(model(puzzle), 2)
+        assert (not got[1] and got[2] == got[0]) == solves(model(puzzle), trials=TRIALS)
     return seen
 
 
