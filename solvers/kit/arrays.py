@@ -1,8 +1,7 @@
-"""The kit's levels on integer arrays for a model with any rules (counts with ``allowed`` totals, a ``Loop``, a
-genre's own): the generator's thousands of "does this level still solve it?" checks and the grade, with no Step
-objects and no sentences, the same deductions as the kit's techniques (``solvers.kit.human``: the rules alone,
-short trials, trials followed as far as they go), and as a level of rules read whole takes them (``deeper``: a
-genre's reading when the rules alone are stuck).
+"""The kit's levels on integer arrays, for every kit generator's thousands of "does this level still solve it?"
+checks and for the grade: one reading of a model with any rules (counts, a ``Loop``, a genre's own, and a level's
+``deeper`` reading of them when the rules alone are stuck), the same deductions as the kit's techniques
+(``solvers.kit.human``) with no Step objects and no sentences.
 
 A state changes by ``set`` and is put back by ``undo`` (a trail of array writes), so a trial costs what it
 decides, not a copy of the state. A loop's rule is followed by its paths' ends (each end knows the other end and
@@ -215,8 +214,8 @@ class State:
     def follow(self, looking: set[int] | None = None, rounds: int | None = None, used: set[int] | None = None,
                steps: list[Step] | None = None) -> int:
         """Apply the rules round after round (all of them first when ``looking`` is None), at most ``rounds``;
-        a round in which they decide nothing reads the rules changed since then by ``deeper`` instead. The round
-        a rule broke in, else 0. ``used`` gathers the rules that decided something or broke, ``steps`` a rule step
+        a round in which they decide nothing reads instead, by ``deeper``, the rules changed since it last did. The
+        round a rule broke in, else 0. ``used`` gathers the rules that decided something or broke, ``steps`` a rule step
         for each rule that decided something."""
         if looking is None:
             self.fresh = [-1]
