@@ -3,8 +3,8 @@ checks and for the grade: one reading of a model with any rules (counts, a ``Loo
 ``deeper`` reading of them when the rules alone are stuck), the same deductions as the kit's techniques
 (``solvers.kit.human``) with no Step objects and no sentences.
 
-A state changes by ``set`` and is put back by ``undo`` (a trail of array writes), so a trial costs what it
-decides, not a copy of the state. A loop's rule is followed by its paths' ends (each end knows the other end and
+A trial changes the state itself and puts back a copy of its arrays after: a few list copies cost less than
+recording each write. A loop's rule is followed by its paths' ends (each end knows the other end and
 the path's length), looking only at the paths that changed, not at every link.
 
 ``Levels.fits`` also remembers which rules the last solve it accepted used: a clue whose rules that solve never
@@ -28,19 +28,20 @@ SHORT_ROUNDS = 2  # the rounds a short trial is followed: the reading depth of t
 TRIALS = (SHORT_ROUNDS, None)  # the kit's trials by level: the medium level takes the first, the hard one both
 Step = tuple[int, float]  # (the technique's number in the kit's levels: 0 rule, 1 short trial, 2 trial; effort)
 Read = Callable[[Rule, Sequence[int | None]], list[tuple[int, int]]]  # a rule's reading: as ``Rule.look``
+Table = tuple[tuple[int, ...], ...]
 
 
 @cache
-def _table(low: int, high: int, allowed: frozenset[int] | None, size: int) -> dict[tuple[int, int], int]:
-    """What a count decides for each (ones, open keys): BROKEN, NOTHING, 0 (its open keys are 0) or 1."""
+def _table(low: int, high: int, allowed: frozenset[int] | None, size: int) -> Table:
+    """What a count decides, by [ones][open keys]: BROKEN, NOTHING, 0 (its open keys are 0) or 1."""
     rule = Count((), low, high, "", "", allowed=allowed)
-    table = {}
-    for ones in range(size + 1):
-        for open_ in range(size - ones + 1):
-            totals = rule.feasible(ones, open_)
-            table[(ones, open_)] = (BROKEN if not totals else 0 if open_ and totals[-1] == ones
-                                    else 1 if open_ and totals[0] == ones + open_ else NOTHING)
-    return table
+
+    def decides(ones: int, open_: int) -> int:
+        totals = rule.feasible(ones, open_)
+        return (BROKEN if not totals else 0 if open_ and totals[-1] == ones
+                else 1 if open_ and totals[0] == ones + open_ else NOTHING)
+
+    return tuple(tuple(decides(ones, open_) for open_ in range(size - ones + 1)) for ones in range(size + 1))
 
 
 @dataclass
@@ -48,7 +49,7 @@ class Compiled:
     """What a model's states share: each count's table, each key's counts, the loop's links as node pairs."""
 
     model: Model
-    tables: list[dict[tuple[int, int], int] | None]
+    tables: list[Table | None]
     counts_at: list[list[int]]
     loop: int
     ends: dict[int, tuple[int, int]]
@@ -62,7 +63,7 @@ class Compiled:
     @classmethod
     def of(cls, model: Model) -> Compiled:
         flat = model.flat
-        tables: list[dict[tuple[int, int], int] | None] = [
+        tables: list[Table | None] = [
             _table(r.low, r.high, r.allowed, len(r.cells)) if isinstance(r, Count) and len(set(r.cells)) == len(r.cells)
             else None for r in model.rules]
         loops = [k for k, rule in enumerate(model.rules) if isinstance(rule, Loop)]
@@ -103,46 +104,22 @@ class State:
         self.values = [-1] * len(model.keys)
         self.ones = [0] * len(flat.cells)
         self.open = [len(cells) for cells in flat.cells]
-        self.trail: list[tuple[list[int], int, int]] = []
         self.partner = [-1] * c.nodes  # the other end of the path a node ends; -1 alone, -2 inside a path
         self.length = [0] * c.nodes  # the links of the path a node ends
         self.lines = [0, 0]  # the loop's 1-links, and the length of a closed loop (0: none)
         self.fresh: list[int] = []  # paths' ends joined since the loop last looked; [-1]: look at every path
-        self.trying = False
+        self.arrays = (self.values, self.ones, self.open, self.partner, self.length, self.lines)  # what a trial changes
         for i, value in {i: value for k, i, value in c.givens if self.active[k]}.items():
             self.set(i, value)
 
-    def write(self, array: list[int], index: int, value: int) -> None:
-        if self.trying:  # a trial's writes are undone; the solve's own are kept
-            self.trail.append((array, index, array[index]))
-        array[index] = value
-
-    def undo(self, mark: int) -> None:
-        trail = self.trail
-        while len(trail) > mark:
-            array, index, old = trail.pop()
-            array[index] = old
-
     def set(self, i: int, value: int) -> None:
-        self.write(self.values, i, value)
+        self.values[i] = value
         ones, open_ = self.ones, self.open
-        if self.trying:
-            trail = self.trail
-            for k in self.c.counts_at[i]:
-                trail.append((open_, k, open_[k]))
-                open_[k] -= 1
-                if value:
-                    trail.append((ones, k, ones[k]))
-                    ones[k] += 1
-            for k in self.c.quiet_at[i]:
-                trail.append((open_, k, open_[k]))
-                open_[k] -= 1
-        else:
-            for k in self.c.counts_at[i]:
-                open_[k] -= 1
-                ones[k] += value
-            for k in self.c.quiet_at[i]:
-                open_[k] -= 1
+        for k in self.c.counts_at[i]:
+            open_[k] -= 1
+            ones[k] += value
+        for k in self.c.quiet_at[i]:
+            open_[k] -= 1
         if value and i in self.c.ends:
             self._join(*self.c.ends[i])
 
@@ -154,17 +131,17 @@ class State:
         far_b = (partner[b], length[b]) if partner[b] >= 0 else (b, 0)
         if far_a[1] == far_b[1] == 0 and lines[0]:
             self.fresh.append(-1)  # a new path beside others: a path that held every line no longer does
-        self.write(lines, 0, lines[0] + 1)
+        lines[0] += 1
         if far_a[0] == b:
-            self.write(lines, 1, far_a[1] + 1)
+            lines[1] = far_a[1] + 1
             return
         for node in (a, b):
             if partner[node] >= 0:
-                self.write(partner, node, -2)
+                partner[node] = -2
         joined = far_a[1] + far_b[1] + 1
         for node, far in ((far_a[0], far_b[0]), (far_b[0], far_a[0])):
-            self.write(partner, node, far)
-            self.write(length, node, joined)
+            partner[node] = far
+            length[node] = joined
         self.fresh.append(far_a[0])
 
     def _loop_look(self) -> list[tuple[int, int]]:
@@ -195,7 +172,7 @@ class State:
         raises Broken."""
         table = self.c.tables[k]
         if table is not None:
-            action = table[(self.ones[k], self.open[k])]
+            action = table[self.ones[k]][self.open[k]]
             if action == BROKEN:
                 raise Broken("")
             return [] if action == NOTHING else [(i, action) for i in self.cells[k] if self.values[i] < 0]
@@ -251,7 +228,7 @@ class State:
                         continue
                     forced = self.look(k, read)
                 else:  # a count, inline: most of the looks
-                    action = table[(ones[k], open_[k])]
+                    action = table[ones[k]][open_[k]]
                     if action == NOTHING:
                         continue
                     if action == BROKEN:
@@ -289,11 +266,11 @@ class State:
         """Assume key ``i`` is ``value`` and follow it ``rounds`` rounds: True when a rule broke (``i`` is then the
         other value, followed as far as the rules go), False when none did, None when the rules then break."""
         fired: set[int] = set()
-        self.trying = True
+        kept = [array[:] for array in self.arrays]
         self.set(i, value)
         broke = self.follow(self.near([i]), rounds, fired)
-        self.undo(0)
-        self.trying = False
+        for array, old in zip(self.arrays, kept, strict=True):
+            array[:] = old
         self.fresh = []  # the trial's paths are gone; the state before it had its look
         if not broke:
             return False

@@ -84,7 +84,7 @@ class Together:
                     open_ += 1
                 else:
                     ones += value
-            action = _table(low, high, allowed, len(members))[(ones, open_)]
+            action = _table(low, high, allowed, len(members))[ones][open_]
             if action == BROKEN:
                 return None
             if action != NOTHING:
