@@ -23,7 +23,7 @@ from solvers.fillomino.rules import FillominoAnswer, FillominoPuzzle, Sizes, che
 from solvers.grid import neighbours
 from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
-from solvers.kit.arrays import SHORT_ROUNDS
+from solvers.kit.human import SHORT_ROUNDS
 from solvers.kit.islands import OUT_OF_REACH, READINGS, deeper
 from solvers.kit.partition import groups
 

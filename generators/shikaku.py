@@ -17,7 +17,8 @@ from generators.spec import PuzzleType, TathamPreset
 from solvers.common import Cell, Deadline
 from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
-from solvers.kit.arrays import SHORT_ROUNDS, Levels, fast
+from solvers.kit.arrays import Levels, fast
+from solvers.kit.human import SHORT_ROUNDS
 from solvers.shikaku import kernel, picture, puzzlink, tatham
 from solvers.shikaku.rules import Rect, Regions, ShikakuAnswer, ShikakuPuzzle, model, rect_cells
 

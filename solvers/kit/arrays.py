@@ -19,12 +19,12 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
+from solvers.kit.human import SHORT_ROUNDS
 from solvers.kit.loop import Loop
 from solvers.kit.rules import Broken, Count, Model, Rule, shows, touches
 from solvers.techniques.human import Difficulty, Grade, HumanSolver
 
 BROKEN, NOTHING = -2, -1
-SHORT_ROUNDS = 2  # the rounds a short trial is followed: the reading depth of the medium level
 TRIALS = (SHORT_ROUNDS, None)  # the kit's trials by level: the medium level takes the first, the hard one both
 Step = tuple[int, float]  # (the technique's number in the kit's levels: 0 rule, 1 short trial, 2 trial; effort)
 Read = Callable[[Rule, Sequence[int | None]], list[tuple[int, int]]]  # a rule's reading: as ``Rule.look``

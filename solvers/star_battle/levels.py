@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from solvers.kit.arrays import SHORT_ROUNDS
+from solvers.kit.human import SHORT_ROUNDS
 from solvers.star_battle import kernel
 
 

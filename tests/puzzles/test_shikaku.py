@@ -13,7 +13,8 @@ import pytest
 
 from generators.shikaku import DIFFICULTY, ShikakuParams, check, generate_puzzle, solve, tile
 from solvers.common import Deadline, InvalidInput
-from solvers.kit.arrays import SHORT_ROUNDS, TRIALS, State, solves
+from solvers.kit.arrays import TRIALS, State, solves
+from solvers.kit.human import SHORT_ROUNDS
 from solvers.shikaku import kernel
 from solvers.shikaku.picture import render
 from solvers.shikaku.puzzlink import parse_url
