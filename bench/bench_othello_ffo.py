@@ -279,6 +279,8 @@ def run(args: argparse.Namespace, egaroucid: Egaroucid | None) -> None:
         side = side.rstrip(";")
         p, o = rules.position(board, side)
         _, seconds, (value, nodes) = wall_and_cpu_seconds(lambda: best_score(p, o))  # noqa: B023
+        if value != max(published_moves(line).values()):
+            raise RuntimeError(f"FFO #{number}: best score {value:+d}, published {max(published_moves(line).values()):+d}")
         totals["best"] += seconds
         row = f"{number:>3} {board.count('-'):>7} {seconds:8.2f} {nodes / 1e6:6.1f}M {nodes / 1e6 / seconds:5.1f}"
         if args.edax:

@@ -17,7 +17,9 @@ already known to refute the window ends the node), a stability cutoff (discs tha
 the score), fastest-first move ordering (fewest replies first, corners favoured) while many squares are
 empty, helped by the evaluation of the position after the move and, higher up the tree, of the best
 reply to it, quadrant-parity ordering near the end, a two-slot table bucket (the deepest search and the latest),
-and the last five empty squares solved by small loops instead of the stack.
+and the last five empty squares solved by small loops instead of the stack. A wide window is first
+estimated by depth-limited searches scored by the learned evaluation (``patterns``), which leave their
+best moves (never a bound) in the table, and then proved by exact tests of one score (``exact_value``).
 
 The search runs without Python's global lock: threads search side by side, each on its own stack,
 all on the process's one table (``_tt_read`` says how a slot written by two threads at once stays safe).
@@ -41,6 +43,7 @@ from numba.extending import intrinsic
 
 from solvers.common import compile_lock
 from solvers.engines.bits import popcount, trailing_zeros
+from solvers.othello import patterns
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -94,6 +97,9 @@ TT_MIN_EMPTIES = 8  # the table is probed and written at nodes with at least thi
 ETC_MIN_EMPTIES = 12  # enhanced transposition cutoffs from this many empties
 EVAL_ORDER_MIN_EMPTIES = 12  # from here on, moves ordered by fastest-first plus the evaluation: fewer nodes (bench_othello)
 REPLY_ORDER_MIN_EMPTIES = 14  # from here on, by fastest-first plus the evaluation of the best reply (bench_othello_ffo)
+LEARNED_TO_QUARTERS = 4  # the learned evaluation's 1/64 disc to the depth-limited search's quarter disc
+ESTIMATE_MIN_EMPTIES = 16  # a wide exact window is estimated by learned searches from here on
+ESTIMATE_LEAF_EMPTIES = 10  # down to positions with this many empties
 # The stability cutoff is tried when the window asks for at least this score, by empty squares (Edax's
 # thresholds): with many empties few discs are stable, so only a high alpha can be refuted by them, while
 # near the end it pays even at small alphas (and in won positions, where every line is near 64, a lot).
@@ -654,8 +660,9 @@ def _order_key(p: np.uint64, o: np.uint64, b: np.uint64, f: np.uint64) -> int:
 
 @njit(cache=True, inline="always")
 def _list_moves(d: int, p: np.uint64, o: np.uint64, moves: np.uint64, tt_best: np.uint64,
-                move_bits: np.ndarray, move_flips: np.ndarray, move_keys: np.ndarray) -> int:
-    """Frame ``d``'s moves with their flips, most promising first; returns how many."""
+                move_bits: np.ndarray, move_flips: np.ndarray, move_keys: np.ndarray, learned: bool) -> int:
+    """Frame ``d``'s moves with their flips, most promising first; returns how many. The learned search
+    orders by the cheap terms alone: its nodes are many, and the table's move orders its top."""
     n = 0
     n_empty = 64 - popcount(p | o)
     while moves:
@@ -666,9 +673,9 @@ def _list_moves(d: int, p: np.uint64, o: np.uint64, moves: np.uint64, tt_best: n
             key = -10_000
         else:
             key = _order_key(p, o, b, f)
-            if n_empty >= REPLY_ORDER_MIN_EMPTIES:  # fewer still, and each worth a look at the replies
+            if not learned and n_empty >= REPLY_ORDER_MIN_EMPTIES:  # fewer still, each worth a look at the replies
                 key += 4 * _best_reply_value(o ^ f, p | f | b)
-            elif n_empty >= EVAL_ORDER_MIN_EMPTIES:  # few such nodes, each worth ordering well
+            elif not learned and n_empty >= EVAL_ORDER_MIN_EMPTIES:  # few such nodes, each worth ordering well
                 key += 4 * evaluate(o ^ f, p | f | b)
         j = n  # insertion sort, stable: equal keys keep square order
         while j > 0 and move_keys[d, j - 1] > key:
@@ -685,9 +692,17 @@ def _list_moves(d: int, p: np.uint64, o: np.uint64, moves: np.uint64, tt_best: n
 
 @njit(cache=True, inline="always")
 def _open_node(d: int, counters: np.ndarray, tt: np.ndarray, boards: np.ndarray, frames: np.ndarray,
-               move_bits: np.ndarray, move_flips: np.ndarray, move_keys: np.ndarray) -> int:
+               move_bits: np.ndarray, move_flips: np.ndarray, move_keys: np.ndarray, weights: np.ndarray,
+               learned: bool) -> int:
     """Enter the node in frame ``d``: its value if it is settled without searching moves (a leaf, a
-    cutoff, the game's end), else OPEN with its moves listed. ``F_DEPTH`` < 0 means exact mode."""
+    cutoff, the game's end), else OPEN with its moves listed. ``F_DEPTH`` < 0 means exact mode; else
+    leaves are scored by the learned evaluation if ``learned``, by ``evaluate`` if not.
+
+    The table serves the exact and the learned searches. An exact node trusts and stores bounds; a
+    learned node reads only the stored best move and stores only its own best move, with bounds that
+    bound nothing (-64, 64), so an estimate never becomes a bound an exact search trusts, while it
+    orders the exact search. The hand-scored search (the service's heuristic readings) leaves the table
+    alone."""
     if counters[C_NODES] >= counters[C_LIMIT]:
         counters[C_ABORTED] = 1
         return 0
@@ -708,10 +723,12 @@ def _open_node(d: int, counters: np.ndarray, tt: np.ndarray, boards: np.ndarray,
         if upper <= alpha:
             return upper
         beta = min(beta, upper)
-        if n_empty >= TT_MIN_EMPTIES:
-            frames[d, F_STORE] = 1
-            data = _tt_find(p, o, tt)
-            if data != U0:
+    if n_empty >= TT_MIN_EMPTIES and (exact or learned and depth > 0):
+        frames[d, F_STORE] = 1
+        data = _tt_find(p, o, tt)
+        if data != U0:
+            tt_best = _tt_move(data)
+            if exact:
                 lo, hi = _tt_lo(data), _tt_hi(data)
                 if lo >= beta:
                     return lo
@@ -719,7 +736,6 @@ def _open_node(d: int, counters: np.ndarray, tt: np.ndarray, boards: np.ndarray,
                     return hi
                 alpha = max(alpha, lo)
                 beta = min(beta, hi)
-                tt_best = _tt_move(data)
     moves = get_moves(p, o)
     if moves == U0:
         if frames[d, F_PASSED]:
@@ -728,9 +744,9 @@ def _open_node(d: int, counters: np.ndarray, tt: np.ndarray, boards: np.ndarray,
         move_flips[d, 0] = U0
         n = 1
     elif depth == 0:
-        return evaluate(p, o)
+        return patterns.pattern_eval(p, o, n_empty, weights) >> LEARNED_TO_QUARTERS if learned else evaluate(p, o)
     else:
-        n = _list_moves(d, p, o, moves, tt_best, move_bits, move_flips, move_keys)
+        n = _list_moves(d, p, o, moves, tt_best, move_bits, move_flips, move_keys, learned)
         if exact and n_empty >= ETC_MIN_EMPTIES:
             for i in range(n):  # a child whose stored upper bound already refutes beta ends this node
                 f, b = move_flips[d, i], move_bits[d, i]
@@ -768,13 +784,14 @@ def _close_node(d: int, tt: np.ndarray, boards: np.ndarray, frames: np.ndarray) 
     """Frame ``d`` is done: record what its search proved in the table; return its value."""
     best = frames[d, F_BEST]
     if frames[d, F_STORE]:
-        lo, hi = -SCORE_MAX, SCORE_MAX
-        if best <= frames[d, F_ALPHA0]:
-            hi = best
-        elif best >= frames[d, F_BETA0]:
-            lo = best
-        else:
-            lo = hi = best
+        lo, hi = -SCORE_MAX, SCORE_MAX  # all a depth-limited search proves
+        if frames[d, F_DEPTH] < 0:
+            if best <= frames[d, F_ALPHA0]:
+                hi = best
+            elif best >= frames[d, F_BETA0]:
+                lo = best
+            else:
+                lo = hi = best
         _tt_store(boards[d, 0], boards[d, 1], lo, hi, boards[d, 2], tt)
     return best
 
@@ -785,10 +802,10 @@ def _close_node(d: int, tt: np.ndarray, boards: np.ndarray, frames: np.ndarray) 
 @njit(cache=True, _nrt=False, nogil=True)
 def _search(p: np.uint64, o: np.uint64, alpha: int, beta: int, depth: int, resume: bool, counters: np.ndarray,
             tt: np.ndarray, boards: np.ndarray, frames: np.ndarray, move_bits: np.ndarray, move_flips: np.ndarray,
-            move_keys: np.ndarray) -> int:
+            move_keys: np.ndarray, weights: np.ndarray, learned: bool) -> int:
     """Fail-soft negamax value of (p, o) within (alpha, beta): exact when ``depth`` < 0, else a
-    ``depth``-ply search scored by ``evaluate``. The first move of a node gets the full window, the
-    others a null window first (principal variation search).
+    ``depth``-ply search scored by ``evaluate`` or, if ``learned``, by the learned evaluation. The first
+    move of a node gets the full window, the others a null window first (principal variation search).
 
     When the node limit stops it, the stack is left as it was and the frame being opened is noted:
     ``resume`` (with the same arrays, untouched meanwhile) carries on from there, so a caller can
@@ -800,7 +817,7 @@ def _search(p: np.uint64, o: np.uint64, alpha: int, beta: int, depth: int, resum
         boards[0, 0], boards[0, 1] = p, o
         frames[0, F_ALPHA], frames[0, F_BETA], frames[0, F_PASSED], frames[0, F_DEPTH] = alpha, beta, 0, depth
         d = 0
-    value = _open_node(d, counters, tt, boards, frames, move_bits, move_flips, move_keys)
+    value = _open_node(d, counters, tt, boards, frames, move_bits, move_flips, move_keys, weights, learned)
     while True:
         if counters[C_ABORTED]:
             counters[C_FRAME] = d
@@ -816,7 +833,7 @@ def _search(p: np.uint64, o: np.uint64, alpha: int, beta: int, depth: int, resum
                 _push_child(d, -b, -v, boards, frames, move_bits, move_flips)
                 d += 1
                 value = _open_node(d, counters, tt, boards, frames, move_bits,
-                                   move_flips, move_keys)
+                                   move_flips, move_keys, weights, learned)
                 continue
             if v > frames[d, F_BEST]:
                 frames[d, F_BEST] = v
@@ -836,7 +853,7 @@ def _search(p: np.uint64, o: np.uint64, alpha: int, beta: int, depth: int, resum
             _push_child(d, -a - 1, -a, boards, frames, move_bits, move_flips)
         d += 1
         value = _open_node(d, counters, tt, boards, frames, move_bits, move_flips,
-                           move_keys)
+                           move_keys, weights, learned)
 
 
 # --- heuristic evaluation (positions with too many empties to solve) ---------------------------------
@@ -931,17 +948,19 @@ class Table:
         self.entries[:] = 0
 
     def search(self, p: int, o: int, alpha: int, beta: int, depth: int, counters: Counters,
-               out_of_time: Callable[[], bool] | None = None) -> int:
+               out_of_time: Callable[[], bool] | None = None, learned: bool = False) -> int:
         """The search, stopped by the node limit or, between slices of ``SLICE_NODES``, by ``out_of_time``.
         It runs without Python's global lock, on this thread's own stack."""
         stack = _thread_stack()
         limit = int(counters.array[C_LIMIT])
+        counters.array[C_ABORTED] = 0  # a stop of an earlier search is no stop of this one
         resume = False
         while True:
             if out_of_time is not None:
                 counters.array[C_LIMIT] = min(limit, counters.nodes + SLICE_NODES)
             value = int(_search(np.uint64(p), np.uint64(o), alpha, beta, depth, resume, counters.array, self.entries,
-                                stack.boards, stack.frames, stack.move_bits, stack.move_flips, stack.move_keys))
+                                stack.boards, stack.frames, stack.move_bits, stack.move_flips, stack.move_keys,
+                                WEIGHTS, learned))
             counters.array[C_LIMIT] = limit
             if not counters.aborted or counters.nodes >= limit or out_of_time is None or out_of_time():
                 return value
@@ -959,6 +978,7 @@ class Stack:
         self.move_keys = np.zeros((STACK_ROWS, MOVE_COLS), dtype=np.int64)
 
 
+WEIGHTS = patterns.load_weights()
 _TABLE: Table | None = None
 _TABLE_LOCK = threading.Lock()
 _STACKS = threading.local()
@@ -981,8 +1001,55 @@ def _thread_stack() -> Stack:
 
 def exact_value(p: int, o: int, alpha: int, beta: int, counters: Counters,
                 out_of_time: Callable[[], bool] | None = None) -> int:
-    """Fail-soft exact score of (p, o) within (alpha, beta); meaningless if ``counters.aborted``."""
-    return table().search(p, o, alpha, beta, -1, counters, out_of_time)
+    """Fail-soft exact score of (p, o) within (alpha, beta); meaningless if ``counters.aborted``.
+
+    A wide window is not searched as such: from ``ESTIMATE_MIN_EMPTIES`` empties the score is first
+    estimated by learned searches, which also leave their best moves in the table to order the exact
+    search, and then proved by windows of one score, each test moving to the bound the last one
+    returned (MTD(f)): a test window cuts far more of the tree than a wide one, and the estimate is
+    usually a few discs from the score. Every test is exact, so the value is."""
+    if beta - alpha <= 2:
+        return table().search(p, o, alpha, beta, -1, counters, out_of_time)
+    guess = estimate(p, o, counters, out_of_time)
+    lower, upper = -SCORE_MAX, SCORE_MAX  # what the tests have proved of the score
+    while True:
+        test = min(max(guess, lower, alpha + 1), upper, beta - 1)
+        v = _search_on_the_clock(p, o, test - 1, test + 1, -1, counters, out_of_time)
+        if counters.aborted:
+            return v
+        if v <= test - 1:
+            upper = v
+        elif v >= test + 1:
+            lower = v
+        else:
+            return v
+        if upper <= alpha or lower >= beta or lower == upper:
+            return upper if upper <= alpha else lower
+        guess = v
+
+
+def _search_on_the_clock(p: int, o: int, alpha: int, beta: int, depth: int, counters: Counters,
+                         out_of_time: Callable[[], bool] | None, learned: bool = False) -> int:
+    """One of several searches answering one question: the clock is read before it too, as between
+    slices of one search, so a caller out of time stops within a slice whatever the searches' sizes.
+    A stop counts as the node limit's (``counters.aborted``)."""
+    if out_of_time is not None and out_of_time():
+        counters.array[C_ABORTED] = 1
+        return 0
+    return table().search(p, o, alpha, beta, depth, counters, out_of_time, learned)
+
+
+def estimate(p: int, o: int, counters: Counters, out_of_time: Callable[[], bool] | None = None) -> int:
+    """A guess at the exact score (even, in discs): the learned evaluation, searched by iterative
+    deepening down to ``ESTIMATE_LEAF_EMPTIES`` empties when there are at least ``ESTIMATE_MIN_EMPTIES``."""
+    n_empty = 64 - (p | o).bit_count()
+    value = int(patterns.pattern_eval(np.uint64(p), np.uint64(o), n_empty, WEIGHTS)) >> LEARNED_TO_QUARTERS
+    if n_empty >= ESTIMATE_MIN_EMPTIES:
+        for depth in range(1, n_empty - ESTIMATE_LEAF_EMPTIES + 1):
+            value = _search_on_the_clock(p, o, -INF, INF, depth, counters, out_of_time, learned=True)
+            if counters.aborted:
+                break
+    return 2 * round(min(max(value / 4, -SCORE_MAX), SCORE_MAX) / 2)
 
 
 def heuristic_value(p: int, o: int, depth: int, counters: Counters,

@@ -1,8 +1,11 @@
-"""A learned pattern evaluation, meant to order the exact search's moves. The engine does not use it:
-it has ordered the FFO suite no better than the hand-made terms and costs more per node (figures in
-docs/genres/othello.md). The pattern families are Edax's and Egaroucid's (corner 3x3 and 2x5, edges
-with their two X-squares, rows/columns 2-4, diagonals of 4-8 squares), each pattern's symmetric copies
-sharing one weight table, one set of tables per band of empty squares.
+"""A learned pattern evaluation. The engine scores its depth-limited estimate of a wide exact window
+with it (``engine.exact_value``), whose best moves then order the top of the exact search; it does not
+order the exact search's moves node by node: there it has ordered the FFO suite no better than the
+hand-made terms and costs more per node (figures in docs/genres/othello.md).
+
+The pattern families are Edax's and Egaroucid's (corner 3x3 and 2x5, edges with their two X-squares,
+rows/columns 2-4, diagonals of 4-8 squares), each pattern's symmetric copies sharing one weight table,
+one set of tables per band of empty squares.
 
 A pattern's index is its squares read in base 3 (0 empty, 1 the side to move's, 2 the other's), the
 first square the most significant digit, so a copy made by a symmetry reads its squares in the mapped

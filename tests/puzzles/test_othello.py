@@ -265,6 +265,46 @@ def test_threads_searching_side_by_side_on_one_table_get_the_reference_values() 
     assert got[1] == want[1::2] + want[0::2]
 
 
+def plain_value(p: int, o: int) -> int:
+    """The exact score by one full-window search on a table of its own, without the estimate that
+    ``exact_value`` starts a wide window with."""
+    return engine.Table().search(p, o, -64, 64, -1, engine.Counters.with_limit(1 << 62))
+
+
+def test_wide_windows_are_estimated_then_proved_exactly() -> None:
+    """From ``ESTIMATE_MIN_EMPTIES`` a wide window is estimated by learned searches and proved by tests
+    of one score: fail-soft values against a plain full-window search, windows below, around and above
+    the score, on a fresh and on a warm table."""
+    rng = random.Random(5)
+    low = engine.ESTIMATE_MIN_EMPTIES
+    positions = random_game_positions(rng, 12, (low, low + 2), pass_roots=2)
+    counters = engine.Counters.with_limit(1 << 62)
+    for i, (p, o) in enumerate(positions):
+        exact = plain_value(p, o)
+        if i % 2 == 0:
+            engine.table().clear()
+        for alpha, beta in ((-64, 64), (exact - 11, exact + 9), (exact + 1, exact + 21), (exact - 21, exact - 1)):
+            v = engine.exact_value(p, o, alpha, beta, counters)
+            board = rules.board_string(p, o, "X")
+            if v <= alpha:
+                assert exact <= v, (board, alpha, beta, v, exact)
+            elif v >= beta:
+                assert exact >= v, (board, alpha, beta, v, exact)
+            else:
+                assert v == exact, (board, alpha, beta, v, exact)
+
+
+def test_the_learned_search_leaves_moves_but_no_bounds_in_the_table() -> None:
+    """Its values are estimates: the exact search may read its moves, never a bound from it."""
+    p, o = random_game_positions(random.Random(9), 1, (22, 22), pass_roots=0)[0]
+    table = engine.Table()
+    table.search(p, o, -engine.INF, engine.INF, 6, engine.Counters.with_limit(1 << 62), learned=True)
+    stored = table.entries["data"][table.entries["data"] != 0]
+    assert len(stored) > 100
+    assert all((engine._tt_lo(d), engine._tt_hi(d)) == (-64, 64) for d in stored)
+    assert sum(engine._tt_move(d) != 0 for d in stored) > len(stored) // 2
+
+
 def test_a_table_slot_torn_between_two_writes_reads_as_empty() -> None:
     """Two threads writing one slot at once can leave one word from each; such a slot must read as
     holding neither position rather than one position's key with the other's bounds."""
@@ -356,6 +396,16 @@ def assert_ffo_by_windows(reference_dir: Path, number: int) -> None:
 @pytest.mark.parametrize("number", range(20, 40 if WHOLE_SETS else 38))  # #38 and #39 take minutes: `make test-whole`
 def test_ffo_20_to_39_every_move(reference_dir: Path, number: int) -> None:
     assert_ffo_by_windows(reference_dir, number)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("number", range(40, 45 if WHOLE_SETS else 41))
+def test_ffo_40_to_44_best_score(reference_dir: Path, number: int) -> None:
+    """The best score by a full window from an empty table, the estimate and its proof included."""
+    _, board, side, expected = ffo_positions(reference_dir)[number - 1]
+    engine.table().clear()
+    counters = engine.Counters.with_limit(1 << 62)
+    assert engine.exact_value(*rules.position(board, side), -64, 64, counters) == max(expected.values())
 
 
 def test_window_proof_rejects_a_wrong_published_score(reference_dir: Path) -> None:
