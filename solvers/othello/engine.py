@@ -1043,8 +1043,9 @@ def estimate(p: int, o: int, counters: Counters, out_of_time: Callable[[], bool]
     """A guess at the exact score (even, in discs): the learned evaluation, searched by iterative
     deepening down to ``ESTIMATE_LEAF_EMPTIES`` empties when there are at least ``ESTIMATE_MIN_EMPTIES``."""
     n_empty = 64 - (p | o).bit_count()
-    value = int(patterns.pattern_eval(np.uint64(p), np.uint64(o), n_empty, WEIGHTS)) >> LEARNED_TO_QUARTERS
-    if n_empty >= ESTIMATE_MIN_EMPTIES:
+    if n_empty < ESTIMATE_MIN_EMPTIES:
+        value = int(patterns.pattern_eval(np.uint64(p), np.uint64(o), n_empty, WEIGHTS)) >> LEARNED_TO_QUARTERS
+    else:  # the first depth's search scores the position as the static evaluation would, and more
         for depth in range(1, n_empty - ESTIMATE_LEAF_EMPTIES + 1):
             value = _search_on_the_clock(p, o, -INF, INF, depth, counters, out_of_time, learned=True)
             if counters.aborted:
