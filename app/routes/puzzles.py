@@ -228,7 +228,19 @@ def invalid_answer(exc: ValidationError | InvalidInput, where: tuple[str, ...]) 
     return RequestValidationError([{"type": "invalid_input", "loc": where, "msg": exc.message, "input": None}])
 
 
+_ROUTERS: dict[str, tuple[PuzzleType, APIRouter]] = {}
+
+
 def type_router(puzzle_type: PuzzleType) -> APIRouter:
+    """A type's routes, built once per process and shared by every app in it: their models and endpoints depend
+    on the type alone, and building them (pydantic schemas for about 130 routes) is most of an app's start."""
+    built = _ROUTERS.get(puzzle_type.name)
+    if built is None or built[0] is not puzzle_type:
+        built = _ROUTERS[puzzle_type.name] = (puzzle_type, build_type_router(puzzle_type))
+    return built[1]
+
+
+def build_type_router(puzzle_type: PuzzleType) -> APIRouter:
     name, title = puzzle_type.name, camel(puzzle_type.name)
     router = APIRouter(tags=[name], responses=ERRORS)
     params_fields = set(puzzle_type.params_model.model_fields)
