@@ -13,6 +13,7 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import select
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -31,7 +32,7 @@ from solvers.techniques.human import Contradiction
 log = logging.getLogger("puzzlegen.work")
 
 GRACE_SECONDS = 2.0  # how long past its deadline we wait for a job that does not stop by itself
-PARENT_CHECK_SECONDS = 1.0  # how often a worker checks that the server that started it still runs
+SERVER_CHECK_SECONDS = 1.0  # how often a worker checks that the server that started it still runs
 
 
 class Overloaded(Exception):
@@ -148,32 +149,54 @@ def verify_job(type_name: str, puzzle: BaseModel, answer: BaseModel, deadline_at
     }
 
 
-def exit_with_parent(parent: int) -> None:
-    """End this worker once the process that started it is gone. A worker holds both ends of its job
-    queue, so it never sees the queue close: without this, a server that was killed (or a test run
-    that was interrupted) leaves its workers behind for good, each holding its memory."""
-    while os.getppid() == parent:
-        time.sleep(PARENT_CHECK_SECONDS)
+def exit_with_server(server: int) -> None:
+    """End this worker once the server that started it is gone. A worker holds both ends of its job queue, so it
+    never sees the queue close, and the fork server it came from lives as long as any of its children does: without
+    this, a server that was killed (or a test run that was interrupted) leaves its workers behind for good."""
+    try:
+        ended = os.pidfd_open(server)  # readable once the server has ended, whoever reaps it
+    except ProcessLookupError:
+        os._exit(0)
+    except OSError:  # no pidfd (a kernel before 5.3): ask every second instead
+        while _running(server):
+            time.sleep(SERVER_CHECK_SECONDS)
+        os._exit(0)
+    select.select([ended], [], [])
     os._exit(0)
 
 
-def init_worker(warm_up: bool, niceness: int) -> None:
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def init_worker(warm_up: bool, niceness: int, server: int) -> None:
     """Worker initializer. Lower this process's CPU priority, so that while generation runs flat out the
     server process (event loop: cached reads, checks, /healthz) still gets a core whenever it needs one.
     Then compile in a thread, so jobs of types with nothing to compile are served at once; a job that
     needs the compiled code waits on numba's own compile lock."""
     os.nice(niceness)
-    threading.Thread(target=exit_with_parent, args=(os.getppid(),), name="exit-with-parent", daemon=True).start()
+    threading.Thread(target=exit_with_server, args=(server,), name="exit-with-server", daemon=True).start()
     if warm_up:
         threading.Thread(target=warm_up_worker, name="warm-up", daemon=True).start()
+
+
+# Workers are forked from a fork server that has imported this module, and through it the whole catalogue, once:
+# a worker (a pool's first, a replacement, every app's in a test run) starts in milliseconds instead of importing
+# everything again, and never forks the server's threads as a plain fork would.
+WORKER_CONTEXT = multiprocessing.get_context("forkserver")
+WORKER_CONTEXT.set_forkserver_preload([__name__])
 
 
 def _process_pool(processes: int, warm_up: bool, niceness: int) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(
         max_workers=processes,
-        mp_context=multiprocessing.get_context("spawn"),
+        mp_context=WORKER_CONTEXT,
         initializer=init_worker,
-        initargs=(warm_up, niceness),
+        initargs=(warm_up, niceness, os.getpid()),
     )
 
 
