@@ -17,7 +17,7 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from app.main import GC_THRESHOLDS
+from app.main import GC_THRESHOLDS, create_app
 from app.settings import Settings
 from app.store import PuzzleRow, PuzzleStore
 from app.work import WorkFailed
@@ -218,6 +218,25 @@ def test_workers_start_ahead_of_traffic_only_to_warm_up(make_client) -> None:
     for seed in range(2):  # one after the other: the idle worker takes the second
         assert client.post("/generate/dabuhamienai", params={"size": 5, "seed": seed}).status_code == 201
     assert {heavy: len(pool._processes) for heavy, pool in lazy.items()} == {True: 1, False: 0}
+
+
+def test_a_new_worker_has_the_catalogue_imported_already(make_client) -> None:
+    """Workers fork from a process that imported every genre once: a new worker's first job finds it has spent a
+    few milliseconds of CPU, not the seconds a fresh interpreter spends importing the catalogue (CPU time, which a
+    loaded machine does not stretch as it stretches the clock)."""
+    for pool in make_client().app.state.service.pool._pools.values():
+        assert pool.submit(time.process_time).result(timeout=60) < 0.5
+
+
+def test_an_app_builds_no_type_routes_another_app_built_already(tmp_path: Path) -> None:
+    """Every app in a process shares each type's routes (their pydantic models take about a second of CPU to
+    build for the whole catalogue), so a second app costs milliseconds."""
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 'puzzles.db'}", rate_limits=False)
+    first = create_app(settings)
+    started = time.process_time()
+    second = create_app(settings)
+    assert time.process_time() - started < 0.3
+    assert second.openapi() == first.openapi()
 
 
 def test_start_up_objects_are_frozen_out_of_the_collectors_sight(make_client) -> None:
