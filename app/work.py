@@ -264,7 +264,9 @@ class WorkPool:
     def _replace_broken(self, heavy: bool, broken: ProcessPoolExecutor) -> None:
         """A dead worker breaks a ProcessPoolExecutor for good; swap in a fresh pool (once per breakage)."""
         if self._pools[heavy] is broken:
-            log.error("a worker process died; starting a new %s pool", "work" if heavy else "verify")
+            ended = sorted({process.exitcode for process in list(broken._processes.values())} - {None}, key=str)
+            log.error("a worker process died (exit codes %s: below 0, the signal that ended it); starting a new %s pool",
+                      ended, "work" if heavy else "verify")
             broken.shutdown(wait=False, cancel_futures=True)
             self._pools[heavy] = _process_pool(self._sizes[heavy], self._warm_up, self._niceness)
             self._start_workers(heavy)

@@ -133,7 +133,7 @@ def test_metrics_count_requests_generation_and_pools(make_client, caplog) -> Non
     assert "puzzle_generation_repair_rounds_bucket" in text and "work_jobs_in_flight" in text
 
 
-def test_a_dead_worker_is_replaced_and_the_request_gets_503(make_client) -> None:
+def test_a_dead_worker_is_replaced_and_the_request_gets_503(make_client, caplog: pytest.LogCaptureFixture) -> None:
     client = make_client()
     first = client.post("/generate/dabuhamienai", params={"size": 5, "seed": 1})
     assert first.status_code == 201, first.text
@@ -142,6 +142,7 @@ def test_a_dead_worker_is_replaced_and_the_request_gets_503(make_client) -> None
         process.kill()
     time.sleep(0.5)  # the executor notices and marks itself broken
     assert client.post("/generate/dabuhamienai", params={"size": 5, "seed": 2}).status_code == 201
+    assert "a worker process died (exit codes [-9]" in caplog.text  # the log names what ended it: SIGKILL
     assert client.post("/generate/dabuhamienai", params={"size": 5, "seed": 3}).status_code == 201
 
     killer = threading.Timer(0.5, lambda: [p.kill() for p in list(pool._pools[True]._processes.values())])
