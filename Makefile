@@ -26,7 +26,7 @@ serve: $(WARM)
 	$(BIN)/uvicorn app.main:app --host $(HOST) --port $(PORT) --no-access-log --no-proxy-headers
 
 # Three test processes on two cores: a third of the suite waits on programs, browsers and sockets at any moment, and a
-# third process keeps both cores busy meanwhile (on this 2-core machine: 741 s of pytest, 1.8 cores busy on average).
+# third process keeps both cores busy meanwhile; a fourth only makes them contend.
 test: $(WARM)
 	$(BIN)/ruff check .
 	bash scripts/ensure-postgres.sh
