@@ -264,7 +264,7 @@ class WorkPool:
     def _replace_broken(self, heavy: bool, broken: ProcessPoolExecutor) -> None:
         """A dead worker breaks a ProcessPoolExecutor for good; swap in a fresh pool (once per breakage)."""
         if self._pools[heavy] is broken:
-            ended = sorted({process.exitcode for process in list(broken._processes.values())} - {None}, key=str)
+            ended = sorted(process.exitcode for process in list(broken._processes.values()) if process.exitcode is not None)
             log.error("a worker process died (exit codes %s: below 0, the signal that ended it); starting a new %s pool",
                       ended, "work" if heavy else "verify")
             broken.shutdown(wait=False, cancel_futures=True)

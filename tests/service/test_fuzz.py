@@ -197,7 +197,7 @@ def test_hostile_bodies_never_get_a_5xx(method: str, path: str, client: TestClie
     # A generate route reads no body (its params are in the query) and makes a puzzle for each valid query: one seed
     # unless the query draws its own, so a valid query's puzzle is made once and then read back from the store.
     making = re.match(MAKING, path) is not None
-    examples = (10 if making else 25) // (1 if WHOLE_SETS else 2)  # CI's share, as EXAMPLES
+    examples = EXAMPLES if making else EXAMPLES * 5 // 2
 
     @settings(max_examples=examples, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
     @given(body=BODIES, content_type=CONTENT_TYPES, query=QUERIES)
