@@ -16,8 +16,7 @@ from pydantic import BaseModel
 
 from generators.pipeline import Adjust, Generated, GenerationFailed, generate, generate_at_level
 from solvers.common import Deadline
-from solvers.kit.arrays import Read, solves
-from solvers.kit.human import within
+from solvers.kit.arrays import Read, solves, within
 from solvers.kit.rules import Model, Prover
 from solvers.techniques.human import Difficulty, Grade, GridState, HumanSolver
 

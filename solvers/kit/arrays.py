@@ -22,7 +22,7 @@ from typing import Any
 from solvers.kit.human import SHORT_ROUNDS
 from solvers.kit.loop import Loop
 from solvers.kit.rules import Broken, Count, Model, Rule, shows, touches
-from solvers.techniques.human import Difficulty, Grade, HumanSolver
+from solvers.techniques.human import Contradiction, Difficulty, Grade, HumanSolver
 
 BROKEN, NOTHING = -2, -1
 TRIALS = (SHORT_ROUNDS, None)  # the kit's trials by level: the medium level takes the first, the hard one both
@@ -315,6 +315,19 @@ def solves(model: Model, shown: frozenset[Hashable] | None = None, trials: Seque
     state = State(model, shown, deeper)
     used: set[int] = set()
     return not state.follow(None, None, used) and state.finish(trials, used)
+
+
+def within(people: HumanSolver[Model, Any], model: Model, level: str, shown: frozenset[Hashable] | None = None) -> bool:
+    """Whether the techniques up to ``level`` solve ``model`` showing the clues ``shown`` (all when None): the
+    generator keeps a draw at its level with it. A model of counts alone at the kit's first two levels is read on
+    arrays (``solves``); a genre's own techniques take their path."""
+    index = people.level_names.index(level)
+    if model.flat.counts_only and (index == 0 or index == 1 and len(people.levels[1].techniques) == 1):
+        return solves(model, shown, TRIALS[:index])
+    try:
+        return people.run(model if shown is None else model.showing(shown), upto=index).state.solved
+    except Contradiction:
+        return False
 
 
 def grade(people: HumanSolver[Model, Any], model: Model) -> Grade:

@@ -14,13 +14,13 @@ row: the model's key ``i`` is its cell ``(0, i)``, and the layout names keys for
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from pydantic import BaseModel, create_model
 
 from solvers.common import Deadline
-from solvers.kit.rules import Broken, Count, Key, Layout, Model, shows
+from solvers.kit.rules import Broken, Count, Key, Layout, Model
 from solvers.techniques.human import (
     Contradiction,
     Difficulty,
@@ -145,108 +145,6 @@ def start(model: Model) -> GridState:
     for i, value in model.flat.givens.items():
         state.set((0, i), value)
     return state
-
-
-class Fixpoint:
-    """The rules on integer arrays, for the generator's thousands of "does this level still solve it?" checks:
-    no Step objects and no sentences, the same deductions as ``RULE`` and the trials that follow it. A look is
-    a round, as in ``Trial``: every rule beside the cells the last round decided, all their steps applied."""
-
-    def __init__(self, model: Model, shown: frozenset[Hashable] | None = None):
-        flat = self.flat = model.flat
-        self.active = [shows(clue, shown) for clue in flat.clue]
-        self.values = [-1] * len(model.keys)
-        self.ones = [0] * len(flat.cells)
-        self.left = [len(cells) for cells in flat.cells]
-        for i, value in flat.givens.items():
-            self.set(i, value)
-
-    def copy(self) -> Fixpoint:
-        other = object.__new__(Fixpoint)
-        other.flat, other.active = self.flat, self.active
-        other.values, other.ones, other.left = self.values[:], self.ones[:], self.left[:]
-        return other
-
-    def set(self, i: int, value: int) -> None:
-        self.values[i] = value
-        for k in self.flat.at[i]:
-            self.ones[k] += value
-            self.left[k] -= 1
-
-    def near(self, cells: list[int]) -> set[int]:
-        return {k for i in cells for k in self.flat.at[i] if self.active[k]}
-
-    def follow(self, rules: set[int] | None = None, rounds: int | None = None) -> bool:
-        """Apply the rules (all of them first when ``rules`` is None) round after round, at most ``rounds``
-        rounds; False when one breaks."""
-        flat, ones, left = self.flat, self.ones, self.left
-        looking = {k for k, on in enumerate(self.active) if on} if rules is None else rules
-        done = 0
-        while looking and (rounds is None or done < rounds):
-            done += 1
-            decided: dict[int, int] = {}
-            for k in looking:
-                if ones[k] > flat.high[k] or ones[k] + left[k] < flat.low[k]:
-                    return False
-                if left[k] and (ones[k] == flat.high[k] or ones[k] + left[k] == flat.low[k]):
-                    value = 0 if ones[k] == flat.high[k] else 1
-                    for i in flat.cells[k]:
-                        if self.values[i] < 0 and decided.setdefault(i, value) != value:
-                            return False  # two rules decide the cell both ways
-            for i, value in decided.items():
-                self.set(i, value)
-            looking = self.near(list(decided))
-        return True
-
-    def solved(self) -> bool:
-        flat = self.flat
-        return min(self.values) >= 0 and all(not on or flat.low[k] <= self.ones[k] <= flat.high[k]
-                                             for k, on in enumerate(self.active))
-
-
-def rules_alone(model: Model, shown: frozenset[Hashable] | None = None) -> bool:
-    """Whether the rules alone (the easy level) solve ``model`` showing the clues ``shown`` (all when None). The
-    rules only ever decide more as more is decided, so any order of looks reaches the level's stuck state."""
-    state = Fixpoint(model, shown)
-    return state.follow() and state.solved()
-
-
-def short_trials(model: Model, shown: frozenset[Hashable] | None = None) -> bool:
-    """Whether the rules and short trials (the medium level) solve ``model``: each undecided cell assumed each
-    way and followed ``SHORT_ROUNDS`` rounds; a broken rule decides it the other way, and the rules go on."""
-    state = Fixpoint(model, shown)
-    if not state.follow():
-        return False
-    progress = True
-    while progress and min(state.values) < 0:
-        progress = False
-        for i in [i for i, value in enumerate(state.values) if value < 0]:
-            for value in (1, 0):
-                if state.values[i] >= 0:
-                    break
-                trial = state.copy()
-                trial.set(i, value)
-                if not trial.follow(trial.near([i]), SHORT_ROUNDS):
-                    state.set(i, 1 - value)
-                    if not state.follow(state.near([i])):
-                        return False
-                    progress = True
-    return state.solved()
-
-
-def within(people: HumanSolver[Model, GridState], model: Model, level: str, shown: frozenset[Hashable] | None = None) -> bool:
-    """Whether the techniques up to ``level`` solve ``model`` showing the clues ``shown`` (all when None): the
-    generator keeps a draw at its level with it. The kit's own levels take the array versions; a genre's own
-    techniques take its path."""
-    index = people.level_names.index(level)
-    if model.flat.counts_only and index == 0:
-        return rules_alone(model, shown)
-    if model.flat.counts_only and index == 1 and len(people.levels[1].techniques) == 1:
-        return short_trials(model, shown)
-    try:
-        return people.run(model if shown is None else model.showing(shown), upto=index).state.solved
-    except Contradiction:
-        return False
 
 
 def difficulty(people: HumanSolver[Model, GridState], model_of: Callable[[Any], Model], layout: Layout,

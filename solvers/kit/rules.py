@@ -540,7 +540,7 @@ class Model:
     @cached_property
     def flat(self) -> Flat:
         """The rules by number: each rule's keys and each key's rules (a look after a change reads only those),
-        for the techniques and for the generator's thousands of level checks (``solvers.kit.human.Fixpoint``)."""
+        for the techniques and for the generator's thousands of level checks (``solvers.kit.arrays.State``)."""
         index = self.index
         cells = [[index[key] for key in rule.cells] for rule in self.rules]
         at: list[list[int]] = [[] for _ in self.keys]

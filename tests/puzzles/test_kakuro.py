@@ -25,7 +25,7 @@ from solvers.common import Deadline, InvalidInput
 from solvers.kakuro.picture import render
 from solvers.kakuro.puzzlink import parse_url
 from solvers.kakuro.rules import KakuroAnswer, KakuroPuzzle, model
-from solvers.kit.human import within
+from solvers.kit.arrays import within
 from tests.conftest import REFERENCE, read_jsonl
 
 PUBLISHED = read_jsonl(REFERENCE / "kakuro" / "pzprjs.jsonl")

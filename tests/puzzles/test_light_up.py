@@ -14,7 +14,7 @@ from generators.light_up import DIFFICULTY, PEOPLE, LightUpGenre, LightUpParams,
 from solvers.common import Deadline, InvalidInput
 from solvers.formats.puzzlink.codec import QUESTION, UNKNOWN, read_4cell, write_4cell
 from solvers.kit import rules as kit
-from solvers.kit.human import rules_alone, short_trials
+from solvers.kit.arrays import within
 from solvers.light_up.picture import render
 from solvers.light_up.puzzlink import parse_url, to_url
 from solvers.light_up.rules import LightUpAnswer, LightUpPuzzle, model
@@ -176,7 +176,9 @@ def test_the_array_checks_agree_with_the_levels_paths(seed: int) -> None:
     walls, lights = genre.draw(LightUpParams(size=7), rng)
     shown = frozenset(cell for cell in genre.clues(walls, lights) if rng.random() < 0.7)
     m = model(genre.puzzle(walls, lights, shown))
+    every_clue = model(genre.puzzle(walls, lights, frozenset(genre.clues(walls, lights))))  # as the generator asks
     path = PEOPLE.run(m, upto=0)
-    assert rules_alone(m) == path.state.solved
+    assert within(PEOPLE, m, "easy") == within(PEOPLE, every_clue, "easy", shown) == path.state.solved
     assert path.state.solved == (DIFFICULTY.grade(genre.puzzle(walls, lights, shown), Deadline.after(20)).level == "easy")
-    assert short_trials(m) == PEOPLE.run(m, upto=1).state.solved
+    medium = PEOPLE.run(m, upto=1).state.solved
+    assert within(PEOPLE, m, "medium") == within(PEOPLE, every_clue, "medium", shown) == medium
