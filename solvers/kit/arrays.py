@@ -63,9 +63,8 @@ class Compiled:
     @classmethod
     def of(cls, model: Model) -> Compiled:
         flat = model.flat
-        tables: list[Table | None] = [
-            _table(r.low, r.high, r.allowed, len(r.cells)) if isinstance(r, Count) and len(set(r.cells)) == len(r.cells)
-            else None for r in model.rules]
+        tables: list[Table | None] = [_table(r.low, r.high, r.allowed, len(r.cells)) if counted else None  # type: ignore[attr-defined]
+                                      for r, counted in zip(model.rules, flat.counts, strict=True)]
         loops = [k for k, rule in enumerate(model.rules) if isinstance(rule, Loop)]
         ends: dict[int, tuple[int, int]] = {}
         if loops:
@@ -73,9 +72,14 @@ class Compiled:
             assert isinstance(rule, Loop)
             ends = {i: rule.ends[p] for p, i in enumerate(flat.cells[loops[0]])}
         quiet = [getattr(r, "quiet_above", len(r.cells)) for r in model.rules]
-        return cls(model, tables, [[k for k in ks if tables[k] is not None] for ks in flat.at], loops[0] if loops else -1,
+        if all(flat.counts):  # every rule read by its table: each key's counts are its rules, none quiet
+            counts_at, quiet_at = flat.at, [[] for _ in flat.at]
+        else:
+            counts_at = [[k for k in ks if tables[k] is not None] for ks in flat.at]
+            quiet_at = [[k for k in ks if tables[k] is None and quiet[k] < len(model.rules[k].cells)] for ks in flat.at]
+        return cls(model, tables, counts_at, loops[0] if loops else -1,
                    ends, {frozenset(pair): i for i, pair in ends.items()}, 1 + max((max(p) for p in ends.values()), default=0),
-                   quiet, [[k for k in ks if tables[k] is None and quiet[k] < len(model.rules[k].cells)] for ks in flat.at],
+                   quiet, quiet_at,
                    not loops or getattr(model.rules[loops[0]], "early", True),
                    [(k, i, flat.low[k]) for k, rule in enumerate(model.rules) if rule.given for i in flat.cells[k]])
 
@@ -100,6 +104,7 @@ class State:
         self.deeper = deeper
         flat = model.flat
         self.cells, self.at = flat.cells, flat.at
+        self.counts_at, self.quiet_at, self.ends = c.counts_at, c.quiet_at, c.ends  # read by every set
         self.active = [shows(clue, shown) for clue in flat.clue]
         self.values = [-1] * len(model.keys)
         self.ones = [0] * len(flat.cells)
@@ -108,20 +113,27 @@ class State:
         self.length = [0] * c.nodes  # the links of the path a node ends
         self.lines = [0, 0]  # the loop's 1-links, and the length of a closed loop (0: none)
         self.fresh: list[int] = []  # paths' ends joined since the loop last looked; [-1]: look at every path
-        self.arrays = (self.values, self.ones, self.open, self.partner, self.length, self.lines)  # what a trial changes
+        self.arrays = (self.values, self.ones, self.open)  # what a trial changes
+        if c.loop >= 0:
+            self.arrays += (self.partner, self.length, self.lines)
         for i, value in {i: value for k, i, value in c.givens if self.active[k]}.items():
             self.set(i, value)
 
     def set(self, i: int, value: int) -> None:
         self.values[i] = value
-        ones, open_ = self.ones, self.open
-        for k in self.c.counts_at[i]:
+        open_ = self.open
+        if value:
+            ones = self.ones
+            for k in self.counts_at[i]:
+                open_[k] -= 1
+                ones[k] += 1
+            if i in self.ends:
+                self._join(*self.ends[i])
+        else:
+            for k in self.counts_at[i]:
+                open_[k] -= 1
+        for k in self.quiet_at[i]:
             open_[k] -= 1
-            ones[k] += value
-        for k in self.c.quiet_at[i]:
-            open_[k] -= 1
-        if value and i in self.c.ends:
-            self._join(*self.c.ends[i])
 
     def _join(self, a: int, b: int) -> None:
         partner, length, lines = self.partner, self.length, self.lines

@@ -506,7 +506,8 @@ class Flat:
     high: list[int]
     clue: list[Hashable | None]
     givens: dict[int, int]
-    counts_only: bool  # every rule a plain interval Count: the generator's array checks read them
+    counts: list[bool]  # a Count over distinct keys: what the array state reads by a table
+    counts_only: bool  # every rule such a Count with no ``allowed``: the generator's array checks read them
 
 
 @dataclass(frozen=True)
@@ -547,11 +548,12 @@ class Model:
         for k, members in enumerate(cells):
             for i in dict.fromkeys(members):
                 at[i].append(k)
-        counts_only = all(isinstance(r, Count) and r.allowed is None and len(set(r.cells)) == len(r.cells)
-                          for r in self.rules)
+        counts = [isinstance(r, Count) and len(set(members)) == len(members)
+                  for r, members in zip(self.rules, cells, strict=True)]
+        counts_only = all(counted and r.allowed is None for r, counted in zip(self.rules, counts, strict=True))  # type: ignore[attr-defined]
         return Flat(cells, at, [getattr(r, "low", 0) for r in self.rules], [getattr(r, "high", 0) for r in self.rules],
                     [r.clue for r in self.rules], {index[key]: value for key, value in self.givens().items()},
-                    counts_only)
+                    counts, counts_only)
 
 
 def described(rule: Rule, values: Values) -> str:
