@@ -6,7 +6,7 @@ cell (so the puzzle has one answer), and drawn again when repairs do not get the
 
 Levels: easy reads each run alone by the digits placed in it (its digit sets, ``Sum.placed_only``), a cell
 holding the one digit its two runs leave it; medium reads a run with what its cells may still hold (the run
-analysis, ``solvers.kit.sums.RUNS``); hard needs trials, and is graded but not generated. Sizes 5 to 14 (easy up to 12).
+analysis, ``solvers.kit.sums.RUNS``); hard needs trials, and is graded but not generated. Sizes 5 to 14.
 """
 
 from __future__ import annotations
@@ -51,8 +51,7 @@ Pattern = tuple[tuple[int, ...], ...]
 Answer = dict[str, list[list[int]]]
 BITS = np.array([m.bit_count() for m in range(1 << 10)], np.int64)  # how many digits a mask allows
 
-_Shape = rectangle_params("_Shape", __name__, MIN_SIDE, MAX_SIDE, DEFAULT_SIDE, DIFFICULTY,
-                          largest={"easy": 12})
+_Shape = rectangle_params("_Shape", __name__, MIN_SIDE, MAX_SIDE, DEFAULT_SIDE, DIFFICULTY)
 
 
 class KakuroParams(_Shape):  # type: ignore[valid-type,misc]
@@ -93,16 +92,20 @@ def _alone_after(black: list[list[int]], cells: list[Cell]) -> int:
     for r, c in cells:
         black[r][c] = 1
 
-    def white(r: int, c: int) -> bool:
-        return 0 <= r < rows and 0 <= c < cols and not black[r][c]
-
     alone = 0
     for r, c in {(r + dr, c + dc) for r, c in cells for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0))}:
-        if white(r, c):
-            alone += (not white(r, c - 1) and not white(r, c + 1)) + (not white(r - 1, c) and not white(r + 1, c))
+        if 0 <= r < rows and 0 <= c < cols and not black[r][c]:
+            row = black[r]
+            alone += ((c == 0 or row[c - 1]) and (c == cols - 1 or row[c + 1])) \
+                + ((r == 0 or black[r - 1][c]) and (r == rows - 1 or black[r + 1][c]))
     for (r, c), v in zip(cells, saved, strict=True):
         black[r][c] = v
     return alone
+
+
+def _band(black: list[list[int]], r: int) -> list[int]:
+    """Per column, 1 where any of the ``BLOCK`` rows from ``r`` is black there."""
+    return [max(column) for column in zip(*black[r:r + BLOCK], strict=True)]
 
 
 def draw_pattern(rows: int, cols: int, rng: random.Random, longest: int = 9) -> Pattern:
@@ -118,8 +121,11 @@ def draw_pattern(rows: int, cols: int, rng: random.Random, longest: int = 9) -> 
         def mirror(r: int, c: int) -> list[Cell]:
             return [(r, c), (rows - 1 - r, cols - 1 - c)]
 
-        def paint(r: int, c: int, black: list[list[int]] = black) -> None:
+        painted: set[Cell] = set()  # since the runs were last read
+
+        def paint(r: int, c: int, black: list[list[int]] = black, painted: set[Cell] = painted) -> None:
             black[r][c] = black[rows - 1 - r][cols - 1 - c] = 1
+            painted.update(mirror(r, c))
 
         def paint_best(cells: list[Cell], black: list[list[int]] = black) -> None:
             paint(*min(cells, key=lambda cell: (_alone_after(black, mirror(*cell)), rng.random())))
@@ -132,12 +138,15 @@ def draw_pattern(rows: int, cols: int, rng: random.Random, longest: int = 9) -> 
         while changed:
             changed = False
             for r in range(rows - BLOCK + 1):
+                band = _band(black, r)
                 for c in range(cols - BLOCK + 1):
-                    if not any(black[r + i][c + j] for i in range(BLOCK) for j in range(BLOCK)):
+                    if not any(band[c:c + BLOCK]):
                         paint_best([(r + i, c + j) for i in range(BLOCK) for j in range(BLOCK)])
                         changed = True
+                        band = _band(black, r)
+            painted.clear()
             for run in _runs(black):
-                if any(black[r][c] for r, c in run):
+                if painted.intersection(run):
                     continue  # a cell painted since the runs were read: read again
                 if len(run) == 1:
                     paint(*run[0])

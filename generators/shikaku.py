@@ -32,8 +32,7 @@ DIFFICULTY = fast(kit_human.difficulty(PEOPLE, model, Regions(1, 1, ()), "R×C o
                   PEOPLE, model)
 Board = list[list[int | None]]
 
-ShikakuParams = rectangle_params("ShikakuParams", __name__, MIN_SIDE, MAX_SIDE, 9, DIFFICULTY,
-                                 largest={"medium": 12, "hard": 12})
+ShikakuParams = rectangle_params("ShikakuParams", __name__, MIN_SIDE, MAX_SIDE, 9, DIFFICULTY)
 
 
 def tile(rows: int, cols: int, rng: random.Random) -> list[Rect]:

@@ -122,6 +122,16 @@ def test_the_generators_array_check_agrees_with_the_kits_levels(entry: dict) -> 
         assert not within(PEOPLE, model(puzzle), "easy")
 
 
+@pytest.mark.parametrize("level", ["easy", "medium"])
+def test_each_level_is_made_at_the_largest_size_unique_and_at_its_level(level: str) -> None:
+    made = generate_puzzle(KakuroParams(size=14, difficulty=level), 1, Deadline.after(120))
+    assert check(made.puzzle, made.solution) == []
+    assert level_of(made.puzzle) == level == DIFFICULTY.grade(made.puzzle, Deadline.after(60)).level
+    for backend in ("cadical", "z3"):
+        outcome = solve(made.puzzle, 2, Deadline.after(60), backend)
+        assert outcome.complete and outcome.count == 1, backend
+
+
 def test_hard_is_graded_not_generated() -> None:
     with pytest.raises(ValueError, match="not generated"):
         KakuroParams(difficulty="hard")

@@ -235,7 +235,8 @@ def test_generation_is_reproducible() -> None:
     assert first.puzzle == again.puzzle and first.solution == again.solution
 
 
-@pytest.mark.parametrize(("size", "level", "seed"), [(7, "easy", 3), (5, "medium", 3), (5, "hard", 1)])
+@pytest.mark.parametrize(("size", "level", "seed"), [(7, "easy", 3), (5, "medium", 3), (5, "hard", 1), (19, "medium", 2),
+                                                    (19, "hard", 1)])
 def test_each_level_generates_a_unique_puzzle_that_grades_at_it(size: int, level: str, seed: int) -> None:
     made = generate_puzzle(ShikakuParams(size=size, difficulty=level), seed, Deadline.after(120))
     assert check(made.puzzle, made.solution) == []
