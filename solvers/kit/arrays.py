@@ -105,7 +105,8 @@ class State:
         flat = model.flat
         self.cells, self.at = flat.cells, flat.at
         self.counts_at, self.quiet_at, self.ends = c.counts_at, c.quiet_at, c.ends  # read by every set
-        self.active = [shows(clue, shown) for clue in flat.clue]
+        self.active = active = [shows(clue, shown) for clue in flat.clue]
+        self.at_active = flat.at if all(active) else [[k for k in ks if active[k]] for ks in flat.at]  # read by near
         self.values = [-1] * len(model.keys)
         self.ones = [0] * len(flat.cells)
         self.open = [len(cells) for cells in flat.cells]
@@ -198,7 +199,8 @@ class State:
                 if values[members[p]] < 0]
 
     def near(self, keys: Any) -> set[int]:
-        return {k for i in keys for k in self.at[i] if self.active[k]}
+        at = self.at_active
+        return {k for i in keys for k in at[i]}
 
     def follow(self, looking: set[int] | None = None, rounds: int | None = None, used: set[int] | None = None,
                steps: list[Step] | None = None) -> int:
