@@ -16,9 +16,10 @@ import os
 import select
 import threading
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict
+from multiprocessing import forkserver
 from typing import Any
 
 from pydantic import BaseModel
@@ -200,6 +201,13 @@ def _process_pool(processes: int, warm_up: bool, niceness: int) -> ProcessPoolEx
     )
 
 
+async def _submitted(loop: asyncio.AbstractEventLoop, pool: ProcessPoolExecutor, *call: Any) -> asyncio.Future[Any]:
+    """``envelope(*call)`` submitted to ``pool`` from a thread, as an asyncio future: a submit may start a worker, and
+    until the fork server has imported the catalogue that waits seconds, which the event loop must not."""
+    submitted: Future[Any] = await loop.run_in_executor(None, pool.submit, envelope, *call)
+    return asyncio.wrap_future(submitted)
+
+
 class WorkPool:
     """Two warmed-up process pools: one for generating and solving, one for verifying, so a check
     never queues behind a generation. Each has its own limit on jobs in flight."""
@@ -223,9 +231,17 @@ class WorkPool:
         return self._limits[True]
 
     def start(self) -> None:
-        """Start every worker now (in the background), so warm-up happens before traffic does."""
-        for heavy in self._pools:
-            self._start_workers(heavy)
+        """Start the fork server and, with warm-up, every worker, from a thread: the fork server imports the whole
+        catalogue before its first worker (seconds), which neither the lifespan nor a first request waits for."""
+        threading.Thread(target=self._start_in_background, name="start-workers", daemon=True).start()
+
+    def _start_in_background(self) -> None:
+        try:
+            forkserver.ensure_running()
+            for heavy in self._pools:
+                self._start_workers(heavy)
+        except RuntimeError:  # the pools were shut down meanwhile: nothing left to start
+            log.info("work pools shut down before their workers started")
 
     def _start_workers(self, heavy: bool) -> None:
         """Without warm-up there is nothing to do ahead of traffic: a pool starts a worker when a job finds none idle,
@@ -245,11 +261,11 @@ class WorkPool:
         pool = self._pools[heavy]
         try:
             try:
-                future = loop.run_in_executor(pool, envelope, fn, *args, deadline_at)
+                future = await _submitted(loop, pool, fn, *args, deadline_at)
             except BrokenProcessPool:  # broke earlier; this job has not started, so it can go to a new pool
                 self._replace_broken(heavy, pool)
                 pool = self._pools[heavy]
-                future = loop.run_in_executor(pool, envelope, fn, *args, deadline_at)
+                future = await _submitted(loop, pool, fn, *args, deadline_at)
             try:
                 result = await asyncio.wait_for(future, budget + GRACE_SECONDS)
             except TimeoutError:

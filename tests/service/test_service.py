@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import functools
 import gc
@@ -10,7 +11,7 @@ import subprocess
 import sys
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -209,16 +210,45 @@ def test_worker_processes_run_at_a_lower_cpu_priority_than_the_server(make_clien
         assert pool.submit(os.nice, 0).result(timeout=60) == min(19, server + default) > server
 
 
+def started_workers(pools: dict, expected: dict, seconds: float = 60) -> dict:
+    """Each pool's worker count, once it is ``expected`` or ``seconds`` have passed (workers start in the background)."""
+    deadline = time.monotonic() + seconds
+    while {heavy: len(pool._processes) for heavy, pool in pools.items()} != expected and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return {heavy: len(pool._processes) for heavy, pool in pools.items()}
+
+
 def test_workers_start_ahead_of_traffic_only_to_warm_up(make_client) -> None:
     """Warmed up, every worker starts with the service; otherwise a pool starts a worker when a job finds none idle."""
     warmed = make_client(warm_up_workers=True).app.state.service.pool._pools
-    assert {heavy: len(pool._processes) for heavy, pool in warmed.items()} == {True: 2, False: 1}
+    assert started_workers(warmed, {True: 2, False: 1}) == {True: 2, False: 1}
     client = make_client()
     lazy = client.app.state.service.pool._pools
     assert {heavy: len(pool._processes) for heavy, pool in lazy.items()} == {True: 0, False: 0}
     for seed in range(2):  # one after the other: the idle worker takes the second
         assert client.post("/generate/dabuhamienai", params={"size": 5, "seed": seed}).status_code == 201
     assert {heavy: len(pool._processes) for heavy, pool in lazy.items()} == {True: 1, False: 0}
+
+
+def test_no_worker_is_started_on_the_event_loop(make_client, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Starting a process's first worker waits seconds for the fork server to import the catalogue: neither the
+    lifespan's warm-up nor a request submits work from the event loop's thread, so other requests are not held."""
+    on_the_loop: list[bool] = []
+    submit = ProcessPoolExecutor.submit
+
+    def recording(self: ProcessPoolExecutor, *args: object, **kwargs: object) -> Future:
+        try:
+            asyncio.get_running_loop()
+            on_the_loop.append(True)
+        except RuntimeError:
+            on_the_loop.append(False)
+        return submit(self, *args, **kwargs)
+
+    monkeypatch.setattr(ProcessPoolExecutor, "submit", recording)
+    client = make_client(warm_up_workers=True)
+    assert started_workers(client.app.state.service.pool._pools, {True: 2, False: 1}) == {True: 2, False: 1}
+    assert client.post("/generate/dabuhamienai", params={"size": 5, "seed": 1}).status_code == 201
+    assert len(on_the_loop) >= 4 and not any(on_the_loop), on_the_loop  # three warm-ups and the request's job
 
 
 def test_a_new_worker_has_the_catalogue_imported_already(make_client) -> None:
