@@ -19,6 +19,7 @@ its deadline between slices. ``warm_up`` loads them all.
 from __future__ import annotations
 
 from functools import cache
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -28,13 +29,42 @@ from solvers.engines.bits import lowest_bit, popcount
 SLICE = 50_000  # search nodes between deadline checks
 
 
+class Orientations(NamedTuple):
+    """Every orientation of a piece set's pieces, as ``build`` places them (``rules.orientation_arrays``)."""
+
+    start: np.ndarray  # per orientation, where its cells start in dr/dc; one past the last included
+    piece: np.ndarray  # per orientation, its piece
+    dr: np.ndarray  # the orientations' cells, as offsets from each one's first cell in row-major order
+    dc: np.ndarray
+
+
+class Placements(NamedTuple):
+    """The placements of a shape's pieces (``build``), over its cells numbered 0..n-1 in row-major order."""
+
+    first: np.ndarray  # per cell, its first placement (placements go by first cell), then one past the last
+    piece: np.ndarray  # per placement, its piece
+    mask: np.ndarray  # per placement, its cells
+    neighbours: np.ndarray  # per cell, the cells beside it
+    full: int  # every cell, a bit each
+
+
+class Counting(NamedTuple):
+    """What a count takes about its piece set, the same for every card of it (``rules.search_inputs``)."""
+
+    areas: np.ndarray  # per piece, its cells
+    sums: np.ndarray  # the totals some of the pieces make (``area_sums``): mode hidden's area prune
+    count: int  # pieces a covering uses
+    use_all: bool  # mode given: every piece
+    isolate: bool  # a free cell without a free neighbour is a dead end (no piece of one cell)
+
+
 @njit(cache=True)
-def build(grid, orient_start, orient_piece, orient_dr, orient_dc):
-    """The placements of a shape (``grid``: 1 where a cell is) as arrays over its cells numbered in
-    row-major order: (first index per cell into the placement arrays, plus one past the last;
-    placement piece; placement cell mask; neighbour mask per cell; the full mask). An orientation's
+def build(grid, orientations):
+    """The ``Placements`` of the ``orientations`` on a shape (``grid``: 1 where a cell is). An orientation's
     cells are (dr, dc) offsets from its first cell in row-major order, so every placement is found
     from the cell it starts on."""
+    orient_start, orient_piece, orient_dr, orient_dc = (orientations.start, orientations.piece, orientations.dr,
+                                                        orientations.dc)
     rows, cols = grid.shape
     index = np.full((rows, cols), -1, np.int64)
     n = 0
@@ -52,10 +82,10 @@ def build(grid, orient_start, orient_piece, orient_dr, orient_dc):
             for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
                 if 0 <= rr < rows and 0 <= cc < cols and index[rr, cc] >= 0:
                     neighbours[i] |= np.uint64(1) << np.uint64(index[rr, cc])
-    orientations = orient_start.shape[0] - 1
+    orients = orient_start.shape[0] - 1
     first = np.zeros(n + 1, np.int64)
-    piece = np.empty(n * orientations, np.int64)
-    mask = np.empty(n * orientations, np.uint64)
+    piece = np.empty(n * orients, np.int64)
+    mask = np.empty(n * orients, np.uint64)
     placed = 0
     for r in range(rows):
         for c in range(cols):
@@ -63,7 +93,7 @@ def build(grid, orient_start, orient_piece, orient_dr, orient_dc):
             if i < 0:
                 continue
             first[i] = placed
-            for o in range(orientations):
+            for o in range(orients):
                 m = np.uint64(0)
                 for j in range(orient_start[o], orient_start[o + 1]):
                     rr, cc = r + orient_dr[j], c + orient_dc[j]
@@ -79,7 +109,7 @@ def build(grid, orient_start, orient_piece, orient_dr, orient_dc):
     full = np.uint64(0)
     for i in range(n):
         full |= np.uint64(1) << np.uint64(i)
-    return first, piece[:placed], mask[:placed], neighbours, full
+    return Placements(first, piece[:placed], mask[:placed], neighbours, full)
 
 
 @njit(cache=True)
@@ -101,14 +131,18 @@ def _leaves_lonely(m, after, neighbours):
 
 
 @njit(cache=True)
-def search(first, piece, mask, neighbours, full, areas, sums, count, use_all, isolate, limit, stack, found, budget,
-           kept):
-    """Count coverings up to ``limit``, resuming from ``stack`` (per depth: covered, used, next
-    placement, end; ``stack[0, 2] == -1`` at the start) and ``found`` ([count, depth, finished]);
-    returns after about ``budget`` nodes with the state saved there. ``sums[avail, k]`` is the bitset
-    of totals that exactly k of the pieces in ``avail`` can make (hidden mode's area prune). The
-    first ``len(kept)`` coverings are kept there as their placements' indices, in the order found
-    (the order of ``PackingProblem.coverings``: placements at a cell by piece, then orientation)."""
+def search(placements, counting, limit, stack, found, budget, kept):
+    """Count the coverings of ``placements`` by the piece set ``counting`` up to ``limit``, resuming from
+    ``stack`` (per depth: covered, used, next placement, end; ``stack[0, 2] == -1`` at the start) and
+    ``found`` ([count, depth, finished]); returns after about ``budget`` nodes with the state saved there.
+    ``counting.sums[avail, k]`` is the bitset of totals that exactly k of the pieces in ``avail`` can make
+    (hidden mode's area prune). The first ``len(kept)`` coverings are kept there as their placements'
+    indices, in the order found (the order of ``PackingProblem.coverings``: placements at a cell by piece,
+    then orientation)."""
+    first, piece, mask, neighbours, full = (placements.first, placements.piece, placements.mask,
+                                            placements.neighbours, placements.full)
+    areas, sums, count, use_all, isolate = (counting.areas, counting.sums, counting.count, counting.use_all,
+                                            counting.isolate)
     all_used = (1 << areas.shape[0]) - 1
     depth = found[1]
     nodes = 0
@@ -169,25 +203,23 @@ def search(first, piece, mask, neighbours, full, areas, sums, count, use_all, is
 
 
 @njit(cache=True)
-def count_first_slice(first, piece, mask, neighbours, full, areas, sums, count, use_all, isolate, limit):
-    """Coverings counted up to ``limit`` if one slice of ``search`` finishes the count, else -1 (the caller
-    counts again in slices between deadline checks): a small card's count in one call."""
+def count_first_slice(placements, counting, limit):
+    """Coverings of ``placements`` by ``counting``'s pieces counted up to ``limit`` if one slice of ``search``
+    finishes the count, else -1 (the caller counts again in slices between deadline checks): a small card's
+    count in one call."""
+    count = counting.count
     stack = np.zeros((count + 2, 4), np.int64)
     stack[0, 2] = -1
     found = np.zeros(3, np.int64)
-    search(first, piece, mask, neighbours, full, areas, sums, count, use_all, isolate, limit, stack, found, SLICE,
-           np.zeros((0, max(count, 1)), np.int64))
+    search(placements, counting, limit, stack, found, SLICE, np.zeros((0, max(count, 1)), np.int64))
     return found[0] if found[2] else -1
 
 
 @njit(cache=True)
-def count_outline(outline, width, orient_start, orient_piece, orient_dr, orient_dc, areas, sums, count, use_all,
-                  isolate, limit):
-    """``count_first_slice`` on the cells of ``outline``, rows ``width`` bits apart from bit 0: a
-    generator's card counted in one call, from the key it remembers the card by."""
-    first, piece, mask, neighbours, full = build(outline_grid(outline, width), orient_start, orient_piece, orient_dr,
-                                                 orient_dc)
-    return count_first_slice(first, piece, mask, neighbours, full, areas, sums, count, use_all, isolate, limit)
+def count_outline(outline, width, orientations, counting, limit):
+    """``count_first_slice`` on the cells of ``outline``, rows ``width`` bits apart from bit 0, placed with
+    ``orientations``: a generator's card counted in one call, from the key it remembers the card by."""
+    return count_first_slice(build(outline_grid(outline, width), orientations), counting, limit)
 
 
 @njit(cache=True)
@@ -342,16 +374,16 @@ def area_sums(areas: tuple[int, ...], most: int) -> np.ndarray:
 def warm_up() -> None:
     """Load (or compile, the first time on this machine) every function here."""
     grid = np.ones((2, 3), np.uint8)
-    orient = (np.array([0, 2], np.int64), np.array([0], np.int64), np.array([0, 0], np.int64),
-              np.array([0, 1], np.int64))
-    first, piece, mask, neighbours, full = build(grid, *orient)
-    areas = np.array([2, 2, 2], np.int64)
+    orientations = Orientations(start=np.array([0, 2], np.int64), piece=np.array([0], np.int64),
+                                dr=np.array([0, 0], np.int64), dc=np.array([0, 1], np.int64))
+    placements = build(grid, orientations)
+    counting = Counting(areas=np.array([2, 2, 2], np.int64), sums=area_sums((2, 2, 2), 3), count=3, use_all=False,
+                        isolate=True)
     stack = np.zeros((4, 4), np.int64)
     stack[0, 2] = -1
     found = np.zeros(3, np.int64)
-    search(first, piece, mask, neighbours, full, areas, area_sums((2, 2, 2), 3), 3, False, True, 10, stack, found,
-           SLICE, np.zeros((1, 3), np.int64))
-    count_first_slice(first, piece, mask, neighbours, full, areas, area_sums((2, 2, 2), 3), 3, False, True, 10)
-    count_outline(np.uint64(0b111111), 3, *orient, areas, area_sums((2, 2, 2), 3), 3, False, True, 10)
+    search(placements, counting, 10, stack, found, SLICE, np.zeros((1, 3), np.int64))
+    count_first_slice(placements, counting, 10)
+    count_outline(np.uint64(0b111111), 3, orientations, counting, 10)
     domino = (np.array([0, 2], np.int64), np.array([0, 0], np.int64), np.array([0, 1], np.int64))
     card_placements(np.array([0, 0], np.int64), np.array([0, 1], np.int64), *domino, 4, 5, np.inf, 8)

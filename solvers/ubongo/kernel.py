@@ -3,7 +3,7 @@
 ``solvers/ubongo/techniques.py`` defines the techniques, their sentences and the hints; the functions
 here take the same solution path without writing it, so that a walk toward a level can grade every
 card it meets. They work on the placements of ``solvers.ubongo.engine.build`` (cells numbered
-0..n-1 in row-major order, placements in the order of ``Board.placements``: by first cell, then piece,
+0..n-1 in row-major order, placements in the order of ``techniques.Board.placements``: by first cell, then piece,
 then orientation), and return per step its technique and effort; ``SOLVER.grade_steps`` makes the
 grade. Every filter and trial is the Python one, decided the same way:
 
@@ -49,15 +49,8 @@ class PieceSet(NamedTuple):
     """What the count and the grader take about a piece set, the same for every card of it
     (``solvers.ubongo.techniques.piece_set``)."""
 
-    orient_start: np.ndarray  # per orientation, where its cells start in orient_dr/dc; one past the last included
-    orient_piece: np.ndarray  # per orientation, its piece
-    orient_dr: np.ndarray  # the orientations' cells, as offsets from each one's first cell in row-major order
-    orient_dc: np.ndarray
-    areas: np.ndarray  # per piece, its cells
-    sums: np.ndarray  # the totals some of the pieces make (``engine.area_sums``): mode hidden's area prune
-    count: int  # pieces a covering uses
-    use_all: bool  # mode given: every piece
-    isolate: bool  # a free cell without a free neighbour is a dead end (no piece of one cell)
+    orientations: engine.Orientations  # every orientation of the pieces, as ``engine.build`` places them
+    counting: engine.Counting  # what the count takes: areas, area sums, pieces a covering uses, mode
     kinds: np.ndarray  # per piece, its kind (``techniques.piece_kinds``): row 0 by area, row 1 by area and colours
     kind_size: np.ndarray  # per kind, its area (rows as in kinds)
     kind_lean: np.ndarray  # per kind, its colour imbalance
@@ -68,11 +61,7 @@ class Board(NamedTuple):
     """A card as the grader takes it (``make_board``): its placements as ``engine.build`` makes them, with
     its checkerboard and piece set."""
 
-    first: np.ndarray  # per cell, its first placement (placements go by first cell), then one past the last
-    piece: np.ndarray  # per placement, its piece
-    mask: np.ndarray  # per placement, its cells
-    neighbours: np.ndarray  # per cell, the cells beside it
-    full: int  # every cell, a bit each
+    placements: engine.Placements  # the card's cells and the pieces' placements on them (``engine.build``)
     dark: int  # the dark cells of the checkerboard
     pieces: PieceSet
 
@@ -231,9 +220,12 @@ def _sizes_fit(parts, n, sums):
 def live(board, scratch, covered, used, strength, out):
     """The placements the filter ``strength`` keeps (``solvers.ubongo.techniques.live``) into ``out``,
     in placement order; returns how many."""
-    first, piece, mask, neighbours, full, dark = board.first, board.piece, board.mask, board.neighbours, board.full, board.dark
-    pieces = board.pieces
-    areas, sums, count, use_all = pieces.areas, pieces.sums, pieces.count, pieces.use_all
+    placements, pieces = board.placements, board.pieces
+    first, piece, mask, neighbours, full = (placements.first, placements.piece, placements.mask, placements.neighbours,
+                                            placements.full)
+    dark = board.dark
+    counting = pieces.counting
+    areas, sums, count, use_all = counting.areas, counting.sums, counting.count, counting.use_all
     have, parts = scratch.have, scratch.parts
     free = full & ~covered
     left = count - popcount(np.uint64(used))
@@ -281,7 +273,7 @@ def live(board, scratch, covered, used, strength, out):
 def _covering_counts(board, options, n, counts, only):
     """Per free cell, how many of the ``n`` ``options`` cover it (``counts``) and the last of them
     (``only``, the one placement where the count is 1)."""
-    mask = board.mask
+    mask = board.placements.mask
     counts[:] = 0
     for i in range(n):
         j = options[i]
@@ -307,7 +299,8 @@ def _add_once(out, found, j):
 def forced(board, scratch, covered, used, strength, out):
     """The placements ``strength`` forces (``solvers.ubongo.techniques.forced``) into ``out``; returns how
     many, or -1 at a dead end (a free cell or, in mode given, an unused piece with no live placement)."""
-    piece, full, areas, use_all = board.piece, board.full, board.pieces.areas, board.pieces.use_all
+    piece, full = board.placements.piece, board.placements.full
+    areas, use_all = board.pieces.counting.areas, board.pieces.counting.use_all
     options, counts, only, per_piece, piece_only = (scratch.options, scratch.counts, scratch.only, scratch.per_piece,
                                                     scratch.piece_only)
     n = live(board, scratch, covered, used, strength, options)
@@ -339,7 +332,7 @@ def forced(board, scratch, covered, used, strength, out):
 @njit(cache=True)
 def _place_all(board, placements, n, state):
     """Place ``n`` placements on ``state`` ([covered, used]); False if two need one piece or one cell."""
-    piece, mask = board.piece, board.mask
+    piece, mask = board.placements.piece, board.placements.mask
     for i in range(n):
         j = placements[i]
         bit = 1 << piece[j]
@@ -354,7 +347,7 @@ def _place_all(board, placements, n, state):
 def settle(board, scratch, state):
     """Place what the counting techniques force until nothing is (``solvers.ubongo.techniques.settle``);
     False at a dead end."""
-    full = board.full
+    full = board.placements.full
     placed = scratch.placed
     while np.uint64(state[0]) != full:
         n = forced(board, scratch, np.uint64(state[0]), state[1], PARITY, placed)
@@ -371,7 +364,7 @@ def settle(board, scratch, state):
 def _tightest(board, scratch, covered, used, options_out):
     """The live placements of the free cell with the fewest (the lowest such cell): where ``search``
     tries next; returns how many."""
-    full = board.full
+    full = board.placements.full
     options, counts, only = scratch.options, scratch.counts, scratch.only
     n = live(board, scratch, covered, used, PARITY, options)
     _covering_counts(board, options, n, counts, only)
@@ -388,7 +381,7 @@ def _tightest(board, scratch, covered, used, options_out):
 @njit(cache=True)
 def _options_at(board, options, n, cell, out):
     """The ``options`` covering ``cell``, in their order, into ``out``; returns how many."""
-    mask = board.mask
+    mask = board.placements.mask
     found = 0
     for i in range(n):
         if (mask[options[i]] >> np.uint64(cell)) & ONE:
@@ -401,7 +394,7 @@ def _options_at(board, options, n, cell, out):
 def search(board, scratch, covered, used, dead_ends):
     """Whether some covering extends the state (``solvers.ubongo.techniques.search``): settle, then try
     every live placement of the tightest cell, depth first; dead ends are added to ``dead_ends[0]``."""
-    full, piece, mask = board.full, board.piece, board.mask
+    full, piece, mask = board.placements.full, board.placements.piece, board.placements.mask
     states, tried, stack_options, stack_sizes = scratch.states, scratch.tried, scratch.stack_options, scratch.stack_sizes
     state = states[0]
     state[0], state[1] = np.int64(covered), used
@@ -438,7 +431,7 @@ def trial_step(board, scratch, covered, used, deep, most):
     """A cell where every live placement but one leads to a dead end (``_trial_step``): (the placement
     that works, dead ends met), or (-1, 0). Cells by (live placements, cell), each cell's placements in
     live order; a cell is left as soon as two placements survive."""
-    full, piece, mask = board.full, board.piece, board.mask
+    full, piece, mask = board.placements.full, board.placements.piece, board.placements.mask
     options, counts, only = scratch.options, scratch.counts, scratch.only
     here, trial_state, outcome, outcome_dead_ends = (scratch.here, scratch.trial_state, scratch.outcome,
                                                      scratch.outcome_dead_ends)
@@ -500,9 +493,9 @@ def run(board, upto, techniques, efforts):
     """The solution path with the techniques of levels 0..``upto`` (``HumanSolver.run``): each step's
     technique (``ONLY_FIT`` ...) and effort into the arrays; returns (steps, solved, broken), broken
     when a technique met a dead end or two steps of one round clash (never on a unique card)."""
-    full = board.full
-    scratch = make_scratch(board.piece.shape[0], board.neighbours.shape[0], board.pieces.areas.shape[0],
-                           board.pieces.count)
+    full = board.placements.full
+    scratch = make_scratch(board.placements.piece.shape[0], board.placements.neighbours.shape[0],
+                           board.pieces.counting.areas.shape[0], board.pieces.counting.count)
     placed = scratch.placed
     state = np.zeros(2, np.int64)
     steps = 0
@@ -540,8 +533,7 @@ def run(board, upto, techniques, efforts):
 def make_board(grid, parity, pieces):
     """The card as the functions here take it: the placements of ``pieces`` ``engine.build`` makes on ``grid``,
     and the dark cells of a checkerboard whose corner cell has colour ``parity``."""
-    first, piece, mask, neighbours, full = engine.build(grid, pieces.orient_start, pieces.orient_piece,
-                                                        pieces.orient_dr, pieces.orient_dc)
+    placements = engine.build(grid, pieces.orientations)
     dark = ZERO
     i = 0
     for r in range(grid.shape[0]):
@@ -550,7 +542,7 @@ def make_board(grid, parity, pieces):
                 if (r + c + parity) % 2 == 0:
                     dark |= ONE << np.uint64(i)
                 i += 1
-    return Board(first, piece, mask, neighbours, full, dark, pieces)
+    return Board(placements, dark, pieces)
 
 
 @njit(cache=True)
@@ -559,8 +551,7 @@ def count_and_grade(outline, width, pieces, limit, upto, techniques, efforts):
     covering, graded (``run`` up to ``upto``), on one build of its placements: (coverings, or -1 if one
     slice of search did not finish the count; steps, solved, broken as ``run`` returns them)."""
     board = make_board(engine.outline_grid(outline, width), 0, pieces)
-    coverings = engine.count_first_slice(board.first, board.piece, board.mask, board.neighbours, board.full,
-                                         pieces.areas, pieces.sums, pieces.count, pieces.use_all, pieces.isolate, limit)
+    coverings = engine.count_first_slice(board.placements, pieces.counting, limit)
     if coverings != 1:
         return coverings, 0, False, False
     steps, solved, broken = run(board, upto, techniques, efforts)
@@ -762,8 +753,8 @@ def walk_step(card, pieces, upto, level, technique_level, visited, seed, most_tr
         for j in range(card.cell_r.shape[0]):
             key |= ONE << np.uint64((card.cell_r[j] - top) * card.key_width + card.cell_c[j] - left)
         added += visit(visited, key)
-    techniques = np.zeros(pieces.count + 1, np.int64)
-    efforts = np.zeros(pieces.count + 1, np.int64)
+    techniques = np.zeros(pieces.counting.count + 1, np.int64)
+    efforts = np.zeros(pieces.counting.count + 1, np.int64)
     width = chosen.rows.shape[1]
     lift_order = card.lift_order
     for li in range(resume[0], lift_order.shape[0]):
@@ -867,9 +858,8 @@ def repair_round(card, first_same, pieces, current, seen, count_keys, count_valu
             counted = remembered(count_keys, count_values, key, current + 1)
             if counted < 0:
                 if 2 * (filled + added_counts + 1) <= count_keys.shape[0]:
-                    counted = engine.count_outline(key, card.key_width, pieces.orient_start, pieces.orient_piece,
-                                                   pieces.orient_dr, pieces.orient_dc, pieces.areas, pieces.sums,
-                                                   pieces.count, pieces.use_all, pieces.isolate, current + 1)
+                    counted = engine.count_outline(key, card.key_width, pieces.orientations, pieces.counting,
+                                                   current + 1)
                 if counted < 0:
                     resume[0], resume[1] = group, position
                     _choose(chosen, LONG, key, move_lifted[m], move_piece[m], move_r[m * width:(m + 1) * width],

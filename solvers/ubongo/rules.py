@@ -403,9 +403,9 @@ class PackingProblem:
 
 
 @cache
-def orientation_arrays(catalogue: str, pieces: tuple[str, ...]) -> tuple[np.ndarray, ...]:
-    """Every orientation of the pieces for the compiled count: (cell offsets start per orientation,
-    piece index, row and column offsets from the orientation's first cell in row-major order)."""
+def orientation_arrays(catalogue: str, pieces: tuple[str, ...]) -> kernel.Orientations:
+    """Every orientation of the pieces for the compiled count: where each orientation's cells start, its
+    piece index, and its cells as row and column offsets from its first cell in row-major order."""
     start, piece, dr, dc = [0], [], [], []
     for k, name in enumerate(pieces):
         for orient in piece_orientations(catalogue, name):
@@ -414,7 +414,7 @@ def orientation_arrays(catalogue: str, pieces: tuple[str, ...]) -> tuple[np.ndar
             dr.extend(r - r0 for r, _ in orient)
             dc.extend(c - c0 for _, c in orient)
             start.append(len(dr))
-    return tuple(np.array(a, np.int64) for a in (start, piece, dr, dc))
+    return kernel.Orientations(*(np.array(a, np.int64) for a in (start, piece, dr, dc)))
 
 
 def cell_grid(cells: list[Cell] | set[Cell]) -> tuple[list[Cell], np.ndarray, int]:
@@ -430,21 +430,22 @@ def cell_grid(cells: list[Cell] | set[Cell]) -> tuple[list[Cell], np.ndarray, in
 
 
 def compiled_placements(cells: list[Cell] | set[Cell], catalogue: str, pieces: tuple[str, ...]
-                        ) -> tuple[list[Cell], tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.uint64]]:
+                        ) -> tuple[list[Cell], kernel.Placements]:
     """The cells in row-major order and the placements of the pieces on them as ``kernel.build`` makes
     them: what the compiled search and grader work on."""
     ordered, grid, _ = cell_grid(cells)
-    return ordered, kernel.build(grid, *orientation_arrays(catalogue, pieces))
+    return ordered, kernel.build(grid, orientation_arrays(catalogue, pieces))
 
 
 @cache
 def search_inputs(catalogue: str, pieces: tuple[str, ...], count: int, use_all: bool
-                  ) -> tuple[tuple[int, ...], np.ndarray, np.ndarray, bool]:
-    """What the compiled search takes about a piece set, the same for every card: (areas, areas as an
-    array, the hidden-mode area sums, whether a free cell without a free neighbour is a dead end)."""
+                  ) -> tuple[tuple[int, ...], kernel.Counting]:
+    """What the compiled search takes about a piece set, the same for every card: (areas, and the
+    ``kernel.Counting`` made of them: areas as an array, the hidden-mode area sums, ``count``, ``use_all``,
+    whether a free cell without a free neighbour is a dead end)."""
     areas = tuple(len(catalogue_pieces(catalogue)[p]) for p in pieces)
     sums = kernel.area_sums(areas, count) if not use_all else _NO_SUMS
-    return areas, np.array(areas, np.int64), sums, min(areas, default=0) >= 2
+    return areas, kernel.Counting(np.array(areas, np.int64), sums, count, use_all, min(areas, default=0) >= 2)
 
 
 def areas_match(areas: tuple[int, ...], cells: int, count: int, use_all: bool) -> bool:
@@ -460,11 +461,12 @@ def compiled_search(cells: list[Cell] | set[Cell], catalogue: str, pieces: tuple
     """The search of ``PackingProblem`` compiled (``solvers.ubongo.engine``), in slices
     between deadline checks: (coverings counted up to ``limit``, the first ``keep`` of them as
     [(piece index, cells)] in the order ``PackingProblem.coverings`` finds them, nodes, placements)."""
-    areas_list, areas, sums, isolate = search_inputs(catalogue, pieces, count, use_all)
+    areas_list, counting = search_inputs(catalogue, pieces, count, use_all)
     total = len(cells)
     if not areas_match(areas_list, total, count, use_all):
         return 0, [], 0, 0
-    ordered, (first, piece, masks, neighbours, full) = compiled_placements(cells, catalogue, pieces)
+    ordered, placements = compiled_placements(cells, catalogue, pieces)
+    piece, masks = placements.piece, placements.mask
     if limit <= 0:
         return 0, [], 0, len(piece)
     stack = np.zeros((count + 2, 4), np.int64)
@@ -474,8 +476,7 @@ def compiled_search(cells: list[Cell] | set[Cell], catalogue: str, pieces: tuple
     nodes = 0
     while True:
         deadline.check()
-        nodes += kernel.search(first, piece, masks, neighbours, full, areas, sums, count, use_all, isolate, limit, stack,
-                               found, kernel.SLICE, kept)
+        nodes += kernel.search(placements, counting, limit, stack, found, kernel.SLICE, kept)
         if found[2]:
             break
     coverings = [[(int(piece[j]), [ordered[i] for i in range(total) if int(masks[j]) >> i & 1]) for j in row[:count]]
@@ -487,12 +488,12 @@ def count_coverings(cells: list[Cell] | set[Cell], catalogue: str, pieces: tuple
                     limit: int, deadline: Deadline) -> int:
     """How many coverings of ``cells`` there are, up to ``limit`` (see ``PackingProblem``), compiled: a
     small count in one call, a larger one in slices between deadline checks."""
-    areas_list, areas, sums, isolate = search_inputs(catalogue, pieces, count, use_all)
+    areas_list, counting = search_inputs(catalogue, pieces, count, use_all)
     if limit <= 0 or not areas_match(areas_list, len(cells), count, use_all):
         return 0
     deadline.check()
     _, placements = compiled_placements(cells, catalogue, pieces)
-    found = kernel.count_first_slice(*placements, areas, sums, count, use_all, isolate, limit)
+    found = kernel.count_first_slice(placements, counting, limit)
     return int(found) if found >= 0 else compiled_search(cells, catalogue, pieces, count, use_all, limit, deadline)[0]
 
 
@@ -500,14 +501,13 @@ def count_outline(outline: int, width: int, catalogue: str, pieces: tuple[str, .
                   limit: int, deadline: Deadline) -> int:
     """``count_coverings`` of the cells of ``outline``, a mask with rows ``width`` bits apart (a
     generator's key for a card), in one compiled call when it fits a word and one slice of search."""
-    areas_list, areas, sums, isolate = search_inputs(catalogue, pieces, count, use_all)
+    areas_list, counting = search_inputs(catalogue, pieces, count, use_all)
     if limit <= 0 or not areas_match(areas_list, outline.bit_count(), count, use_all):
         return 0
     deadline.check()
     found = -1
     if outline < 1 << 64:
-        found = kernel.count_outline(np.uint64(outline), width, *orientation_arrays(catalogue, pieces), areas, sums,
-                                     count, use_all, isolate, limit)
+        found = kernel.count_outline(np.uint64(outline), width, orientation_arrays(catalogue, pieces), counting, limit)
     if found >= 0:
         return int(found)
     cells = [divmod(bit, width) for bit in range(outline.bit_length()) if outline >> bit & 1]

@@ -586,8 +586,7 @@ def unique_grade_within(outline: int, width: int, catalogue: str, pieces: tuple[
 @lru_cache(maxsize=1 << 10)
 def piece_set(catalogue: str, pieces: tuple[str, ...], count: int, use_all: bool) -> compiled.PieceSet:
     """What the compiled count and grader take about a piece set, gathered once per set."""
-    _, areas, sums, isolate = search_inputs(catalogue, pieces, count, use_all)
-    return compiled.PieceSet(*orientation_arrays(catalogue, pieces), areas, sums, count, use_all, isolate,
+    return compiled.PieceSet(orientation_arrays(catalogue, pieces), search_inputs(catalogue, pieces, count, use_all)[1],
                              *piece_kinds(catalogue, pieces))
 
 

@@ -57,10 +57,10 @@ def test_live_placements_agree_in_every_state_of_the_path(puzzle: rules.UbongoPu
     def compiled_mask(mask: int) -> int:
         return sum(1 << bit_of[b] for b in human.bits_of(mask))
 
-    masks = [int(m) for m in compiled.mask]
-    assert [(k, compiled_mask(mask)) for k, mask in board.placements] == list(zip(compiled.piece.tolist(), masks,
-                                                                                 strict=True))
-    scratch = kernel.make_scratch(len(masks), len(ordered), len(board.names), compiled.pieces.count)
+    masks = [int(m) for m in compiled.placements.mask]
+    assert [(k, compiled_mask(mask)) for k, mask in board.placements] == list(zip(compiled.placements.piece.tolist(),
+                                                                                 masks, strict=True))
+    scratch = kernel.make_scratch(len(masks), len(ordered), len(board.names), compiled.pieces.counting.count)
     out = np.zeros(max(len(masks), 1), np.int64)
     path = human.SOLVER.run(board)
     state = human.start(board)
