@@ -224,14 +224,16 @@ def count_outline(outline, width, orientations, counting, limit):
 
 @njit(cache=True)
 def outline_grid(outline, width):
-    """The cells of ``outline`` (rows ``width`` bits apart from bit 0) as 1s of a grid."""
+    """The cells of ``outline`` (rows ``width`` bits apart from bit 0) as 1s of a grid. A shift by 64 or more is
+    undefined on a 64-bit word (it may leave the word as it was), so no shift reaches that far."""
     rows = 0
-    while outline >> np.uint64(rows * width):
+    while rows * width < 64 and outline >> np.uint64(rows * width):
         rows += 1
     grid = np.zeros((rows, width), np.uint8)
     for r in range(rows):
         for c in range(width):
-            grid[r, c] = (outline >> np.uint64(r * width + c)) & np.uint64(1)
+            if r * width + c < 64:
+                grid[r, c] = (outline >> np.uint64(r * width + c)) & np.uint64(1)
     return grid
 
 

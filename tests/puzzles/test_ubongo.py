@@ -6,8 +6,11 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import subprocess
+import sys
 from collections import Counter
 from collections.abc import Callable, Collection
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -898,3 +901,21 @@ def test_a_repair_round_hands_counts_to_python_and_goes_on() -> None:
         card = steps.repair(card, card, other, rng)
         assert card is not None
     assert len(steps.counted.table) > 4 and 2 * steps.counted.size <= len(steps.counted.table)
+
+
+OUTLINE_AT_THE_WORDS_END = """
+import numpy as np
+from solvers.ubongo.engine import outline_grid
+for width in (8, 10, 16):
+    grid = outline_grid(np.uint64(1 << 63), width)
+    assert grid.shape == (-(-64 // width), width) and grid.sum() == 1, grid
+print("ok")
+"""
+
+
+def test_an_outline_reaching_the_words_last_bit_is_read_whatever_its_width() -> None:
+    """A shift by 64 bits is undefined (the word may come back unchanged): reading an outline whose rows reach the
+    64th bit must end, at any row width (in a child process, so a regression fails by its timeout, not a hang)."""
+    run = subprocess.run([sys.executable, "-c", OUTLINE_AT_THE_WORDS_END], capture_output=True, text=True, timeout=120,
+                         cwd=Path(__file__).resolve().parents[2])
+    assert run.stdout.strip() == "ok", run.stderr
