@@ -32,8 +32,7 @@ DIFFICULTY = fast(kit_human.difficulty(PEOPLE, model, layout(2, 2), "R×(C−1) 
                   PEOPLE, model)
 BIAS = 10.0  # how much a square that makes room for one more pearl is preferred
 
-MOST_CELLS = {"hard": 121}  # a larger hard board's checks (every pearl read with its neighbours) pass the budget
-MasyuParams = rectangle_params("MasyuParams", __name__, MIN_SIDE, MAX_SIDE, 8, DIFFICULTY, most_cells=MOST_CELLS)
+MasyuParams = rectangle_params("MasyuParams", __name__, MIN_SIDE, MAX_SIDE, 8, DIFFICULTY)
 
 
 STRAIGHT = (0b0011, 0b1100)  # a centre's lines as bits: right, left, down, up
@@ -122,9 +121,12 @@ class MasyuGenre:
 
 
 def generate_puzzle(params: MasyuParams, seed: int, deadline: Deadline) -> Generated:
-    """As the kit's ``make_at_level``, with the level checks on arrays, which read a loop's rule."""
+    """As the kit's ``make_at_level``, with the level checks on arrays, which read a loop's rule. The prover answers
+    first whether a clue may go: a clue the puzzle's uniqueness needs is kept without the dearer level check (which
+    would say no too, its deductions being sound)."""
     fits = Levels(PEOPLE.level_names.index(params.difficulty)).fits
-    return generate_at_level(lambda draw_seed, budget: make(MasyuGenre(), MasyuAnswer, params, draw_seed, budget, fits),
+    return generate_at_level(lambda draw_seed, budget: make(MasyuGenre(), MasyuAnswer, params, draw_seed, budget, fits,
+                                                            prove_first=True),
                              DIFFICULTY.grade, params.difficulty, seed, deadline)
 
 
@@ -150,8 +152,7 @@ PUZZLE_TYPE = PuzzleType(
                                       "difficulty": PEOPLE.level_names[level]})
                          for cols, rows in ((6, 6), (8, 8), (10, 10), (12, 8)) for level in (0, 1)),
     backends=("cadical", "z3"),
-    catalogue={"sizes": f"{MIN_SIDE}–{MAX_SIDE} rows and columns to generate (hard: up to {MOST_CELLS['hard']} "
-                        "cells); 2–30 to solve",
+    catalogue={"sizes": f"{MIN_SIDE}–{MAX_SIDE} rows and columns to generate; 2–30 to solve",
                "loop": f"the outline of a region of {LOW_SHARE:.0%}–{HIGH_SHARE:.0%} of the squares between centres"},
     difficulty=DIFFICULTY,
     play_mode="edges",

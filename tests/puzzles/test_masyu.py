@@ -251,11 +251,14 @@ def test_a_hint_names_a_wrong_line() -> None:
     assert hint.technique == "mistakes" and hint.mistakes == [[r, c]]
 
 
-def test_hard_is_made_up_to_its_cells_and_refused_past_them() -> None:
+def test_hard_is_made_at_the_largest_size_unique_and_hard() -> None:
     assert MasyuParams(rows=12, cols=8, difficulty="hard").shape() == (12, 8)  # Tatham's 12x8
-    MasyuParams(size=12, difficulty="medium")
-    with pytest.raises(ValueError, match="'hard' is made up to 121 cells"):
-        MasyuParams(size=12, difficulty="hard")
+    made = generate_puzzle(MasyuParams(size=12, difficulty="hard"), 3, Deadline.after(120))
+    assert check(made.puzzle, made.solution) == []
+    assert DIFFICULTY.grade(made.puzzle, Deadline.after(60)).level == "hard"
+    for backend in ("cadical", "z3"):
+        outcome = solve(made.puzzle, 2, Deadline.after(60), backend)
+        assert outcome.complete and outcome.count == 1, backend
 
 
 def test_a_bad_url_or_game_id_says_what_is_wrong() -> None:
