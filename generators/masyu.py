@@ -121,12 +121,14 @@ class MasyuGenre:
 
 
 def generate_puzzle(params: MasyuParams, seed: int, deadline: Deadline) -> Generated:
-    """As the kit's ``make_at_level``, with the level checks on arrays, which read a loop's rule. The prover answers
-    first whether a clue may go: a clue the puzzle's uniqueness needs is kept without the dearer level check (which
-    would say no too, its deductions being sound)."""
-    fits = Levels(PEOPLE.level_names.index(params.difficulty)).fits
+    """As the kit's ``make_at_level``, with the level checks on arrays, which read a loop's rule. At hard the prover
+    answers first whether a clue may go: a clue the puzzle's uniqueness needs is kept without the level's trials to
+    the end, which would refuse it too (its deductions are sound) at a higher cost; below, the checks cost less than
+    the proofs."""
+    level = PEOPLE.level_names.index(params.difficulty)
+    fits = Levels(level).fits
     return generate_at_level(lambda draw_seed, budget: make(MasyuGenre(), MasyuAnswer, params, draw_seed, budget, fits,
-                                                            prove_first=True),
+                                                            prove_first=level == 2),
                              DIFFICULTY.grade, params.difficulty, seed, deadline)
 
 

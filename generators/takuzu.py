@@ -124,11 +124,14 @@ class TakuzuGenre:
 
 
 def generate_puzzle(params: TakuzuParams, seed: int, deadline: Deadline) -> Generated:
-    """As the kit's ``make_at_level``, with the level checks on arrays; a draw graded off its level is drawn again."""
-    fits = Levels(PEOPLE.level_names.index(params.difficulty)).fits
+    """As the kit's ``make_at_level``, with the level checks on arrays; a draw graded off its level is drawn again.
+    Above easy the prover answers first whether a clue may go: a clue the puzzle's uniqueness needs is kept without
+    the level's trials, which would refuse it too (its deductions are sound) at a higher cost."""
+    level = PEOPLE.level_names.index(params.difficulty)
+    fits = Levels(level).fits
     return generate_at_level(lambda draw_seed, budget: make(TakuzuGenre(params.unique_lines), TakuzuAnswer, params,
-                                                            draw_seed, budget, fits), DIFFICULTY.grade, params.difficulty,
-                             seed, deadline)
+                                                            draw_seed, budget, fits, prove_first=level > 0),
+                             DIFFICULTY.grade, params.difficulty, seed, deadline)
 
 
 check = kit.checker(model)
