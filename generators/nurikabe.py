@@ -32,9 +32,7 @@ DIFFICULTY = kit_human.difficulty(PEOPLE, model, kit.Cells("shaded", 1, 1, "sea"
                                   "R×C of 1 (sea), 0 (island)")
 Grid = list[list[int]]
 
-HARD_SIDE = 9  # the hard level's largest side: at 10 a hard draw takes over a second of CPU (see docs)
-NurikabeParams = rectangle_params("NurikabeParams", __name__, MIN_SIDE, MAX_SIDE, 7, DIFFICULTY,
-                                  largest={"hard": HARD_SIDE})
+NurikabeParams = rectangle_params("NurikabeParams", __name__, MIN_SIDE, MAX_SIDE, 7, DIFFICULTY)
 
 
 def _sea_joined(sea: Grid, without: Cell) -> bool:

@@ -112,6 +112,16 @@ def test_published_and_pzprjs_checked_puzzles_have_their_answer_alone(entry: dic
     assert parse_url(to_url(puzzle)) == puzzle
 
 
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_each_level_is_made_at_the_largest_size_unique_and_at_its_level(level: str) -> None:
+    made = generate_puzzle(NurikabeParams(size=10, difficulty=level), 2, Deadline.after(120))
+    assert PUZZLE_TYPE.check(made.puzzle, made.solution) == []
+    assert PUZZLE_TYPE.difficulty.grade(made.puzzle, Deadline.after(60)).level == level  # type: ignore[union-attr]
+    for backend in ("cadical", "z3"):
+        outcome = PUZZLE_TYPE.solve(made.puzzle, 2, Deadline.after(60), backend)
+        assert outcome.complete and outcome.count == 1, backend
+
+
 def test_the_checker_names_each_broken_rule() -> None:
     entry = entries("pzprjs")[0]
     puzzle = parse_url(entry["url"])
