@@ -40,7 +40,7 @@ DIFFICULTY = replace(KIT_DIFFICULTY, hint=hint_sizes(KIT_DIFFICULTY.hint))
 Grid = list[list[int]]
 
 # The most cells per level whose generation keeps within a second of CPU at the median (docs/genres/fillomino.md).
-MOST_CELLS = {"easy": 144, "medium": 121, "hard": 49, "expert": 25}  # 12×12, 11×11, 7×7, 5×5
+MOST_CELLS = {"easy": 144, "medium": 121, "hard": 64, "expert": 25}  # 12×12, 11×11, 8×8, 5×5
 FillominoParams = rectangle_params("FillominoParams", __name__, MIN_SIDE, MAX_SIDE, 8, DIFFICULTY,
                                    most_cells=MOST_CELLS)
 

@@ -169,6 +169,18 @@ def test_fillings_keep_the_rules_and_their_cap() -> None:
         assert check(puzzle, FillominoAnswer(digits=grid)) == [] and max(map(max, grid)) <= cap
 
 
+@pytest.mark.parametrize(("level", "rows", "cols"), [("hard", 8, 8), ("expert", 5, 5)])
+def test_the_upper_levels_are_made_at_their_most_cells_and_refused_past_them(level: str, rows: int, cols: int) -> None:
+    made = generate_puzzle(FillominoParams(rows=rows, cols=cols, difficulty=level), 1, Deadline.after(120))
+    assert PUZZLE_TYPE.check(made.puzzle, made.solution) == []
+    assert DIFFICULTY.grade(made.puzzle, Deadline.after(60)).level == level
+    for backend in ("cadical", "z3"):
+        outcome = PUZZLE_TYPE.solve(made.puzzle, 2, Deadline.after(60), backend)
+        assert outcome.complete and outcome.count == 1, backend
+    with pytest.raises(ValueError, match=f"'{level}' is made up to {rows * cols} cells"):
+        FillominoParams(rows=rows, cols=cols + 1, difficulty=level)
+
+
 def test_hints_from_an_empty_grid_follow_the_solution_to_the_end() -> None:
     """Each hint's numbers written and its eliminations pencilled (the page's state), until solved."""
     made = generate_puzzle(FillominoParams(size=5, difficulty="medium"), 2, Deadline.after(60))
