@@ -106,14 +106,18 @@ def generate_at_level(
     """A puzzle of exactly ``level``: solvable with that level's techniques and not with the level below
     (Tatham's rule). Draws unique puzzles from seeds derived from ``seed``; a type's ``adjust`` may move
     a draw toward the level (e.g. a clue that opens it to simpler techniques, or one taken away) and
-    returns another unique puzzle, or None to give up on that draw. Deterministic, and bounded by the
-    draws, the adjustments per draw and the deadline."""
+    returns another unique puzzle, or None to give up on that draw. A draw that finds no puzzle at all (its
+    boards ran out) is followed by the next, as one that grades off the level is. Deterministic, and bounded by
+    the draws, the adjustments per draw and the deadline."""
     started = time.perf_counter()
     rng = random.Random(seed)
     stats = GenerationStats(restarts=0)
     for draw in range(1, max_draws + 1):
         deadline.check()
-        generated: Generated[P, S] | None = make(rng.getrandbits(63), deadline)
+        try:
+            generated: Generated[P, S] | None = make(rng.getrandbits(63), deadline)
+        except GenerationFailed:
+            continue
         stats.repair_rounds += generated.stats.repair_rounds
         stats.restarts += generated.stats.restarts
         stats.solver_calls += generated.stats.solver_calls
