@@ -10,9 +10,10 @@ balanced (`balanced`): a map of one huge region and a row of one-cell regions is
 from __future__ import annotations
 
 import random
-from collections import Counter, deque
+from collections import deque
 from typing import Literal
 
+import numpy as np
 from pydantic import BaseModel, Field, model_validator
 
 from generators.pipeline import Generated, GenerationFailed, GenerationStats, generate_at_level
@@ -22,9 +23,9 @@ from solvers.grid import neighbours
 from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
 from solvers.kit.arrays import fast
-from solvers.kit.partition import Regions, moves, partition, renumbered
+from solvers.kit.human import SHORT_ROUNDS
+from solvers.kit.partition import Regions, renumbered
 from solvers.star_battle import kernel, picture, puzzlink
-from solvers.star_battle.levels import Masks
 from solvers.star_battle.rules import StarBattleAnswer, StarBattlePuzzle, model
 
 MIN_SIDE, MAX_SIDE, ONE_STAR_TO, ONE_STAR_EASY_TO, TWO_STARS_FROM, TWO_STARS_TO = 5, 10, 9, 8, 10, 10
@@ -144,50 +145,36 @@ def balanced(regions: Regions, stars: int, level: int) -> bool:
     one-cell region is where a one-star easy puzzle begins (above easy, a star given away), more small regions
     turn the puzzle into counting."""
     size = len(regions)
-    sizes = Counter(region for row in regions for region in row).values()
-    return (max(sizes) <= LARGEST * size and sum(count < smallest(size, stars) for count in sizes) <= 1
-            and (level == 0 or min(sizes) > 1))
+    sizes = np.bincount(np.asarray(regions, np.int64).ravel())
+    return bool(kernel.balanced(sizes[sizes > 0], int(LARGEST * size), smallest(size, stars), level))
 
 
 def draw_map(size: int, stars: int, level: int, rng: random.Random) -> tuple[Regions, Grid]:
     """A balanced map with its stars: a random placement, a region grown from each star (or pair) at uneven
-    paces, drawn again until balanced."""
+    paces, drawn again until balanced (and every cell reached)."""
     for _ in range(MAX_DRAWS):
         answer = draw_stars(size, stars, rng)
-        regions = partition(size, size, rng, cores(answer, rng), max_size=int(LARGEST * size),
-                            pace=[rng.expovariate(1.0) ** SKEW for _ in range(size)])
-        if balanced(regions, stars, level):
+        grown = np.full((size, size), -1, np.int64)
+        for region, core in enumerate(cores(answer, rng)):
+            for r, c in core:
+                grown[r, c] = region
+        pace = np.array([rng.expovariate(1.0) ** SKEW for _ in range(size)])
+        regions = kernel.grow(grown, pace, int(LARGEST * size), rng.getrandbits(31)).tolist()
+        if min(map(min, regions)) >= 0 and balanced(regions, stars, level):
             return regions, answer
     raise GenerationFailed(f"no balanced map of {size}×{size} in {MAX_DRAWS} draws")
 
 
-def reshape(size: int, stars: int, level: int, rng: random.Random, deadline: Deadline) -> tuple[Regions, Grid] | None:
-    """A map the level decides entirely and the level below does not, by a walk over maps: a random placement's
-    regions, then one cell at a time (never a star) moved to a neighbouring region, a move kept when the map stays
-    balanced and the level decides at least as many cells as before; None when the walk runs out of moves."""
+def reshape(size: int, stars: int, level: int, rng: random.Random) -> tuple[Regions, Grid] | None:
+    """A map the level decides entirely and the level below does not, by a walk over maps (compiled:
+    ``kernel.walk``): a random placement's regions, then one cell at a time (never a star) moved to a neighbouring
+    region, a move kept when the map stays balanced and the level decides at least as many cells as before; None
+    when the walk runs out of moves."""
     regions, answer = draw_map(size, stars, level, rng)
-    loose = [(r, c) for r in range(size) for c in range(size) if not answer[r][c]]
-    full = size * size
-    best, focus = Masks(regions, stars).score(level), None
-    for _ in range(MOVES_PER_CELL * size * size):
-        deadline.check()
-        if best[0] == full:
-            if level == 0 or Masks(regions, stars).score(level - 1)[0] < full:
-                return regions, answer
-            best, focus = (full - 1, best[1], []), None  # too easy: walk on, away from what the level below decides
-        if focus is None:  # the open cells that can move: another answer's stars, a move rules one out
-            focus = [cell for cell in best[2] if not answer[cell[0]][cell[1]] and moves(regions, cell)]
-        r, c = rng.choice(focus if focus and rng.random() < FOCUS else loose)
-        targets = moves(regions, (r, c))
-        if not targets:
-            continue
-        moved = [row[:] for row in regions]
-        moved[r][c] = rng.choice(targets)
-        if not balanced(moved, stars, level):
-            continue
-        score = Masks(moved, stars).score(level)
-        if score[:2] >= best[:2]:
-            regions, best, focus = moved, score, None
+    grid = np.array(regions, np.int64)
+    if kernel.walk(grid, np.array(answer, np.int64), stars, level, SHORT_ROUNDS, MOVES_PER_CELL * size * size,
+                   FOCUS, int(LARGEST * size), smallest(size, stars), rng.getrandbits(31)):
+        return grid.tolist(), answer
     return None
 
 
@@ -195,7 +182,8 @@ def _make(params: StarBattleParams, seed: int, deadline: Deadline) -> Generated:
     rng = random.Random(seed)
     level = DIFFICULTY.names.index(params.difficulty)
     for walk in range(MAX_WALKS):
-        found = reshape(params.size, params.stars, level, rng, deadline)
+        deadline.check()
+        found = reshape(params.size, params.stars, level, rng)
         if found is not None:
             regions, answer = found
             puzzle = StarBattlePuzzle(size=params.size, stars=params.stars, regions=renumbered(regions))

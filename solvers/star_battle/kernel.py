@@ -1,12 +1,12 @@
 """The Star Battle levels compiled with numba: the kit's deductions (the rules alone round by round, short
-trials, trials followed to the end) on bit masks, for the generator's walk over region maps.
+trials, trials followed to the end) on bit masks, and the generator's walk over region maps that asks them.
 
-A map of side ``n`` (up to ``MAX_SIDE``) is two words (int64): a cell ``(r, c)`` is bit ``(r % per) * w + c``
-of word ``r // per``, ``w = n + 1`` (a spare column keeps a shift off the next row) and ``per = 63 // w`` whole
-rows to a word, so that no bit reaches the sign. A set of cells travels as the pair ``(lo, hi)``; a state as
-(stars lo, hi, empty lo, hi). ``layout`` makes a map's ``geometry`` (``n, stars, w, per, board lo, board hi``)
-and its units (rows, columns and regions, in the order their cells first meet them row by row: one unit a
-row of ``units``). Every function is non-recursive and compiled with ``cache=True``; ``warm_up`` loads them.
+A map of side ``n`` is ``k`` words (int64): a cell ``(r, c)`` is bit ``(r % per) * w + c`` of word ``r // per``,
+``w = n + 1`` (a spare column keeps a shift off the next row) and ``per = 63 // w`` whole rows to a word, so that
+no bit reaches the sign. A set of cells is an array of ``k`` words; a state two sets (stars, empty). ``layout``
+makes a map's ``geometry`` (``n, stars, w, per, k``, then the board's ``k`` words), its units (rows, columns and
+regions, in the order their cells first meet them row by row: one unit a row of ``units``) and each region id's
+unit. Every function is non-recursive and compiled with ``cache=True``; ``warm_up`` loads them.
 """
 
 from __future__ import annotations
@@ -17,27 +17,30 @@ from numba import njit
 from solvers.common import compile_lock
 from solvers.engines.bits import popcount
 
-MAX_SIDE = 10  # the most rows two words hold: 5 of 11 bits to a word
-N, STARS, WIDTH, PER, BOARD0, BOARD1 = range(6)  # the geometry's fields
+MAX_SIDE = 30
+N, STARS, WIDTH, PER, WORDS, BOARD = range(6)  # the geometry's fields (the board's words from BOARD on)
 UNLIMITED = -1  # rounds: follow until nothing changes
 
 
 @njit(cache=True)
 def layout(regions, stars):  # noqa: ANN001, ANN201 (numba)
-    """A map's geometry and units from its regions (ids 0 up, an (n, n) array) and stars per unit."""
+    """A map's geometry, units and each region id's unit from its regions (ids 0 up, an (n, n) array) and stars
+    per unit."""
     n = regions.shape[0]
     w = n + 1
     per = 63 // w
+    k = (n + per - 1) // per
     slot = np.full(regions.max() + 1, -1, np.int64)
     row_unit, column_unit = np.full(n, -1, np.int64), np.full(n, -1, np.int64)
-    units = np.zeros((2 * n + n * n, 2), np.int64)
-    board = np.zeros(2, np.int64)
+    units = np.zeros((2 * n + n * n, k), np.int64)
+    geometry = np.zeros(BOARD + k, np.int64)
+    geometry[N], geometry[STARS], geometry[WIDTH], geometry[PER], geometry[WORDS] = n, stars, w, per, k
     count = 0
     for r in range(n):
         word, shift = r // per, (r % per) * w
         for c in range(n):
             bit = np.int64(1) << (shift + c)
-            board[word] |= bit
+            geometry[BOARD + word] |= bit
             if row_unit[r] < 0:
                 row_unit[r] = count
                 count += 1
@@ -51,124 +54,301 @@ def layout(regions, stars):  # noqa: ANN001, ANN201 (numba)
                 slot[region] = count
                 count += 1
             units[slot[region], word] |= bit
-    geometry = np.array([n, stars, w, per, board[0], board[1]], np.int64)
-    return geometry, units[:count].copy()
+    return geometry, units[:count].copy(), slot
 
 
 @njit(cache=True)
-def around(m0, m1, w, per, b0, b1):  # noqa: ANN001, ANN201 (numba)
-    """The cells touching the cells ``(m0, m1)``, diagonals included (not the cells themselves)."""
+def around(geometry, m, out):  # noqa: ANN001, ANN201 (numba)
+    """Into ``out`` the cells touching the cells ``m``, diagonals included (not the cells themselves)."""
+    w, per, k = geometry[WIDTH], geometry[PER], geometry[WORDS]
     top = (per - 1) * w  # the last row of a word, to carry into the next
     row = (np.int64(1) << w) - 1
-    d0, d1 = (m0 << w) & b0, ((m1 << w) | (m0 >> top)) & b1  # each cell's one below
-    u0, u1 = ((m0 >> w) | ((m1 & row) << top)) & b0, (m1 >> w) & b1  # and above
-    v0, v1 = m0 | d0 | u0, m1 | d1 | u1
-    return ((v0 << 1) | (v0 >> 1) | d0 | u0) & b0, ((v1 << 1) | (v1 >> 1) | d1 | u1) & b1
+    for i in range(k):
+        board = geometry[BOARD + i]
+        down = ((m[i] << w) | ((m[i - 1] >> top) if i else 0)) & board  # each cell's one below
+        up = ((m[i] >> w) | (((m[i + 1] & row) << top) if i + 1 < k else 0)) & board  # and above
+        v = m[i] | down | up
+        out[i] = ((v << 1) | (v >> 1) | down | up) & board
 
 
 @njit(cache=True)
-def one_round(geometry, units, s0, s1, e0, e1, c0, c1):  # noqa: ANN001, ANN201 (numba)
-    """One round of the rules beside the cells ``(c0, c1)`` changed last round (every other rule is as it was):
-    (False, ...) when a rule breaks or two rules decide a cell both ways, else (True, the new state)."""
-    k, w, per, b0, b1 = geometry[STARS], geometry[WIDTH], geometry[PER], geometry[BOARD0], geometry[BOARD1]
-    a0, a1 = around(s0 & c0, s1 & c1, w, per, b0, b1)
-    if (a0 & s0) | (a1 & s1):
-        return False, s0, s1, e0, e1
-    o0, o1 = b0 & ~s0 & ~e0, b1 & ~s1 & ~e1
-    te0, te1, ts0, ts1 = a0 & o0, a1 & o1, np.int64(0), np.int64(0)
+def one_round(geometry, units, s, e, changed, work):  # noqa: ANN001, ANN201 (numba)
+    """One round of the rules beside the cells ``changed`` last round (every other rule is as it was), on the
+    state ``(s, e)`` in place, ``changed`` then the cells it decides: False when a rule breaks or two rules decide
+    a cell both ways. ``work``: four rows of scratch."""
+    stars, k = geometry[STARS], geometry[WORDS]
+    near, open_, to_empty, to_star = work[0], work[1], work[2], work[3]
+    for i in range(k):
+        open_[i] = s[i] & changed[i]
+    around(geometry, open_, near)
+    for i in range(k):
+        if near[i] & s[i]:
+            return False
+        open_[i] = geometry[BOARD + i] & ~s[i] & ~e[i]
+        to_empty[i], to_star[i] = near[i] & open_[i], 0
     for u in range(units.shape[0]):
-        x0, x1 = units[u, 0], units[u, 1]
-        if not ((x0 & c0) | (x1 & c1)):
+        touched, ones, left = False, 0, 0
+        for i in range(k):
+            touched |= (units[u, i] & changed[i]) != 0
+        if not touched:
             continue
-        ones = popcount(x0 & s0) + popcount(x1 & s1)
-        f0, f1 = x0 & o0, x1 & o1
-        left = popcount(f0) + popcount(f1)
-        if ones > k or ones + left < k:
-            return False, s0, s1, e0, e1
-        if left and ones == k:
-            te0, te1 = te0 | f0, te1 | f1
-        elif left and ones + left == k:
-            ts0, ts1 = ts0 | f0, ts1 | f1
-    if (ts0 & te0) | (ts1 & te1):
-        return False, s0, s1, e0, e1
-    return True, s0 | ts0, s1 | ts1, e0 | te0, e1 | te1
+        for i in range(k):
+            ones += popcount(units[u, i] & s[i])
+            left += popcount(units[u, i] & open_[i])
+        if ones > stars or ones + left < stars:
+            return False
+        if left and ones == stars:
+            for i in range(k):
+                to_empty[i] |= units[u, i] & open_[i]
+        elif left and ones + left == stars:
+            for i in range(k):
+                to_star[i] |= units[u, i] & open_[i]
+    for i in range(k):
+        if to_star[i] & to_empty[i]:
+            return False
+        s[i] |= to_star[i]
+        e[i] |= to_empty[i]
+        changed[i] = to_star[i] | to_empty[i]
+    return True
 
 
 @njit(cache=True)
-def follow(geometry, units, s0, s1, e0, e1, c0, c1, rounds):  # noqa: ANN001, ANN201 (numba)
-    """Rounds from the cells ``(c0, c1)`` until nothing changes (or ``rounds`` of them, ``UNLIMITED``): (False,
-    ...) when a rule breaks, else (True, the state)."""
+def follow(geometry, units, s, e, changed, rounds, work):  # noqa: ANN001, ANN201 (numba)
+    """Rounds from the cells ``changed`` until nothing changes (or ``rounds`` of them, ``UNLIMITED``), on the state
+    ``(s, e)`` in place (``changed`` used up): False when a rule breaks."""
     done = 0
-    while (c0 | c1) and (rounds < 0 or done < rounds):
+    while np.any(changed) and (rounds < 0 or done < rounds):
         done += 1
-        ok, n0, n1, m0, m1 = one_round(geometry, units, s0, s1, e0, e1, c0, c1)
-        if not ok:
-            return False, s0, s1, e0, e1
-        c0, c1 = (n0 ^ s0) | (m0 ^ e0), (n1 ^ s1) | (m1 ^ e1)
-        s0, s1, e0, e1 = n0, n1, m0, m1
-    return True, s0, s1, e0, e1
+        if not one_round(geometry, units, s, e, changed, work):
+            return False
+    return True
 
 
 @njit(cache=True)
-def assume(s0, s1, e0, e1, c0, c1, star):  # noqa: ANN001, ANN201 (numba)
-    """The state with the cells ``(c0, c1)`` a star (``star``) or empty."""
-    if star:
-        return s0 | c0, s1 | c1, e0, e1
-    return s0, s1, e0 | c0, e1 | c1
-
-
-@njit(cache=True)
-def trials(geometry, units, s0, s1, e0, e1, rounds):  # noqa: ANN001, ANN201 (numba)
+def trials(geometry, units, s, e, rounds, work):  # noqa: ANN001, ANN201 (numba)
     """Each open cell, row by row, assumed a star, then empty, and followed ``rounds`` rounds: a broken rule
     decides it the other way and the rules go on, passes over the grid until one decides nothing (as the kit's
-    ``trials``); (False, ...) when the rules then break."""
-    n, w, per, b0, b1 = geometry[N], geometry[WIDTH], geometry[PER], geometry[BOARD0], geometry[BOARD1]
+    ``trials``), on the state ``(s, e)`` in place; False when the rules then break. ``work``: seven rows."""
+    n, w, per = geometry[N], geometry[WIDTH], geometry[PER]
+    ts, te, cell = work[4], work[5], work[6]
     progress = True
-    while progress and ((s0 | e0) != b0 or (s1 | e1) != b1):
+    while progress and not done(geometry, s, e):
         progress = False
         for r in range(n):
             for c in range(n):
-                bit = np.int64(1) << ((r % per) * w + c)
-                c0, c1 = (bit, np.int64(0)) if r < per else (np.int64(0), bit)
+                word, bit = r // per, np.int64(1) << ((r % per) * w + c)
                 for star in (True, False):
-                    if ((s0 | e0) & c0) | ((s1 | e1) & c1):
+                    if (s[word] | e[word]) & bit:
                         break
-                    a0, a1, a2, a3 = assume(s0, s1, e0, e1, c0, c1, star)
-                    if follow(geometry, units, a0, a1, a2, a3, c0, c1, rounds)[0]:
+                    ts[:], te[:], cell[:] = s, e, 0
+                    cell[word] = bit
+                    (ts if star else te)[word] |= bit
+                    if follow(geometry, units, ts, te, cell, rounds, work):
                         continue
-                    a0, a1, a2, a3 = assume(s0, s1, e0, e1, c0, c1, not star)
-                    ok, t0, t1, t2, t3 = follow(geometry, units, a0, a1, a2, a3, c0, c1, UNLIMITED)
-                    if not ok:
-                        return False, s0, s1, e0, e1
-                    s0, s1, e0, e1, progress = t0, t1, t2, t3, True
-    return True, s0, s1, e0, e1
+                    ts[:], te[:], cell[:] = s, e, 0
+                    cell[word] = bit
+                    (te if star else ts)[word] |= bit
+                    if not follow(geometry, units, ts, te, cell, UNLIMITED, work):
+                        return False
+                    s[:], e[:], progress = ts, te, True
+    return True
+
+
+@njit(cache=True)
+def done(geometry, s, e):  # noqa: ANN001, ANN201 (numba)
+    """Whether the state decides every cell."""
+    return not np.any((s | e) != geometry[BOARD:])
 
 
 @njit(cache=True)
 def solve(geometry, units, level, short_rounds):  # noqa: ANN001, ANN201 (numba)
-    """(True, stars lo, hi, empty lo, hi) the levels up to ``level`` (0 the rules alone, 1 trials of
-    ``short_rounds`` rounds, 2 trials to the end) decide; (False, ...) when the rules break (no answer)."""
-    b0, b1 = geometry[BOARD0], geometry[BOARD1]
-    zero = np.int64(0)
-    ok, s0, s1, e0, e1 = follow(geometry, units, zero, zero, zero, zero, b0, b1, UNLIMITED)
+    """(True, stars, empty) the levels up to ``level`` (0 the rules alone, 1 trials of ``short_rounds`` rounds, 2
+    trials to the end) decide; (False, ...) when the rules break (no answer)."""
+    k = geometry[WORDS]
+    s, e, work = np.zeros(k, np.int64), np.zeros(k, np.int64), np.empty((7, k), np.int64)
+    ok = follow(geometry, units, s, e, geometry[BOARD:].copy(), UNLIMITED, work)
     for step in range(min(level, 2)):
-        if ok and ((s0 | e0) != b0 or (s1 | e1) != b1):
-            ok, s0, s1, e0, e1 = trials(geometry, units, s0, s1, e0, e1, short_rounds if step == 0 else UNLIMITED)
-    return ok, s0, s1, e0, e1
+        if ok and not done(geometry, s, e):
+            ok = trials(geometry, units, s, e, short_rounds if step == 0 else UNLIMITED, work)
+    return ok, s, e
 
 
 @njit(cache=True)
 def score(geometry, units, level, short_rounds, counts):  # noqa: ANN001, ANN201 (numba)
-    """What ``solve`` leaves open: into ``counts`` each unit's open cells, and the open cells (lo, hi); -1 cells
-    decided when the rules break (``counts`` untouched)."""
-    ok, s0, s1, e0, e1 = solve(geometry, units, level, short_rounds)
-    b0, b1 = geometry[BOARD0], geometry[BOARD1]
+    """What ``solve`` leaves open: into ``counts`` each unit's open cells, and the open cells; -1 cells decided
+    when the rules break (``counts`` untouched)."""
+    ok, s, e = solve(geometry, units, level, short_rounds)
+    board = geometry[BOARD:]
+    open_ = board & ~(s | e)
     if not ok:
-        return -1, np.int64(0), np.int64(0)
-    o0, o1 = b0 & ~(s0 | e0), b1 & ~(s1 | e1)
+        return -1, open_
     for u in range(units.shape[0]):
-        counts[u] = popcount(units[u, 0] & o0) + popcount(units[u, 1] & o1)
-    return popcount(b0 & ~o0) + popcount(b1 & ~o1), o0, o1
+        counts[u] = 0
+        for i in range(geometry[WORDS]):
+            counts[u] += popcount(units[u, i] & open_[i])
+    decided = 0
+    for i in range(geometry[WORDS]):
+        decided += popcount(board[i] & ~open_[i])
+    return decided, open_
+
+
+@njit(cache=True)
+def nearness(geometry, units, level, short_rounds, counts):  # noqa: ANN001, ANN201 (numba)
+    """How near the level is to solving the map: the cells it decides, -Σ log(open cells + 1) over the units
+    (nearer is larger), and the open cells."""
+    decided, open_ = score(geometry, units, level, short_rounds, counts)
+    closeness = 0.0
+    if decided >= 0:
+        for u in range(units.shape[0]):
+            closeness -= np.log(counts[u] + 1.0)
+    return decided, closeness, open_
+
+
+@njit(cache=True)
+def grow(cores, pace, largest, seed):  # noqa: ANN001, ANN201 (numba)
+    """Regions grown from ``cores`` (each cell its core's region id, -1 elsewhere) by random orthogonal steps into
+    free cells, a region taking a step as often as its ``pace`` against the others, none past ``largest`` cells;
+    a cell no region reaches stays -1."""
+    np.random.seed(seed)
+    n = cores.shape[0]
+    regions, sizes = cores.copy(), np.zeros(pace.shape[0], np.int64)
+    frontier = np.empty((4 * n * n, 2), np.int64)  # (region, cell): every take adds at most four
+    size = 0
+    for cell in range(n * n):
+        if regions.flat[cell] >= 0:
+            sizes[regions.flat[cell]] += 1
+            size = _push(frontier, size, regions.flat[cell], cell, n)
+    while size:
+        total = 0.0
+        for i in range(size):
+            total += pace[frontier[i, 0]]
+        x, at = np.random.random() * total, size - 1
+        for i in range(size):
+            x -= pace[frontier[i, 0]]
+            if x < 0:
+                at = i
+                break
+        region, cell = frontier[at, 0], frontier[at, 1]
+        size -= 1
+        frontier[at] = frontier[size]
+        if regions.flat[cell] < 0 and sizes[region] < largest:
+            regions.flat[cell] = region
+            sizes[region] += 1
+            size = _push(frontier, size, region, cell, n)
+    return regions
+
+
+@njit(cache=True)
+def _push(frontier, size, region, cell, n):  # noqa: ANN001, ANN202 (numba)
+    r, c = cell // n, cell % n
+    for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+        if 0 <= r + dr < n and 0 <= c + dc < n:
+            frontier[size, 0], frontier[size, 1] = region, (r + dr) * n + c + dc
+            size += 1
+    return size
+
+
+@njit(cache=True)
+def balanced(sizes, largest, small, level):  # noqa: ANN001, ANN201 (numba)
+    """No region past ``largest`` cells, at most one under ``small``, none of one cell above easy (level 0)."""
+    return sizes.max() <= largest and (sizes < small).sum() <= 1 and (level == 0 or sizes.min() > 1)
+
+
+@njit(cache=True)
+def moves(regions, r, c, targets):  # noqa: ANN001, ANN201 (numba)
+    """How many regions (into ``targets``) the cell may move to, keeping every region joined and none empty: the
+    neighbours' other regions, when the cell's own region stays one group without it."""
+    n, own = regions.shape[0], regions[r, c]
+    found, start = 0, -1
+    for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+        rr, cc = r + dr, c + dc
+        if 0 <= rr < n and 0 <= cc < n:
+            if regions[rr, cc] == own:
+                start = rr * n + cc
+            else:
+                targets[found] = regions[rr, cc]
+                found += 1
+                for i in range(found - 1):
+                    if targets[i] == regions[rr, cc]:
+                        found -= 1
+                        break
+    if not found or start < 0:
+        return 0  # no other region beside it, or the cell is its region
+    seen = np.zeros(n * n, np.bool_)
+    seen[r * n + c] = seen[start] = True
+    stack, top = np.empty(n * n, np.int64), 1
+    stack[0] = start
+    while top:
+        top -= 1
+        here = stack[top]
+        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+            rr, cc = here // n + dr, here % n + dc
+            if 0 <= rr < n and 0 <= cc < n and not seen[rr * n + cc] and regions[rr, cc] == own:
+                seen[rr * n + cc] = True
+                stack[top] = rr * n + cc
+                top += 1
+    for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+        rr, cc = r + dr, c + dc
+        if 0 <= rr < n and 0 <= cc < n and regions[rr, cc] == own and not seen[rr * n + cc]:
+            return 0  # the region falls apart without the cell
+    return found
+
+
+@njit(cache=True)
+def walk(regions, answer, stars, level, short_rounds, steps, focus, largest, small, seed, slack=0.0):  # noqa: ANN001, ANN201
+    """The generator's walk on ``regions`` (changed in place; ids 0 to n - 1) around the stars of ``answer``: up to
+    ``steps`` times a cell (never a star) moves to a neighbouring region, the move kept when the map stays
+    balanced and the level decides at least as many cells, no farther from solving it (``nearness``). A share
+    ``focus`` of the moves take a cell the level leaves open. True when the level decides every cell and the
+    level below does not."""
+    np.random.seed(seed)
+    n = regions.shape[0]
+    geometry, units, slot = layout(regions, stars)
+    w, per, full = geometry[WIDTH], geometry[PER], n * n
+    sizes = np.zeros(n, np.int64)
+    for region in regions.ravel():
+        sizes[region] += 1
+    counts, targets = np.zeros(units.shape[0], np.int64), np.zeros(4, np.int64)
+    loose = np.flatnonzero(answer.ravel() == 0)
+    chosen, picks = np.empty(full, np.int64), -1  # the open cells that can move (-1: not read since the last move)
+    decided, closeness, open_ = nearness(geometry, units, level, short_rounds, counts)
+    for _ in range(steps):
+        if decided == full:
+            if level == 0 or score(geometry, units, level - 1, short_rounds, counts)[0] < full:
+                return True
+            decided, picks = full - 1, 0  # too easy: walk on, away from what the level below decides
+        if picks < 0:
+            picks = 0
+            for cell in loose:
+                r, c = cell // n, cell % n
+                if open_[r // per] >> ((r % per) * w + c) & 1 and moves(regions, r, c, targets):
+                    chosen[picks] = cell
+                    picks += 1
+        cell = chosen[np.random.randint(0, picks)] if picks and np.random.random() < focus else \
+            loose[np.random.randint(0, loose.shape[0])]
+        r, c = cell // n, cell % n
+        found = moves(regions, r, c, targets)
+        if not found:
+            continue
+        own, to = regions[r, c], targets[np.random.randint(0, found)]
+        sizes[own] -= 1
+        sizes[to] += 1
+        if balanced(sizes, largest, small, level):
+            bit = np.int64(1) << ((r % per) * w + c)
+            units[slot[own], r // per] ^= bit
+            units[slot[to], r // per] ^= bit
+            regions[r, c] = to
+            moved = nearness(geometry, units, level, short_rounds, counts)
+            if moved[0] > decided or moved[0] == decided and moved[1] >= closeness - slack:
+                decided, closeness, open_ = moved
+                picks = -1
+                continue
+            units[slot[own], r // per] ^= bit
+            units[slot[to], r // per] ^= bit
+            regions[r, c] = own
+        sizes[own] += 1
+        sizes[to] -= 1
+    return False
 
 
 def warm_up() -> None:
@@ -176,7 +356,12 @@ def warm_up() -> None:
     with compile_lock(__name__):
         for n, stars in ((5, 1), (10, 2)):
             regions = np.array([[r // 2 if stars == 2 else r for _ in range(n)] for r in range(n)], np.int64)
-            geometry, units = layout(regions, stars)
+            geometry, units, _ = layout(regions, stars)
             for level in range(3):
                 score(geometry, units, level, 2, np.zeros(units.shape[0], np.int64))
                 solve(geometry, units, level, 2)
+            answer = np.zeros((n, n), np.int64)
+            walk(regions, answer, stars, 1, 2, 3, 0.5, 3 * n, 2, 0)
+            cores = np.full((n, n), -1, np.int64)
+            cores[:, 0] = np.arange(n)
+            grow(cores, np.ones(n), 3 * n, 0)
