@@ -295,7 +295,7 @@ def moves(regions, r, c, targets):  # noqa: ANN001, ANN201 (numba)
 
 
 @njit(cache=True)
-def walk(regions, answer, stars, level, short_rounds, steps, focus, largest, small, seed, slack=0.0):  # noqa: ANN001, ANN201
+def walk(regions, answer, stars, level, short_rounds, steps, focus, largest, small, seed):  # noqa: ANN001, ANN201
     """The generator's walk on ``regions`` (changed in place; ids 0 to n - 1) around the stars of ``answer``: up to
     ``steps`` times a cell (never a star) moves to a neighbouring region, the move kept when the map stays
     balanced and the level decides at least as many cells, no farther from solving it (``nearness``). A share
@@ -339,7 +339,7 @@ def walk(regions, answer, stars, level, short_rounds, steps, focus, largest, sma
             units[slot[to], r // per] ^= bit
             regions[r, c] = to
             moved = nearness(geometry, units, level, short_rounds, counts)
-            if moved[0] > decided or moved[0] == decided and moved[1] >= closeness - slack:
+            if moved[0] > decided or moved[0] == decided and moved[1] >= closeness:
                 decided, closeness, open_ = moved
                 picks = -1
                 continue

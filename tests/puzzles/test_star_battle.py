@@ -13,6 +13,11 @@ import pytest
 
 from generators.star_battle import (
     DIFFICULTY,
+    MAX_SIDE,
+    ONE_STAR_EASY_TO,
+    ONE_STAR_TO,
+    TWO_STARS_FROM,
+    TWO_STARS_TO,
     StarBattleParams,
     check,
     cores,
@@ -117,20 +122,32 @@ def test_generated_maps_are_balanced(size: int, stars: int, level: str) -> None:
 
 
 def test_params_refuse_one_star_past_its_largest_side() -> None:
-    StarBattleParams(size=9, difficulty="hard")
-    StarBattleParams(size=8, difficulty="easy")
-    for size, level in ((10, "medium"), (9, "easy")):
-        with pytest.raises(ValueError, match="one-star puzzles are made up to 9×9 at medium and hard and 8×8 at easy"):
-            StarBattleParams(size=size, difficulty=level)
+    StarBattleParams(size=ONE_STAR_TO, difficulty="hard")
+    StarBattleParams(size=ONE_STAR_EASY_TO, difficulty="easy")
+    message = (f"one-star puzzles are made up to {ONE_STAR_TO}×{ONE_STAR_TO} at medium and hard and "
+               f"{ONE_STAR_EASY_TO}×{ONE_STAR_EASY_TO} at easy .* two stars on {TWO_STARS_FROM}×{TWO_STARS_FROM} to "
+               f"{TWO_STARS_TO}×{TWO_STARS_TO}")
+    for size, level in ((ONE_STAR_TO + 1, "medium"), (ONE_STAR_EASY_TO + 1, "easy")):
+        if size <= MAX_SIDE:
+            with pytest.raises(ValueError, match=message):
+                StarBattleParams(size=size, difficulty=level)
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("level", ["medium", "hard"])
-def test_one_star_at_its_largest_side_is_made_at_its_level(level: str) -> None:
-    made = generate_puzzle(StarBattleParams(size=9, difficulty=level), 0, Deadline.after(60))
+LARGEST_SIDES = [(ONE_STAR_EASY_TO, 1, "easy"), (ONE_STAR_TO, 1, "medium"), (ONE_STAR_TO, 1, "hard"),
+                 (TWO_STARS_TO, 2, "medium"), (TWO_STARS_TO, 2, "hard")]
+
+
+@pytest.mark.parametrize(("size", "stars", "level"), LARGEST_SIDES)
+def test_each_level_at_its_largest_side_is_made_unique_and_at_its_level(size: int, stars: int, level: str) -> None:
+    made = generate_puzzle(StarBattleParams(size=size, stars=stars, difficulty=level), 0, Deadline.after(60))
     assert made.difficulty is not None and made.difficulty.level == level
     assert DIFFICULTY.grade(made.puzzle, Deadline.after(60)).level == level
-    assert solve(made.puzzle, 2, Deadline.after(60), "cadical").count == 1
+    for backend in ("cadical", "z3"):
+        assert solve(made.puzzle, 2, Deadline.after(60), backend).count == 1, backend
+    assert check(made.puzzle, made.solution) == []
+    sizes = sorted(Counter(region for row in made.puzzle.regions for region in row).values())
+    assert len(sizes) == size and sizes[-1] <= 2.5 * size and sum(c < smallest(size, stars) for c in sizes) <= 1
+    assert level == "easy" or sizes[0] > 1, sizes
 
 
 @pytest.mark.parametrize("seed", range(2))
@@ -167,8 +184,8 @@ def walked_map(seed: int) -> StarBattlePuzzle:
     """A random map (any side the generator makes, one or two stars) a few random region moves on, as the
     generator's walk leaves them."""
     rng = random.Random(seed)
-    size = rng.choice([5, 6, 7, 8, 9, 10])
-    puzzle = random_map(seed, size, 2 if size == 10 and rng.random() < 0.5 else 1)
+    size = rng.choice([5, 6, 7, 8, 9, 10, 12, 14])
+    puzzle = random_map(seed, size, 2 if size >= 10 and rng.random() < 0.5 else 1)
     regions = [row[:] for row in puzzle.regions]
     for _ in range(rng.randrange(8)):
         r, c = rng.randrange(size), rng.randrange(size)
@@ -181,7 +198,7 @@ def walked_map(seed: int) -> StarBattlePuzzle:
 def test_the_bit_mask_levels_decide_what_the_kits_array_levels_decide(seed: int) -> None:
     """The generator's walk asks ``Masks`` (compiled); the grade asks the kit: the two must decide the same
     cells."""
-    puzzle = random_map(seed, 6 + seed % 3, 1) if seed % 4 else random_map(seed, 10, 2)
+    puzzle = random_map(seed, (6, 7, 8, 11, 14)[seed % 5], 1) if seed % 4 else random_map(seed, (10, 13)[seed % 8 // 4], 2)
     masks = Masks(puzzle.regions, puzzle.stars)
     for level in range(3):
         ours_ = masks.solve(level)
@@ -228,9 +245,10 @@ def test_a_two_star_model_has_its_counts() -> None:
 
 
 def test_params_refuse_two_stars_on_a_small_grid_or_at_easy() -> None:
-    for size in (8, 9):
-        with pytest.raises(ValueError, match="10×10"):
-            StarBattleParams(size=size, stars=2)
+    for size in (8, 9, TWO_STARS_TO + 1):
+        if size <= MAX_SIDE:
+            with pytest.raises(ValueError, match=f"two stars are made on 10×10 to {TWO_STARS_TO}×{TWO_STARS_TO}"):
+                StarBattleParams(size=size, stars=2)
     with pytest.raises(ValueError, match="medium or hard"):
         StarBattleParams(size=10, stars=2, difficulty="easy")
 
