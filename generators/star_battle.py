@@ -28,7 +28,7 @@ from solvers.kit.partition import Regions, renumbered
 from solvers.star_battle import kernel, picture, puzzlink
 from solvers.star_battle.rules import StarBattleAnswer, StarBattlePuzzle, model
 
-MIN_SIDE, ONE_STAR_TO, ONE_STAR_EASY_TO, TWO_STARS_FROM, TWO_STARS_TO = 5, 10, 10, 10, 11
+MIN_SIDE, ONE_STAR_TO, TWO_STARS_FROM, TWO_STARS_TO = 5, 10, 10, 11
 MAX_SIDE = max(ONE_STAR_TO, TWO_STARS_TO)
 MOVES_PER_CELL, MAX_WALKS, MAX_PAIRINGS = 2, 2000, 100
 SKEW, FOCUS = 0.5, 0.95  # paces drawn exp(1)**SKEW; the share of moves taking a cell the level leaves open
@@ -42,8 +42,8 @@ Grid = list[list[int]]
 
 class StarBattleParams(BaseModel):
     size: int = Field(8, ge=MIN_SIDE, le=MAX_SIDE,
-                      description=f"Grid side N (N regions): {MIN_SIDE}–{ONE_STAR_TO} with one star ({ONE_STAR_EASY_TO} "
-                                  f"at most at easy), {TWO_STARS_FROM}–{TWO_STARS_TO} with two.")
+                      description=f"Grid side N (N regions): {MIN_SIDE}–{ONE_STAR_TO} with one star, "
+                                  f"{TWO_STARS_FROM}–{TWO_STARS_TO} with two.")
     stars: int = Field(1, ge=1, le=2, description=f"Stars per row, column and region; 2 on {TWO_STARS_FROM}×"
                                                   f"{TWO_STARS_FROM} to {TWO_STARS_TO}×{TWO_STARS_TO} (medium or hard).")
     difficulty: Literal[tuple(DIFFICULTY.names)] = Field(  # type: ignore[valid-type]
@@ -56,11 +56,10 @@ class StarBattleParams(BaseModel):
         if self.stars == 2 and not TWO_STARS_FROM <= self.size <= TWO_STARS_TO:
             raise ValueError(f"two stars are made on {two_stars} at medium and hard (smaller has no room; larger takes "
                              "the generator's walk past the time budget, though solve reads any size up to 30)")
-        largest = ONE_STAR_EASY_TO if self.difficulty == DIFFICULTY.names[0] else ONE_STAR_TO
-        if self.stars == 1 and self.size > largest:
-            raise ValueError(f"one-star puzzles are made up to {ONE_STAR_TO}×{ONE_STAR_TO} at medium and hard and "
-                             f"{ONE_STAR_EASY_TO}×{ONE_STAR_EASY_TO} at easy (larger balanced maps take the generator's "
-                             f"walk past the time budget, though solve reads any size up to 30); two stars on {two_stars}")
+        if self.stars == 1 and self.size > ONE_STAR_TO:
+            raise ValueError(f"one-star puzzles are made up to {ONE_STAR_TO}×{ONE_STAR_TO} at every level (larger balanced "
+                             "maps take the generator's walk past the time budget, though solve reads any size up to 30); "
+                             f"two stars on {two_stars}")
         if self.stars == 2 and self.difficulty == DIFFICULTY.names[0]:
             raise ValueError("two-star puzzles are medium or hard: no row, column or region starts with only its two "
                              "cells open, so the counts alone never begin")
@@ -216,7 +215,7 @@ PUZZLE_TYPE = PuzzleType(
     parse_url=puzzlink.parse_url,
     to_url=puzzlink.to_url,
     backends=("cadical", "z3"),
-    catalogue={"sizes": f"{MIN_SIDE}–{ONE_STAR_TO} to generate with one star ({ONE_STAR_EASY_TO} at easy), "
+    catalogue={"sizes": f"{MIN_SIDE}–{ONE_STAR_TO} to generate with one star, "
                         f"{TWO_STARS_FROM}–{TWO_STARS_TO} with two (medium or hard); up to 30 to solve",
                "stars": "1 or 2 per row, column and region"},
     difficulty=DIFFICULTY,

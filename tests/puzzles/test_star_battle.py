@@ -14,7 +14,6 @@ import pytest
 from generators.star_battle import (
     DIFFICULTY,
     MAX_SIDE,
-    ONE_STAR_EASY_TO,
     ONE_STAR_TO,
     TWO_STARS_FROM,
     TWO_STARS_TO,
@@ -123,17 +122,16 @@ def test_generated_maps_are_balanced(size: int, stars: int, level: str) -> None:
 
 def test_params_refuse_one_star_past_its_largest_side() -> None:
     StarBattleParams(size=ONE_STAR_TO, difficulty="hard")
-    StarBattleParams(size=ONE_STAR_EASY_TO, difficulty="easy")
-    message = (f"one-star puzzles are made up to {ONE_STAR_TO}×{ONE_STAR_TO} at medium and hard and "
-               f"{ONE_STAR_EASY_TO}×{ONE_STAR_EASY_TO} at easy .* two stars on {TWO_STARS_FROM}×{TWO_STARS_FROM} to "
-               f"{TWO_STARS_TO}×{TWO_STARS_TO}")
-    for size, level in ((ONE_STAR_TO + 1, "medium"), (ONE_STAR_EASY_TO + 1, "easy")):
+    StarBattleParams(size=ONE_STAR_TO, difficulty="easy")
+    message = (f"one-star puzzles are made up to {ONE_STAR_TO}×{ONE_STAR_TO} at every level .* two stars on "
+               f"{TWO_STARS_FROM}×{TWO_STARS_FROM} to {TWO_STARS_TO}×{TWO_STARS_TO}")
+    for size, level in ((ONE_STAR_TO + 1, "medium"), (ONE_STAR_TO + 1, "easy")):
         if size <= MAX_SIDE:
             with pytest.raises(ValueError, match=message):
                 StarBattleParams(size=size, difficulty=level)
 
 
-LARGEST_SIDES = [(ONE_STAR_EASY_TO, 1, "easy"), (ONE_STAR_TO, 1, "medium"), (ONE_STAR_TO, 1, "hard"),
+LARGEST_SIDES = [(ONE_STAR_TO, 1, "easy"), (ONE_STAR_TO, 1, "medium"), (ONE_STAR_TO, 1, "hard"),
                  (TWO_STARS_TO, 2, "medium"), (TWO_STARS_TO, 2, "hard")]
 
 
