@@ -16,7 +16,7 @@ from pydantic import BaseModel
 
 from generators.pipeline import Adjust, Generated, GenerationFailed, generate, generate_at_level
 from solvers.common import Deadline
-from solvers.kit.arrays import Read, solves, within
+from solvers.kit.arrays import Levels, Read, solves, within
 from solvers.kit.rules import Model, Prover
 from solvers.techniques.human import Difficulty, Grade, GridState, HumanSolver
 
@@ -175,6 +175,21 @@ def make_at_level(genre: ClueGenre[Any, Any], answer_model: type[BaseModel], dif
     return generate_at_level(lambda draw_seed, budget: make(genre, answer_model, params, draw_seed, budget,
                                                             None if top else fits, not first),
                              difficulty.grade, level, seed, deadline)
+
+
+def make_on_levels(genre: ClueGenre[Any, Any], answer_model: type[BaseModel], people: HumanSolver[Model, GridState],
+                   grade: Callable[[Any, Deadline], Grade], params: Any, seed: int, deadline: Deadline,
+                   prove_from: int | None = None) -> Generated[BaseModel, BaseModel]:
+    """``make_at_level`` for a genre whose rules only the kit's array state reads (a loop, a genre's own rule, not
+    plain counts): each clue goes while ``Levels.fits`` still solves the puzzle at its level. From level
+    ``prove_from`` on, the prover answers first whether a clue may go: a clue the answer's uniqueness needs is kept
+    without the level's trials, which would refuse it too (sound deductions never solve an ambiguous puzzle) at a
+    higher cost; below it the checks cost less than the proofs."""
+    level = people.level_names.index(params.difficulty)
+    fits = Levels(level).fits
+    prove_first = prove_from is not None and level >= prove_from
+    return generate_at_level(lambda draw_seed, budget: make(genre, answer_model, params, draw_seed, budget, fits,
+                                                            prove_first), grade, params.difficulty, seed, deadline)
 
 
 def group_checks(reading: Read, chain: int) -> tuple[Callable[[Model, frozenset[Any] | None], bool], ...]:

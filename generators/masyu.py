@@ -8,16 +8,16 @@ from __future__ import annotations
 import random
 from itertools import product
 
-from generators.kit import make
+from generators.kit import make_on_levels
 from generators.loops import Edges, grow_region, outline
 from generators.params import rectangle_params
-from generators.pipeline import Generated, generate_at_level
+from generators.pipeline import Generated
 from generators.spec import PuzzleType, TathamPreset
 from solvers.common import Cell, Deadline
 from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
 from solvers.kit import together
-from solvers.kit.arrays import Levels, fast
+from solvers.kit.arrays import fast
 from solvers.masyu import picture, puzzlink, tatham
 from solvers.masyu.rules import BLACK, WHITE, MasyuAnswer, MasyuPuzzle, layout, model
 
@@ -121,15 +121,8 @@ class MasyuGenre:
 
 
 def generate_puzzle(params: MasyuParams, seed: int, deadline: Deadline) -> Generated:
-    """As the kit's ``make_at_level``, with the level checks on arrays, which read a loop's rule. At hard the prover
-    answers first whether a clue may go: a clue the puzzle's uniqueness needs is kept without the level's trials to
-    the end, which would refuse it too (its deductions are sound) at a higher cost; below, the checks cost less than
-    the proofs."""
-    level = PEOPLE.level_names.index(params.difficulty)
-    fits = Levels(level).fits
-    return generate_at_level(lambda draw_seed, budget: make(MasyuGenre(), MasyuAnswer, params, draw_seed, budget, fits,
-                                                            prove_first=level == 2),
-                             DIFFICULTY.grade, params.difficulty, seed, deadline)
+    """On the kit's array levels, which read a loop's rule; the prover goes first at hard."""
+    return make_on_levels(MasyuGenre(), MasyuAnswer, PEOPLE, DIFFICULTY.grade, params, seed, deadline, prove_from=2)
 
 
 

@@ -10,14 +10,14 @@ from typing import Any
 
 import numpy as np
 
-from generators.kit import make
+from generators.kit import make_on_levels
 from generators.params import rectangle_params
-from generators.pipeline import Generated, generate_at_level
+from generators.pipeline import Generated
 from generators.spec import PuzzleType, TathamPreset
 from solvers.common import Cell, Deadline
 from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
-from solvers.kit.arrays import Levels, fast
+from solvers.kit.arrays import fast
 from solvers.kit.human import SHORT_ROUNDS
 from solvers.shikaku import kernel, picture, puzzlink, tatham
 from solvers.shikaku.rules import Rect, Regions, ShikakuAnswer, ShikakuPuzzle, model, rect_cells
@@ -171,11 +171,8 @@ def answer(rects: list[Rect], at: dict[Rect, Cell], rows: int, cols: int) -> dic
 
 
 def generate_puzzle(params: Any, seed: int, deadline: Deadline) -> Generated:
-    """As the kit's ``make_at_level``, with the level checks on arrays (``solvers.kit.arrays``): a number's
-    rectangle is not a plain count, which the kit's own array checks need."""
-    fits = Levels(PEOPLE.level_names.index(params.difficulty)).fits
-    return generate_at_level(lambda draw_seed, budget: make(ShikakuGenre(), ShikakuAnswer, params, draw_seed, budget,
-                                                            fits), DIFFICULTY.grade, params.difficulty, seed, deadline)
+    """On the kit's array levels, which read a number's rectangle (not a plain count)."""
+    return make_on_levels(ShikakuGenre(), ShikakuAnswer, PEOPLE, DIFFICULTY.grade, params, seed, deadline)
 
 
 check = kit.checker(model)

@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import random
 
-from generators.kit import make
+from generators.kit import make_on_levels
 from generators.loops import Edges, grow_region, outline
 from generators.params import rectangle_params
-from generators.pipeline import Generated, generate_at_level
+from generators.pipeline import Generated
 from generators.spec import PuzzleType, TathamPreset
 from solvers.common import Cell, Deadline
 from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
-from solvers.kit.arrays import Levels, fast
+from solvers.kit.arrays import fast
 from solvers.slitherlink import picture, puzzlink, tatham
 from solvers.slitherlink.rules import SlitherlinkAnswer, SlitherlinkPuzzle, around, layout, model
 
@@ -54,11 +54,8 @@ class SlitherlinkGenre:
 
 
 def generate_puzzle(params: SlitherlinkParams, seed: int, deadline: Deadline) -> Generated:
-    """As the kit's ``make_at_level``, with the level checks on arrays (``solvers.kit.arrays``): a loop's rule
-    is not a plain count, which the kit's own array checks need."""
-    fits = Levels(PEOPLE.level_names.index(params.difficulty)).fits
-    return generate_at_level(lambda draw_seed, budget: make(SlitherlinkGenre(), SlitherlinkAnswer, params, draw_seed,
-                                                            budget, fits), DIFFICULTY.grade, params.difficulty, seed, deadline)
+    """On the kit's array levels, which read a loop's rule."""
+    return make_on_levels(SlitherlinkGenre(), SlitherlinkAnswer, PEOPLE, DIFFICULTY.grade, params, seed, deadline)
 
 
 check = kit.checker(model)

@@ -13,13 +13,13 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, model_validator
 
-from generators.kit import make
-from generators.pipeline import Generated, GenerationFailed, generate_at_level
+from generators.kit import make_on_levels
+from generators.pipeline import Generated, GenerationFailed
 from generators.spec import PuzzleType, TathamPreset
 from solvers.common import Cell, Deadline
 from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
-from solvers.kit.arrays import Levels, fast
+from solvers.kit.arrays import fast
 from solvers.takuzu import picture, tatham
 from solvers.takuzu.rules import TakuzuAnswer, TakuzuPuzzle, model
 
@@ -124,14 +124,9 @@ class TakuzuGenre:
 
 
 def generate_puzzle(params: TakuzuParams, seed: int, deadline: Deadline) -> Generated:
-    """As the kit's ``make_at_level``, with the level checks on arrays; a draw graded off its level is drawn again.
-    Above easy the prover answers first whether a clue may go: a clue the puzzle's uniqueness needs is kept without
-    the level's trials, which would refuse it too (its deductions are sound) at a higher cost."""
-    level = PEOPLE.level_names.index(params.difficulty)
-    fits = Levels(level).fits
-    return generate_at_level(lambda draw_seed, budget: make(TakuzuGenre(params.unique_lines), TakuzuAnswer, params,
-                                                            draw_seed, budget, fits, prove_first=level > 0),
-                             DIFFICULTY.grade, params.difficulty, seed, deadline)
+    """On the kit's array levels; a draw graded off its level is drawn again; the prover goes first above easy."""
+    return make_on_levels(TakuzuGenre(params.unique_lines), TakuzuAnswer, PEOPLE, DIFFICULTY.grade, params, seed,
+                          deadline, prove_from=1)
 
 
 check = kit.checker(model)
