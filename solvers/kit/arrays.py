@@ -103,7 +103,7 @@ class State:
         self.c = c = compiled(model)
         self.deeper = deeper
         flat = model.flat
-        self.cells, self.at = flat.cells, flat.at
+        self.cells = flat.cells
         self.counts_at, self.quiet_at, self.ends = c.counts_at, c.quiet_at, c.ends  # read by every set
         self.active = active = [shows(clue, shown) for clue in flat.clue]
         self.at_active = flat.at if all(active) else [[k for k in ks if active[k]] for ks in flat.at]  # read by near
