@@ -17,7 +17,6 @@ from numba import njit
 from solvers.common import compile_lock
 from solvers.engines.bits import popcount
 
-MAX_SIDE = 30
 N, STARS, WIDTH, PER, WORDS, BOARD = range(6)  # the geometry's fields (the board's words from BOARD on)
 UNLIMITED = -1  # rounds: follow until nothing changes
 

@@ -9,6 +9,7 @@ import math
 import random
 from collections import Counter
 
+import numpy as np
 import pytest
 
 from generators.star_battle import (
@@ -27,8 +28,9 @@ from generators.star_battle import (
 )
 from solvers.common import Deadline
 from solvers.kit import arrays
+from solvers.kit.human import SHORT_ROUNDS
 from solvers.kit.partition import moves, partition
-from solvers.star_battle.levels import Masks
+from solvers.star_battle import kernel
 from solvers.star_battle.picture import STAR, render
 from solvers.star_battle.puzzlink import parse_url, to_url
 from solvers.star_battle.rules import StarBattleAnswer, StarBattlePuzzle, model, model_of
@@ -165,6 +167,40 @@ def test_hints_from_an_empty_grid_follow_the_solution_to_the_end(seed: int) -> N
     else:
         pytest.fail("hints did not finish the puzzle")
     assert grid == made.solution.stars
+
+
+class Masks:
+    """One map's units (rows, columns, regions, each with ``stars`` stars) as the compiled kernel's bit masks, read
+    back as cells: how the tests ask the generator's own levels and walk score (``kernel.solve``, ``kernel.nearness``)."""
+
+    def __init__(self, regions: list[list[int]], stars: int):
+        ids = np.asarray(regions, np.int64)
+        self.n = len(regions)
+        if ids.min() < 0 or ids.max() >= self.n * self.n:
+            ids = np.unique(ids, return_inverse=True)[1].reshape(self.n, self.n).astype(np.int64)
+        self.geometry, self.units, _ = kernel.layout(ids, stars)
+
+    def solve(self, level: int) -> list[list[int]] | None:
+        """Each cell a star (1), empty (0) or open (-1) as the levels up to ``level`` (0 the rules alone, 1 short
+        trials, 2 trials) decide; None when the rules break (a map with no answer)."""
+        ok, stars, empty_ = kernel.solve(self.geometry, self.units, level, SHORT_ROUNDS)
+        if not ok:
+            return None
+        star, empty = set(self.cells(*stars.tolist())), set(self.cells(*empty_.tolist()))
+        return [[1 if (r, c) in star else 0 if (r, c) in empty else -1 for c in range(self.n)] for r in range(self.n)]
+
+    def score(self, level: int) -> tuple[int, float, list[tuple[int, int]]]:
+        """The walk's score of the map: the cells the level decides, its closeness, and the cells it leaves open."""
+        counts = np.zeros(len(self.units), np.int64)
+        decided, closeness, open_ = kernel.nearness(self.geometry, self.units, level, SHORT_ROUNDS, counts)
+        if decided < 0:
+            return -1, 0.0, []
+        return int(decided), float(closeness), self.cells(*open_.tolist())
+
+    def cells(self, *words: int) -> list[tuple[int, int]]:
+        """The cells of a set (its words), row by row."""
+        per, width = int(self.geometry[kernel.PER]), self.n + 1
+        return [(r, c) for r in range(self.n) for c in range(self.n) if words[r // per] >> ((r % per) * width + c) & 1]
 
 
 def kit_levels(puzzle: StarBattlePuzzle, level: int) -> list[int] | None:
