@@ -239,6 +239,18 @@ def test_the_bit_mask_levels_decide_what_the_kits_array_levels_decide(seed: int)
         assert (None if ours_ is None else [v for row in ours_ for v in row]) == kit_levels(puzzle, level), (seed, level)
 
 
+def test_the_walks_moves_are_the_partition_helpers() -> None:
+    """The compiled walk moves a cell only where ``solvers.kit.partition.moves`` would: to a neighbouring region,
+    its own staying joined and not empty; on every cell of many walked maps."""
+    targets = np.zeros(4, np.int64)
+    for seed in range(40):
+        regions = walked_map(seed).regions
+        grid = np.array(regions, np.int64)
+        for r, c in itertools.product(range(len(regions)), repeat=2):
+            found = kernel.moves(grid, r, c, targets)
+            assert sorted(targets[:found].tolist()) == moves(regions, (r, c)), (seed, r, c)
+
+
 def test_the_bit_mask_score_is_the_kits_reading_counted_unit_by_unit() -> None:
     """The walk keeps a move by ``Masks.score``: cells decided, then -Σ log(open cells + 1) over the rows, columns
     and regions in the order the cells meet them row by row (a float: the same order, the same sum, so the same
