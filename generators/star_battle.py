@@ -140,16 +140,16 @@ def smallest(size: int, stars: int) -> int:
     return max(2 * stars, round(size / 3))
 
 
-def balanced(regions: Regions, stars: int, level: int) -> bool:
+def balanced(regions: np.ndarray, stars: int, level: int) -> bool:
     """Whether no region passes ``LARGEST`` times the mean size and at most one is small (``smallest``): a
     one-cell region is where a one-star easy puzzle begins (above easy, a star given away), more small regions
     turn the puzzle into counting."""
     size = len(regions)
-    sizes = np.bincount(np.asarray(regions, np.int64).ravel())
+    sizes = np.bincount(regions.ravel())
     return bool(kernel.balanced(sizes[sizes > 0], int(LARGEST * size), smallest(size, stars), level))
 
 
-def draw_map(size: int, stars: int, level: int, rng: random.Random) -> tuple[Regions, Grid]:
+def draw_map(size: int, stars: int, level: int, rng: random.Random) -> tuple[np.ndarray, Grid]:
     """A balanced map with its stars: a random placement, a region grown from each star (or pair) at uneven
     paces, drawn again until balanced (and every cell reached)."""
     for _ in range(MAX_DRAWS):
@@ -159,8 +159,8 @@ def draw_map(size: int, stars: int, level: int, rng: random.Random) -> tuple[Reg
             for r, c in core:
                 grown[r, c] = region
         pace = np.array([rng.expovariate(1.0) ** SKEW for _ in range(size)])
-        regions = kernel.grow(grown, pace, int(LARGEST * size), rng.getrandbits(31)).tolist()
-        if min(map(min, regions)) >= 0 and balanced(regions, stars, level):
+        regions = kernel.grow(grown, pace, int(LARGEST * size), rng.getrandbits(31))
+        if regions.min() >= 0 and balanced(regions, stars, level):
             return regions, answer
     raise GenerationFailed(f"no balanced map of {size}×{size} in {MAX_DRAWS} draws")
 
@@ -170,8 +170,7 @@ def reshape(size: int, stars: int, level: int, rng: random.Random) -> tuple[Regi
     ``kernel.walk``): a random placement's regions, then one cell at a time (never a star) moved to a neighbouring
     region, a move kept when the map stays balanced and the level decides at least as many cells as before; None
     when the walk runs out of moves."""
-    regions, answer = draw_map(size, stars, level, rng)
-    grid = np.array(regions, np.int64)
+    grid, answer = draw_map(size, stars, level, rng)
     if kernel.walk(grid, np.array(answer, np.int64), stars, level, SHORT_ROUNDS, MOVES_PER_CELL * size * size,
                    FOCUS, int(LARGEST * size), smallest(size, stars), rng.getrandbits(31)):
         return grid.tolist(), answer
