@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TypeVar
 
@@ -128,14 +127,3 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     worker = getattr(request.config, "workerinput", {}).get("workerid", "main")
     return fresh_postgres_database(f"puzzlegen_test_{worker}")
 
-
-def generation_digest(make: Callable[[int], object], seeds: int) -> str:
-    """A short digest of what ``make(seed)`` generates for seeds 0..seeds-1 (puzzle, answer and grade): a
-    generator made faster must keep making exactly these."""
-    digest = hashlib.sha256()
-    for seed in range(seeds):
-        made = make(seed)
-        digest.update(made.puzzle.model_dump_json().encode())
-        digest.update(made.solution.model_dump_json().encode())
-        digest.update(repr(made.difficulty).encode())
-    return digest.hexdigest()[:16]

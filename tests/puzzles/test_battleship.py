@@ -321,14 +321,6 @@ def test_generated_puzzles_are_unique_minimal_and_checked(params: BattleshipPara
     assert_minimal_unique(puzzle, ships)
 
 
-def test_same_seed_same_puzzle() -> None:
-    first = generate_puzzle(BattleshipParams(size=9), 11, Deadline.after(60))
-    again = generate_puzzle(BattleshipParams(size=9), 11, Deadline.after(60))
-    other = generate_puzzle(BattleshipParams(size=9), 12, Deadline.after(60))
-    assert first.puzzle == again.puzzle and first.solution == again.solution
-    assert other.puzzle != first.puzzle
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("size", [12, 15])
 def test_large_generated_puzzles_are_unique_and_minimal(size: int) -> None:

@@ -220,16 +220,14 @@ def made_at_each_level(name: str) -> dict[str, list[Generated]]:
 
 
 @pytest.mark.parametrize("name", sorted(name for name in KIT_TYPES if TYPES[name].difficulty is not None))
-def test_a_kit_genres_levels_are_made_again_from_their_seed_unique_of_their_level_and_rise(name: str) -> None:
-    """At every level the genre generates, at its default size: the same seed makes the same puzzle, every backend
-    finds it unique, its solution passes the checker, and the grader puts it at the level asked. Over five
-    puzzles per level, the median effort of a plain backtracking search (a measure the grader does not use)
-    never falls from one level to the next, and the top level's is above the first's."""
+def test_a_kit_genres_levels_are_unique_of_their_level_and_rise(name: str) -> None:
+    """At every level the genre generates, at its default size: every backend finds the puzzle unique, its solution
+    passes the checker, and the grader puts it at the level asked. Over five puzzles per level, the median effort
+    of a plain backtracking search (a measure the grader does not use) never falls from one level to the next, and
+    the top level's is above the first's. (That a seed makes the same puzzle again is the golden record's test.)"""
     puzzle_type, medians = TYPES[name], []
     for level, made_here in made_at_each_level(name).items():
         first = made_here[0]
-        again = puzzle_type.generate(puzzle_type.params_model(difficulty=level), 0, Deadline.after(120))
-        assert (again.puzzle, again.solution) == (first.puzzle, first.solution), level
         for backend in puzzle_type.backends[1:]:  # the first made it unique already
             assert puzzle_type.solve(first.puzzle, 2, Deadline.after(60), backend).count == 1, (level, backend)
         assert puzzle_type.check(first.puzzle, first.solution) == [], level

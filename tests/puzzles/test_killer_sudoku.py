@@ -54,8 +54,6 @@ def test_a_cage_sum_off_by_one_leaves_no_answer_or_another() -> None:
 def test_generated_puzzles_are_unique_checked_and_of_their_level(level: str) -> None:
     params = KillerSudokuParams(difficulty=level)
     made = generate_puzzle(params, 1, Deadline.after(120))
-    again = generate_puzzle(params, 1, Deadline.after(120))
-    assert (again.puzzle, again.solution) == (made.puzzle, made.solution)
     assert solve(made.puzzle, 10, Deadline.after(20), "z3").count == 1
     assert made.difficulty is not None and made.difficulty.level == level
     assert check(made.puzzle, made.solution) == []

@@ -502,14 +502,6 @@ def test_generated_puzzles_have_exactly_one_answer(empties: int, task: str, to_m
         assert verdict.violations == [] and verdict.extra["only_solving_move"] is True
 
 
-def test_same_seed_same_puzzle() -> None:
-    params = gen.OthelloParams(empties=12)
-    first = gen.generate_puzzle(params, 7, Deadline.after(60))
-    again = gen.generate_puzzle(params, 7, Deadline.after(60))
-    assert (first.puzzle, first.solution) == (again.puzzle, again.solution)
-    assert gen.generate_puzzle(params, 8, Deadline.after(60)).puzzle != first.puzzle
-
-
 def test_generated_positions_are_reachable_games_not_scatter() -> None:
     """Every disc is connected to the centre through discs (a property of real games)."""
     made = gen.generate_puzzle(gen.OthelloParams(empties=16), 3, Deadline.after(60))
