@@ -170,6 +170,11 @@ def sample(type_name: str) -> Iterator[Line]:
                 for level in levels:
                     yield from _generated(type_name, {"size": size, "symmetry": symmetry, "difficulty": level},
                                           range(3 if size == 9 else 2))
+        yield from _published("sudoku/sudoku-exchange.jsonl", lambda lines: lines[::max(1, len(lines) // 4)][:4])
+        yield from _published("sudoku/top95.jsonl", lambda lines: lines[:2])
+    elif type_name == "nonogram":
+        yield from _every_level(type_name, range(2))
+        yield from _published("nonogram/webpbn.jsonl", lambda lines: lines[:3])
     else:
         yield from _every_level(type_name, range(1))
         yield from _read_published(type_name)
