@@ -1,95 +1,93 @@
-"""Killer Sudoku generation through the genre kit: a random Sudoku grid (Sudoku's own search), a random partition
-into small cages (``solvers.kit.partition``), every cage shown; with ``givens``, digits shown too and removed
-while the level still solves the puzzle. A board is drawn again until its puzzle needs exactly the asked level;
-with cages alone, one the rules alone solve has neighbouring cages merged until it needs the filling analysis.
+"""Killer Sudoku generation: a random Sudoku grid (Sudoku's own search) and a random partition into small cages
+(``solvers.kit.partition``), every cage shown; with ``givens``, digits shown too and removed while the level's
+techniques still solve the puzzle. A draw is made again until its puzzle needs exactly the asked level; one a lower
+level solves has neighbouring cages merged until it needs the asked level.
 
-Levels as Solo's (Basic, Intermediate, Advanced, Extreme and above), in ``PEOPLE``.
+Levels are Sudoku's with the cage techniques from the first (``solvers.killer_sudoku.techniques``), as Solo's.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from generators.kit import group_checks, make_read_by_groups
-from generators.pipeline import Generated
+from generators.pipeline import Adjust, Generated, GenerationFailed, GenerationStats, generate_at_level
 from generators.spec import PuzzleType, TathamPreset
 from generators.sudoku import random_grid
 from solvers.common import Deadline
 from solvers.grid import neighbours
 from solvers.killer_sudoku import picture, tatham
-from solvers.killer_sudoku.rules import KillerCage, KillerSudokuAnswer, KillerSudokuPuzzle, N, graded_model, model
-from solvers.kit import human as kit_human
+from solvers.killer_sudoku.rules import KillerCage, KillerSudokuAnswer, KillerSudokuPuzzle, N, model
+from solvers.killer_sudoku.techniques import DIFFICULTY, grade, solved_at
 from solvers.kit import rules as kit
 from solvers.kit.partition import partition, region_cells
-from solvers.kit.tuples import TUPLES, analysed
 from solvers.techniques.human import Grade
 
-# Cells in a drawn cage: Solo's are mostly two or three; with no givens at all, cages of up to two make a unique
-# puzzle often enough to draw (half the time), cages of three almost never.
+# Cells in a drawn cage: Solo's are mostly two or three; with no givens at all, cages of up to two make a puzzle
+# the techniques solve (so unique) often enough to draw, cages of three seldom.
 MAX_CAGE = {True: 3, False: 2}
-CHAIN = 3  # rounds a hard trial is followed
-# Cells a cage may reach when cages merge to make a puzzle of cages alone harder: with cages of up to four, merges
-# take most puzzles the rules alone solve to the filling analysis while they stay unique; up to three, few.
+# Cells a cage may reach when cages merge to make a puzzle harder: a cage's sum over more cells tells less.
 MERGED_CAGE = 4
 MERGE_TRIES = 8  # merges tried at each step before a draw is given up
-# Solo's levels: Basic reads a cage by its placed digits (and Sudoku's singles), Intermediate by what its cells may
-# still hold (the filling analysis), Advanced needs short chains of deductions, Extreme and Unreasonable long ones.
-PEOPLE = kit_human.group_levels(("easy", "medium", "hard", "expert"), TUPLES, CHAIN, "digit")
-DIFFICULTY = kit_human.difficulty(PEOPLE, graded_model, kit.Digits("digits", 1, 1, 9),
-                                  "9×9 digits 1..9, 0 or null for an empty cell", default="easy")
-Answer = dict[str, list[list[int]]]
+LEVELS = tuple(DIFFICULTY.names)
 
 
 class KillerSudokuParams(BaseModel):
     givens: bool = Field(True, description="Show the digits the puzzle needs (as few as the level allows); false: "
-                         "cages alone, of one or two cells, at medium up to four (Solo's killer puzzles show no digits).")
+                         "cages alone, of one or two cells, merged up to four toward the level (Solo's killer puzzles "
+                         "show no digits).")
     difficulty: Literal["easy", "medium"] = Field(
-        DIFFICULTY.default, description="What a person needs (see the type's `difficulties`), as Solo's levels; hard "
-        "and expert are graded but not made (their level checks, in Python, take minutes on a 9×9).")
+        DIFFICULTY.default, description="What a person needs (see the type's `difficulties`): Sudoku's techniques "
+        "of that level with the cage techniques (cage combinations, the rule of 45), as Solo's Basic and "
+        "Intermediate; hard and expert are graded but not made (few draws need exactly them).")
 
 
-@dataclass(frozen=True)
-class Board:
-    cages: tuple[tuple[tuple[int, int], ...], ...]  # each cage's cells in reading order
+def draw(givens: bool, rng: random.Random) -> tuple[KillerSudokuPuzzle, list[list[int]]]:
+    """A random grid and cages on it (a cage whose cells would hold a digit twice is drawn again), every digit
+    shown with ``givens``."""
+    flat = random_grid(N, rng, Deadline.after(10))
+    grid = [[int(v) for v in flat[r * N:(r + 1) * N]] for r in range(N)]
+    while True:
+        cages = [cells for cells in region_cells(partition(N, N, rng, max_size=MAX_CAGE[givens])).values()]
+        if all(len({grid[r][c] for r, c in cells}) == len(cells) for cells in cages):
+            break
+    return KillerSudokuPuzzle(givens=[row[:] if givens else [0] * N for row in grid],
+                              cages=[KillerCage(cells=cells, sum=sum(grid[r][c] for r, c in cells)) for cells in cages]), grid
 
 
-class KillerSudokuGenre:
-    """What the kit's generator needs: a Sudoku grid and cages on it; the clues are the digits it may show."""
-
-    def __init__(self, givens: bool):
-        self.givens = givens
-
-    def draw(self, params: KillerSudokuParams, rng: random.Random) -> tuple[Board, Answer]:
-        flat = random_grid(N, rng, Deadline.after(10))
-        grid = [[int(v) for v in flat[r * N:(r + 1) * N]] for r in range(N)]
-        while True:  # a cage whose cells hold a digit twice (cells in no common unit) is no Killer cage: draw again
-            cages = tuple(tuple(cells) for cells in region_cells(partition(N, N, rng, max_size=MAX_CAGE[self.givens])).values())
-            if all(len({grid[r][c] for r, c in cells}) == len(cells) for cells in cages):
-                return Board(cages), {"digits": grid}
-
-    def clues(self, board: Board, answer: Answer) -> list[int]:
-        return list(range(N * N)) if self.givens else []
-
-    def together(self, board: Board, answer: Answer) -> list[list[int]]:
-        """Each cage's digits, tried away at once first: most givens go, and one check takes a cage's."""
-        return [[r * N + c for r, c in cells] for cells in board.cages if len(cells) > 1] if self.givens else []
-
-    def puzzle(self, board: Board, answer: Answer, shown: frozenset[int]) -> KillerSudokuPuzzle:
-        grid = answer["digits"]
-        return KillerSudokuPuzzle(givens=[[grid[r][c] if r * N + c in shown else 0 for c in range(N)] for r in range(N)],
-                                  cages=[KillerCage(cells=cells, sum=sum(grid[r][c] for r, c in cells)) for cells in board.cages])
-
-    def model(self, puzzle: KillerSudokuPuzzle) -> kit.Model:
-        return graded_model(puzzle)
+def without(puzzle: KillerSudokuPuzzle, cells: list[tuple[int, int]]) -> KillerSudokuPuzzle:
+    givens = [row[:] for row in puzzle.givens]
+    for r, c in cells:
+        givens[r][c] = 0
+    return KillerSudokuPuzzle(givens=givens, cages=puzzle.cages)
 
 
+def fewer_givens(puzzle: KillerSudokuPuzzle, level: str, rng: random.Random, deadline: Deadline) -> KillerSudokuPuzzle:
+    """Every given goes while the level still solves the puzzle (Tatham's way): all at once first, then each cage's
+    at once (one check for several givens), then one at a time, each in random order."""
+    shown = [(r, c) for r in range(N) for c in range(N) if puzzle.givens[r][c]]
+    cages = [[tuple(cell) for cell in cage.cells] for cage in puzzle.cages if len(cage.cells) > 1]
+    rng.shuffle(cages)
+    rng.shuffle(shown)
+    for cells in [shown, *cages, *([cell] for cell in shown)]:
+        deadline.check()
+        tried = without(puzzle, [(r, c) for r, c in cells if puzzle.givens[r][c]])
+        if tried != puzzle and solved_at(tried, level, deadline):
+            puzzle = tried
+    return puzzle
 
 
-RULES_ALONE, FILLINGS, _ = group_checks(analysed, CHAIN)
+def make(params: KillerSudokuParams, draw_seed: int, deadline: Deadline) -> Generated:
+    """One draw: a board the level solves with every digit shown (or its cages alone), its givens fewest."""
+    rng = random.Random(draw_seed)
+    puzzle, grid = draw(params.givens, rng)
+    if not params.givens and not solved_at(puzzle, LEVELS[-1], deadline):
+        raise GenerationFailed("the cages alone leave the puzzle open")
+    if params.givens:
+        puzzle = fewer_givens(puzzle, params.difficulty, rng, deadline)
+    return Generated(puzzle, KillerSudokuAnswer(digits=grid), GenerationStats())
 
 
 def merges(puzzle: KillerSudokuPuzzle, grid: list[list[int]]) -> list[tuple[int, int]]:
@@ -115,39 +113,43 @@ def merged(puzzle: KillerSudokuPuzzle, k: int, j: int) -> KillerSudokuPuzzle:
     return KillerSudokuPuzzle(givens=puzzle.givens, cages=sorted(cages, key=lambda cage: cage.cells[0]))
 
 
-def harder(generated: Generated, graded: Grade, rng: random.Random, deadline: Deadline) -> Generated | None:
-    """A draw the rules alone solve, made to need the filling analysis: a cage's sum over more cells tells less, so
-    neighbouring cages merge one pair at a time, each merge kept while the rules alone still solve the puzzle (so
-    it stays unique), until a merge leaves a puzzle only the filling analysis solves. None for a draw graded above
-    the rules alone, or when no merge of ``MERGE_TRIES`` keeps it solvable."""
-    if graded.level != PEOPLE.level_names[0]:
-        return None
-    puzzle, grid = generated.puzzle, generated.solution.digits
-    while True:
-        deadline.check()
-        pairs = merges(puzzle, grid)
-        rng.shuffle(pairs)
-        for k, j in pairs[:MERGE_TRIES]:
-            tried = merged(puzzle, k, j)
-            model = graded_model(tried)
-            if RULES_ALONE(model, None):
-                puzzle = tried
-                break
-            if FILLINGS(model, None):
-                return Generated(tried, generated.solution, generated.stats)
-        else:
+def harder(level: str) -> Adjust[KillerSudokuPuzzle, KillerSudokuAnswer]:
+    """The adjustment toward ``level`` of a draw a lower level solves: neighbouring cages merge one pair at a time
+    (a cage's sum over more cells tells less), each merge kept while the level below still solves the puzzle (so it
+    stays unique), until a merge leaves a puzzle only ``level`` solves. None for a draw above the level, or when
+    no merge of ``MERGE_TRIES`` keeps it solvable."""
+    below = LEVELS[LEVELS.index(level) - 1] if level != LEVELS[0] else None
+
+    def adjust(generated: Generated, graded: Grade, rng: random.Random, deadline: Deadline) -> Generated | None:
+        if below is None or graded.level not in LEVELS or LEVELS.index(graded.level) > LEVELS.index(level):
             return None
+        puzzle, grid = generated.puzzle, generated.solution.digits
+        while True:
+            deadline.check()
+            pairs = merges(puzzle, grid)
+            rng.shuffle(pairs)
+            for k, j in pairs[:MERGE_TRIES]:
+                tried = merged(puzzle, k, j)
+                if solved_at(tried, below, deadline):
+                    puzzle = tried
+                    break
+                if solved_at(tried, level, deadline):
+                    return Generated(tried, generated.solution, generated.stats)
+            else:
+                return None
+
+    return adjust
 
 
 def generate_puzzle(params: KillerSudokuParams, seed: int, deadline: Deadline) -> Generated:
-    """With cages alone, a draw the rules alone solve is made harder (``harder``) rather than drawn again."""
-    return make_read_by_groups(KillerSudokuGenre(params.givens), KillerSudokuAnswer, DIFFICULTY, graded_model, analysed,
-                               CHAIN, params, seed, deadline, params.givens, None if params.givens else harder)
+    """Draws until one grades at the level; a draw below it is made harder (``harder``) rather than drawn again."""
+    return generate_at_level(lambda draw_seed, budget: make(params, draw_seed, budget), grade, params.difficulty, seed,
+                             deadline, harder(params.difficulty))
 
 
 check = kit.checker(model)
 solve = kit.solver(model)
-PRESETS = (("3x3kdb", 1, "easy"), ("3x3kdi", 2, "medium"))
+PRESETS = (("3x3kdb", 1, "easy"), ("3x3kdi", 2, "medium"), ("3x3kda", 3, "medium"))
 
 
 PUZZLE_TYPE = PuzzleType(

@@ -2,7 +2,8 @@
 each cage (dashed outline) differ and sum to its total; given digits stay.
 
 The model is the kit's (not Sudoku's compiled engine): the Sudoku units as counts, and each cage a tuple rule
-over the orders of its digit sets (``solvers.kit.tuples``), whose filling analysis is the cage-sum reasoning.
+over the orders of its digit sets (``solvers.kit.tuples``), for the checker and both SAT backends. A person's
+levels are Sudoku's techniques with cage techniques (``solvers.killer_sudoku.techniques``).
 """
 
 from __future__ import annotations
@@ -16,12 +17,11 @@ from pydantic import BaseModel, Field, model_validator
 from solvers.common import Cell, grid_shape_violations
 from solvers.kit.rules import Count, Digits, Model
 from solvers.kit.tuples import Tuples
-from solvers.sudoku.rules import units
 from solvers.techniques.human import cell_name, cells_named
 
 N, BOX = 9, 3
 MAX_CAGE = 7  # cells: a cage's fillings are the orders of its digit sets, 7! = 5040 per set
-RULES_KEPT = 1024  # cage and rule-of-45 rules kept for the next models (each remembers its readings)
+RULES_KEPT = 1024  # cage rules kept for the next models (each remembers its readings)
 
 
 class KillerCage(BaseModel):
@@ -61,16 +61,13 @@ def fillings(cage: KillerCage) -> Iterator[tuple[int, ...]]:
 
 @lru_cache(maxsize=RULES_KEPT)
 def _cage_rule(group: tuple[Cell, ...], total: int) -> Tuples:
-    """One rule object per cage, so the models of puzzles that share the cage (a generator's neighbouring drafts)
-    share its fillings and the readings it remembers."""
+    """One rule object per cage, so the models of puzzles that share the cage share its fillings."""
     return Tuples(group, N, tuple(fillings(KillerCage(cells=list(group), sum=total))), "cage-sum",
                   f"the cage {total} at {cells_named(group)} sums to {total} with different digits", placed_only=True)
 
 
 def model(puzzle: KillerSudokuPuzzle) -> Model:
-    """Sudoku's units as counts over one-hot keys, each given a count shown (a clue the generator may hide), and
-    each cage a tuple rule. A cage alone reads its cells by the digits placed in them; what its cells may still
-    hold is the filling analysis, a technique of its own."""
+    """Sudoku's units as counts over one-hot keys, each given a count shown, and each cage a tuple rule."""
     rules, digits = [], range(1, N + 1)
     for r, c in itertools.product(range(N), repeat=2):
         rules.append(Count(tuple((r, c, d) for d in digits), 1, 1, "one-digit", f"{cell_name((r, c))} holds one digit"))
@@ -84,54 +81,3 @@ def model(puzzle: KillerSudokuPuzzle) -> Model:
         rules.append(Count(tuple((r, c, d) for r, c in box), 1, 1, "box-repeats", f"box {i + 1} holds one {d}"))
     rules.extend(_cage_rule(tuple(map(tuple, cage.cells)), cage.sum) for cage in puzzle.cages)
     return Model(Digits("digits", N, N, N), tuple(rules))
-
-
-def _sums_to(cells: tuple[Cell, ...], total: int) -> tuple[tuple[int, ...], ...]:
-    """Every way to fill ``cells`` with digits summing to ``total``, no digit twice in one row, column or box."""
-    def apart(a: Cell, b: Cell) -> bool:
-        return a[0] != b[0] and a[1] != b[1] and (a[0] // BOX, a[1] // BOX) != (b[0] // BOX, b[1] // BOX)
-
-    return tuple(t for t in itertools.product(range(1, N + 1), repeat=len(cells)) if sum(t) == total and all(
-        t[i] != t[j] or apart(cells[i], cells[j]) for i, j in itertools.combinations(range(len(cells)), 2)))
-
-
-@lru_cache(maxsize=RULES_KEPT)
-def _group_rule(group: tuple[Cell, ...], total: int, code: str, name: str) -> Tuples:
-    """One rule object per rule-of-45 group, shared as ``_cage_rule``'s."""
-    return Tuples(group, N, _sums_to(group, total), code, f"the rule of 45 on {name}: its {code} {cells_named(group)} "
-                  f"sum to {total}", placed_only=True)
-
-
-def regions() -> list[tuple[str, int, list[Cell]]]:
-    """Sudoku's units, and two or three neighbouring rows or columns, each with how many units it is."""
-    found = [(name, 1, cells) for name, cells in units(N)]
-    for size, start in itertools.product((2, 3), range(N)):
-        if start + size <= N:
-            span = range(start, start + size)
-            found.append((f"rows {start + 1}–{start + size}", size, [(r, c) for r in span for c in range(N)]))
-            found.append((f"columns {start + 1}–{start + size}", size, [(r, c) for r in range(N) for c in span]))
-    return found
-
-
-def graded_model(puzzle: KillerSudokuPuzzle, most: int = 3) -> Model:
-    """The model with the rule of 45 read off it, for a person's levels: in a region of k units the digits sum to
-    45k, so the cells left over by the cages inside it (innies), or the cells of the cages crossing it that lie
-    outside (outies), when at most ``most``, sum to what the cages leave. Implied by the rules, so never broken
-    by an answer that keeps them; the checker and the solver read the plain model."""
-    plain = model(puzzle)
-    cage_of = {tuple(cell): k for k, cage in enumerate(puzzle.cages) for cell in cage.cells}
-    extra, seen = [], set()
-    for name, k, cells in regions():
-        inside = {cage_of.get(cell) for cell in cells} - {None}
-        whole = {j for j in inside if all(tuple(c) in set(cells) for c in puzzle.cages[j].cells)}
-        rest = sum(puzzle.cages[j].sum for j in whole)
-        innies = tuple(cell for cell in cells if cage_of.get(cell) not in whole)
-        outies = tuple(tuple(c) for j in sorted(inside - whole) for c in puzzle.cages[j].cells if tuple(c) not in set(cells))
-        found = [("innies", innies, 45 * k - rest)]
-        if all(cell in cage_of for cell in cells):
-            found.append(("outies", outies, sum(puzzle.cages[j].sum for j in inside - whole) - (45 * k - rest)))
-        for code, group, total in found:
-            if 1 <= len(group) <= most and frozenset(group) not in seen:
-                seen.add(frozenset(group))
-                extra.append(_group_rule(group, total, code, name))
-    return Model(plain.layout, plain.rules + tuple(extra))

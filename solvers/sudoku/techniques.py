@@ -743,9 +743,8 @@ class SudokuState(BaseModel):
                           "null or [] where the player has made no marks.")
 
 
-def _player_state(puzzle: SudokuPuzzle, state: SudokuState) -> tuple[list[int], list[int | None]]:
+def _player_state(n: int, state: SudokuState) -> tuple[list[int], list[int | None]]:
     """The player's digits and pencil-mark masks, flat; InvalidInput when they do not fit the grid."""
-    n = puzzle.size
     grid = state.digits if state.digits is not None else [[0] * n for _ in range(n)]  # nothing entered yet
     if len(grid) != n or any(len(row) != n for row in grid):
         raise InvalidInput(f"`digits` must have {n} rows of {n} values (0..{n} or null), as the puzzle has")
@@ -766,10 +765,16 @@ def _player_state(puzzle: SudokuPuzzle, state: SudokuState) -> tuple[list[int], 
 
 def hint(puzzle: SudokuPuzzle, state: SudokuState, solution: SudokuAnswer, deadline: Deadline) -> Hint:
     """The next step from the player's digits and pencil marks, or what disagrees with the solution."""
-    model = board_of(puzzle)
+    return hint_on(SOLVER, board_of(puzzle), state, solution.digits, deadline)
+
+
+def hint_on(solver: HumanSolver[Puzzle, Candidates], model: Puzzle, state: SudokuState, solution: list[list[int]],
+            deadline: Deadline) -> Hint:
+    """``hint`` with ``solver``'s techniques on ``model``: for a type whose puzzle adds to Sudoku's (its own
+    ``Puzzle``) and whose player's state has Sudoku's fields."""
     board = model.board
-    answer = [v for row in solution.digits for v in row]
-    digits, marks = _player_state(puzzle, state)
+    answer = [v for row in solution for v in row]
+    digits, marks = _player_state(board.n, state)
     wrong = [i for i, v in enumerate(digits) if v and v != answer[i]]
     marked_out = [i for i, m in enumerate(marks) if m is not None and not digits[i] and not m & bit(answer[i])]
     if wrong or marked_out:
@@ -793,7 +798,7 @@ def hint(puzzle: SudokuPuzzle, state: SudokuState, solution: SudokuAnswer, deadl
     if current.solved:
         return Hint("solved", "Every cell holds its digit: the puzzle is solved.")
     deadline.check()
-    found = SOLVER.next_steps(model, current)
+    found = solver.next_steps(model, current)
     if found is not None:
         step = found[1][0]
         decide = [{"cell": list(d.cell), "value": d.digit, **({"eliminate": True} if d.eliminate else {})}

@@ -1,26 +1,51 @@
-"""Killer Sudoku through the genre kit: cage fillings against brute force, Tatham's Solo killer puzzles (unique, with
-the answer on file), generated puzzles at the quick levels (unique by z3, checked, graded, hinted to the end), a
-solver cross-check on both backends, and the picture."""
+"""Killer Sudoku: cage fillings against brute force, Tatham's Solo killer puzzles (unique, with the answer on file,
+graded in his order), the cage techniques against the answer, generated puzzles at every level made (unique on both
+backends, checked, graded, hinted to the end), and the picture."""
 
 from __future__ import annotations
 
 import itertools
 import random
+import subprocess
+import sys
 
 import pytest
 
+from bench.stats import spearman
 from generators.killer_sudoku import DIFFICULTY, MERGED_CAGE, KillerSudokuParams, check, generate_puzzle, solve
 from solvers.common import Deadline
 from solvers.killer_sudoku.picture import render
 from solvers.killer_sudoku.rules import KillerCage, KillerSudokuAnswer, KillerSudokuPuzzle, fillings
 from solvers.killer_sudoku.tatham import parse_tatham
+from solvers.killer_sudoku.techniques import SOLVER, board_of, fitting, grade
+from solvers.sudoku.techniques import bit
 from tests.conftest import REFERENCE, read_jsonl
 
 RULES = {"row-repeats", "column-repeats", "box-repeats", "cage-sum", "given"}
 
 
+SOLO_LEVELS = ("basic", "intermediate", "advanced", "extreme", "unreasonable")
+SPEARMAN = 0.95  # his level rank against ours over his 50 IDs (a puzzle no level solves above the hardest)
+MADE = [(level, givens) for level in ("easy", "medium") for givens in (True, False)]
+
+
 def tathams() -> list[dict]:
     return read_jsonl(REFERENCE / "killer-sudoku" / "tatham.jsonl")
+
+
+def solo_levels() -> list[dict]:
+    return read_jsonl(REFERENCE / "killer-sudoku" / "solo-levels.jsonl")
+
+
+def follow_against(puzzle: KillerSudokuPuzzle, digits: list[list[int]]) -> set[str]:
+    """Every step of the solution path agrees with the answer: placed digits are its, eliminated ones are not.
+    The techniques the path took."""
+    path = SOLVER.run(board_of(puzzle))
+    for step in path.steps:
+        for decision in step.decide:
+            (r, c), d = decision.cell, decision.digit
+            assert (d != digits[r][c]) if decision.eliminate else (d == digits[r][c]), step.message
+    return {step.technique for step in path.steps}
 
 
 @pytest.mark.parametrize("size", [1, 2, 3, 4])
@@ -40,6 +65,32 @@ def test_tathams_puzzles_have_their_answer_alone_on_both_backends(entry: dict) -
     assert check(puzzle, KillerSudokuAnswer(digits=entry["digits"])) == []
 
 
+@pytest.mark.parametrize("masks,total", [((0b111111111,) * 2, 17), ((0b1111, 0b11110000), 9), ((0b111111111,) * 5, 35),
+                                         ((0b11, 0b11, 0b111111111), 12), ((0b100, 0b100), 6), ((0b1, 0b10, 0b100), 6)])
+def test_a_cage_reading_keeps_every_digit_of_every_filling(masks: tuple[int, ...], total: int) -> None:
+    found = [digits for digits in itertools.product(range(1, 10), repeat=len(masks)) if len(set(digits)) == len(digits)
+             and sum(digits) == total and all(m & bit(d) for m, d in zip(masks, digits, strict=True))]
+    held, _ = fitting(masks, total)
+    assert not found or held and all(held[k] & bit(d) for digits in found for k, d in enumerate(digits))
+
+
+def test_the_cage_techniques_never_rule_out_tathams_answer() -> None:
+    used = set()
+    for entry in tathams():
+        used |= follow_against(parse_tatham(entry["tatham"]), entry["digits"])
+    assert {"cage-combination", "rule-of-45"} <= used
+
+
+def test_solos_levels_grade_in_his_order() -> None:
+    names, his, ours = SOLVER.level_names, [], []
+    for entry in solo_levels():
+        level = grade(parse_tatham(entry["tatham"]), Deadline.after(120)).level
+        his.append(SOLO_LEVELS.index(entry["level"]))
+        ours.append(names.index(level) if level in names else len(names))
+    medians = [sorted(o for h, o in zip(his, ours, strict=True) if h == k)[5] for k in range(len(SOLO_LEVELS))]
+    assert medians == sorted(medians) and spearman(his, ours) >= SPEARMAN
+
+
 def test_a_cage_sum_off_by_one_leaves_no_answer_or_another() -> None:
     entry = tathams()[0]
     puzzle = parse_tatham(entry["tatham"])
@@ -50,19 +101,29 @@ def test_a_cage_sum_off_by_one_leaves_no_answer_or_another() -> None:
     assert broken.rule == "cage-sum" and sorted(map(tuple, broken.cells)) == sorted(map(tuple, puzzle.cages[0].cells))
 
 
-@pytest.mark.parametrize("level", ["easy", "medium"])
-def test_generated_puzzles_are_unique_checked_and_of_their_level(level: str) -> None:
-    params = KillerSudokuParams(difficulty=level)
+@pytest.mark.parametrize("level,givens", MADE)
+def test_generated_puzzles_are_unique_checked_and_of_their_level(level: str, givens: bool) -> None:
+    params = KillerSudokuParams(difficulty=level, givens=givens)
     made = generate_puzzle(params, 1, Deadline.after(120))
-    assert solve(made.puzzle, 10, Deadline.after(20), "z3").count == 1
+    for backend in ("cadical", "z3"):
+        outcome = solve(made.puzzle, 2, Deadline.after(60), backend)
+        assert outcome.complete and outcome.count == 1 and outcome.solutions[0]["digits"] == made.solution.digits
     assert made.difficulty is not None and made.difficulty.level == level
+    assert grade(made.puzzle, Deadline.after(60)).level == level
     assert check(made.puzzle, made.solution) == []
+    follow_against(made.puzzle, made.solution.digits)
     digits = made.solution.digits
     for r, c in [(0, 0), (4, 4), (8, 3)]:
         changed = [row[:] for row in digits]
         changed[r][c] = digits[r][c] % 9 + 1
         broken = check(made.puzzle, KillerSudokuAnswer(digits=changed))
         assert broken and {v.rule for v in broken} <= RULES and any(v.rule == "box-repeats" for v in broken)
+
+
+def test_sudoku_imports_nothing_of_killer() -> None:
+    code = ("import sys, generators.sudoku, solvers.sudoku.techniques; "
+            "print(sorted(m for m in sys.modules if 'killer' in m))")
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip() == "[]"
 
 
 def test_hints_follow_the_solution_to_the_end() -> None:
