@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from generators.pipeline import Adjust, Generated, GenerationFailed, GenerationStats, generate_at_level
+from generators.pipeline import Adjust, Generated, GenerationStats, generate_at_level
 from generators.spec import PuzzleType, TathamPreset
 from generators.sudoku import random_grid
 from solvers.common import Deadline
@@ -29,19 +29,19 @@ from solvers.techniques.human import Grade
 # the techniques solve (so unique) often enough to draw, cages of three seldom.
 MAX_CAGE = {True: 3, False: 2}
 # Cells a cage may reach when cages merge to make a puzzle harder: a cage's sum over more cells tells less.
-MERGED_CAGE = 4
-MERGE_TRIES = 8  # merges tried at each step before a draw is given up
+MERGED_CAGE = 6
+MERGE_TRIES = 6  # merges tried at each step before a draw is given up (a fresh draw costs less than more)
 LEVELS = tuple(DIFFICULTY.names)
 
 
 class KillerSudokuParams(BaseModel):
     givens: bool = Field(True, description="Show the digits the puzzle needs (as few as the level allows); false: "
-                         "cages alone, of one or two cells, merged up to four toward the level (Solo's killer puzzles "
+                         "cages alone, of one or two cells, merged up to six toward the level (Solo's killer puzzles "
                          "show no digits).")
-    difficulty: Literal["easy", "medium"] = Field(
+    difficulty: Literal["easy", "medium", "expert"] = Field(
         DIFFICULTY.default, description="What a person needs (see the type's `difficulties`): Sudoku's techniques "
-        "of that level with the cage techniques (cage combinations, the rule of 45), as Solo's Basic and "
-        "Intermediate; hard and expert are graded but not made (few draws need exactly them).")
+        "of that level with the cage techniques (cage combinations, the rule of 45), as Solo's Basic, Intermediate "
+        "and Advanced, Extreme; hard is graded but not made (almost no draw needs exactly it).")
 
 
 def draw(givens: bool, rng: random.Random) -> tuple[KillerSudokuPuzzle, list[list[int]]]:
@@ -65,26 +65,31 @@ def without(puzzle: KillerSudokuPuzzle, cells: list[tuple[int, int]]) -> KillerS
 
 
 def fewer_givens(puzzle: KillerSudokuPuzzle, level: str, rng: random.Random, deadline: Deadline) -> KillerSudokuPuzzle:
-    """Every given goes while the level still solves the puzzle (Tatham's way): all at once first, then each cage's
-    at once (one check for several givens), then one at a time, each in random order."""
+    """The givens go in random order while the level still solves the puzzle (Tatham's way). Fewer givens never
+    make the level's stuck state larger, so the longest run of that order that may go is found by halving (a
+    few checks for most givens), then each given left is tried once."""
     shown = [(r, c) for r in range(N) for c in range(N) if puzzle.givens[r][c]]
-    cages = [[tuple(cell) for cell in cage.cells] for cage in puzzle.cages if len(cage.cells) > 1]
-    rng.shuffle(cages)
     rng.shuffle(shown)
-    for cells in [shown, *cages, *([cell] for cell in shown)]:
-        deadline.check()
-        tried = without(puzzle, [(r, c) for r, c in cells if puzzle.givens[r][c]])
-        if tried != puzzle and solved_at(tried, level, deadline):
+    fewest, most = 0, len(shown) + 1  # the first ``fewest`` may go; the first ``most`` may not
+    while most - fewest > 1:
+        middle = (fewest + most) // 2
+        if solved_at(without(puzzle, shown[:middle]), level, deadline):
+            fewest = middle
+        else:
+            most = middle
+    puzzle = without(puzzle, shown[:fewest])
+    for cell in shown[fewest + 1:]:
+        tried = without(puzzle, [cell])
+        if solved_at(tried, level, deadline):
             puzzle = tried
     return puzzle
 
 
 def make(params: KillerSudokuParams, draw_seed: int, deadline: Deadline) -> Generated:
-    """One draw: a board the level solves with every digit shown (or its cages alone), its givens fewest."""
+    """One draw: a board with its givens fewest while the level solves it, or its cages alone (graded next, as
+    any draw)."""
     rng = random.Random(draw_seed)
     puzzle, grid = draw(params.givens, rng)
-    if not params.givens and not solved_at(puzzle, LEVELS[-1], deadline):
-        raise GenerationFailed("the cages alone leave the puzzle open")
     if params.givens:
         puzzle = fewer_givens(puzzle, params.difficulty, rng, deadline)
     return Generated(puzzle, KillerSudokuAnswer(digits=grid), GenerationStats())
@@ -115,26 +120,27 @@ def merged(puzzle: KillerSudokuPuzzle, k: int, j: int) -> KillerSudokuPuzzle:
 
 def harder(level: str) -> Adjust[KillerSudokuPuzzle, KillerSudokuAnswer]:
     """The adjustment toward ``level`` of a draw a lower level solves: neighbouring cages merge one pair at a time
-    (a cage's sum over more cells tells less), each merge kept while the level below still solves the puzzle (so it
-    stays unique), until a merge leaves a puzzle only ``level`` solves. None for a draw above the level, or when
-    no merge of ``MERGE_TRIES`` keeps it solvable."""
-    below = LEVELS[LEVELS.index(level) - 1] if level != LEVELS[0] else None
+    (a cage's sum over more cells tells less), each merge kept while a lower level still solves the puzzle (so it
+    stays unique), until a merge leaves a puzzle only ``level`` solves. One grade tells both: its path takes a
+    harder technique only where the easier ones are stuck. None for a draw above the level, or when none of
+    ``MERGE_TRIES`` merges keeps it solvable (Solo's way)."""
+    rank = LEVELS.index(level)
 
     def adjust(generated: Generated, graded: Grade, rng: random.Random, deadline: Deadline) -> Generated | None:
-        if below is None or graded.level not in LEVELS or LEVELS.index(graded.level) > LEVELS.index(level):
+        if graded.level not in LEVELS or LEVELS.index(graded.level) >= rank:
             return None
         puzzle, grid = generated.puzzle, generated.solution.digits
         while True:
-            deadline.check()
             pairs = merges(puzzle, grid)
             rng.shuffle(pairs)
             for k, j in pairs[:MERGE_TRIES]:
                 tried = merged(puzzle, k, j)
-                if solved_at(tried, below, deadline):
+                now = grade(tried, deadline).level
+                if now == level:
+                    return Generated(tried, generated.solution, generated.stats)
+                if now in LEVELS and LEVELS.index(now) < rank:
                     puzzle = tried
                     break
-                if solved_at(tried, level, deadline):
-                    return Generated(tried, generated.solution, generated.stats)
             else:
                 return None
 
@@ -149,7 +155,8 @@ def generate_puzzle(params: KillerSudokuParams, seed: int, deadline: Deadline) -
 
 check = kit.checker(model)
 solve = kit.solver(model)
-PRESETS = (("3x3kdb", 1, "easy"), ("3x3kdi", 2, "medium"), ("3x3kda", 3, "medium"))
+PRESETS = (("3x3kdb", 1, "easy"), ("3x3kdi", 2, "medium"), ("3x3kda", 3, "medium"), ("3x3kde", 4, "expert"),
+           ("3x3kdu", 5, "expert"))
 
 
 PUZZLE_TYPE = PuzzleType(

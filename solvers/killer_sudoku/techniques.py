@@ -15,8 +15,10 @@ The state is Sudoku's ``Candidates``, so a hint reads the player's digits and pe
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
-from functools import cache, lru_cache
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cache, lru_cache, partial
+from typing import Any
 
 from pydantic import BaseModel, create_model
 
@@ -29,6 +31,7 @@ from solvers.techniques.human import Contradiction, Difficulty, Grade, Hint, Hum
 
 MOST_SETS = 4  # open cells whose digit sets a person lists (Solo's too); larger cages are read by their bounds
 FILLINGS_KEPT = 1 << 16  # cage readings remembered (the same cells' candidates come back in look after look)
+GROUPS_KEPT = 256  # placed-digit states whose rule-of-45 groups a puzzle remembers
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,8 @@ class KillerBoard(Puzzle):
     cages: tuple[Cage, ...] = ()
     cage_of: tuple[int, ...] = ()  # per cell its cage's index, -1 for none
     regions: tuple[tuple[str, tuple[int, ...]], ...] = ()  # the units: rows, columns, boxes
+    region_sets: tuple[frozenset[int], ...] = ()
+    groups: dict[tuple[int, ...], list[Any]] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
 
 @cache
@@ -62,7 +67,7 @@ def board_of(puzzle: KillerSudokuPuzzle, explain: bool = True) -> KillerBoard:
         for i in cage.cells:
             cage_of[i] = k
     return KillerBoard(sudoku.board_for(N), tuple(v for row in puzzle.givens for v in row), explain, cages,
-                       tuple(cage_of), _regions())
+                       tuple(cage_of), _regions(), tuple(frozenset(cells) for _, cells in _regions()))
 
 
 # --- what a group of cells may hold --------------------------------------------------------------------------
@@ -81,69 +86,103 @@ def fitting(masks: tuple[int, ...], total: int) -> tuple[tuple[int, ...], tuple[
     a digit goes where the smallest or largest the other cells can hold would miss the total; and, for up to
     ``MOST_SETS`` cells, the digit sets that make the total, less those some cell has no candidate of, leave
     their digits only. Per cell what stays, and the sets that fit; empty when nothing fits."""
-    held = list(masks)
-    for k, m in enumerate(masks):
-        others = [o for j, o in enumerate(masks) if j != k]
-        low, high = sum(min(digits_of(o)) for o in others if o), sum(max(digits_of(o)) for o in others if o)
-        held[k] = sum(bit(d) for d in digits_of(m) if low + d <= total <= high + d)
+    lows, highs = [(m & -m).bit_length() for m in masks], [m.bit_length() for m in masks]
+    low, high = sum(lows), sum(highs)
+    held = []
+    for m, own_low, own_high in zip(masks, lows, highs, strict=True):
+        least, most = max(1, total - (high - own_high)), min(N, total - (low - own_low))
+        held.append(m & ((1 << most) - 1) & ~((1 << (least - 1)) - 1) if least <= most else 0)
     sets: tuple[int, ...] = ()
     if 2 <= len(masks) <= MOST_SETS:
         sets = tuple(s for s in sets_making(len(masks), total) if all(m & s for m in masks))
-        union = sum(bit(d) for d in range(1, N + 1) if any(s & bit(d) for s in sets))
+        union = 0
+        for s in sets:
+            union |= s
         held = [h & union for h in held]
     return (tuple(held), sets) if all(held) else ((), ())
 
 
-def _read(puzzle: KillerBoard, state: Candidates, cells: tuple[int, ...], seen: tuple[int, ...], total: int,
-          why: str, technique: str) -> Step | None:
+def _read(puzzle: KillerBoard, state: Candidates, cells: Sequence[int], seen: tuple[int, ...], total: int,
+          why: Callable[[], str], technique: str) -> Step | None:
     """The step that takes out of ``cells`` (open ones, whose candidates read as ``seen``) every candidate no
-    filling of ``total`` uses; raises Contradiction when none fits."""
+    filling of ``total`` uses; raises Contradiction when none fits. ``why`` says what makes the total, asked only
+    for a sentence."""
     board, masks = puzzle.board, state.masks
     held, sets = fitting(seen, total)
     if not held:
-        raise Contradiction(f"{why}, which the candidates of {board.names_of(cells)} cannot make",
+        raise Contradiction(f"{why()}, which the candidates of {board.names_of(cells)} cannot make",
                             [board.cell(i) for i in cells])
-    gone = [(i, d) for i, h in zip(cells, held, strict=True) for d in digits_of(masks[i] & ~h)]
-    if not gone:
+    if all(not masks[i] & ~h for i, h in zip(cells, held, strict=True)):
         return None
+    gone = [(i, d) for i, h in zip(cells, held, strict=True) for d in digits_of(masks[i] & ~h)]
     if not puzzle.explain:
         return Step(technique, "", sudoku.eliminating(board, gone))
     ways = f" ({' or '.join('+'.join(map(str, digits_of(s))) for s in sets[:4])}{' or …' if len(sets) > 4 else ''})" \
         if sets else ""
-    return Step(technique, f"{why}; with the candidates left only those fillings fit{ways}: remove "
+    return Step(technique, f"{why()}; with the candidates left only those fillings fit{ways}: remove "
                            f"{sudoku.removed_words(board, gone)}.",
                 sudoku.eliminating(board, gone), tuple(board.cell(i) for i in cells))
 
 
+def _cage_why(puzzle: KillerBoard, cage: Cage, open_cells: list[int], placed: list[int], left: int) -> str:
+    why = f"The digits of {cage.name} differ and sum to {cage.total}"
+    if placed:
+        why += f": its open cells {puzzle.board.names_of(open_cells)} make {left} without {sudoku.digit_list(placed)}"
+    return why
+
+
 def cage_combinations(puzzle: KillerBoard, state: Candidates) -> list[Step]:
     """Each cage's open cells keep only the digits of the fillings of what its placed digits leave of its total."""
-    digits, steps = state.digits, []
+    digits, masks, steps = state.digits, state.masks, []
     for cage in puzzle.cages:
-        open_cells = tuple(i for i in cage.cells if not digits[i])
+        open_cells, placed, used = [], [], 0
+        for i in cage.cells:
+            if digits[i]:
+                placed.append(digits[i])
+                used |= masks[i]
+            else:
+                open_cells.append(i)
         if not open_cells:
             continue
-        placed = [digits[i] for i in cage.cells if digits[i]]
         left = cage.total - sum(placed)
-        why = f"The digits of {cage.name} differ and sum to {cage.total}"
-        if placed:
-            why += f": its open cells {puzzle.board.names_of(open_cells)} make {left} without {sudoku.digit_list(placed)}"
-        seen = tuple(state.masks[i] & ~sum(bit(d) for d in placed) for i in open_cells)
-        step = _read(puzzle, state, open_cells, seen, left, why, "cage-combination")
+        seen = tuple(masks[i] & ~used for i in open_cells)
+        step = _read(puzzle, state, open_cells, seen, left, partial(_cage_why, puzzle, cage, open_cells, placed, left),
+                     "cage-combination")
         if step is not None:
             steps.append(step)
     return steps
 
 
-def groups_of_45(puzzle: KillerBoard, state: Candidates) -> list[tuple[str, tuple[int, ...], int]]:
+def _innies_why(puzzle: KillerBoard, name: str, innies: tuple[int, ...], total: int) -> str:
+    return f"The rule of 45 on {name}: its innies {puzzle.board.names_of(innies)} sum to {total}"
+
+
+def _outies_why(puzzle: KillerBoard, name: str, cage: Cage, inner: int, outies: tuple[int, ...], total: int) -> str:
+    return (f"The rule of 45 on {name}: its innies make {inner} of {cage.name}, so its outies "
+            f"{puzzle.board.names_of(outies)} sum to {total}")
+
+
+def groups_of_45(puzzle: KillerBoard, state: Candidates) -> list[tuple[Callable[[], str], tuple[int, ...], int]]:
     """The innies of every unit with what its placed digits and whole cages leave (why, open cells, their
     total); and where the innies all lie in one cage, its other open cells (outies) with the rest of its total.
-    Each group's digits differ (one unit, or one cage); none is a cage's own open cells."""
-    digits, cage_of = state.digits, puzzle.cage_of
+    Each group's digits differ (one unit, or one cage); none is a cage's own open cells. They depend on the
+    placed digits alone, so the puzzle remembers them for the looks between placements."""
+    key = tuple(state.digits)
+    found = puzzle.groups.get(key)
+    if found is None:
+        if len(puzzle.groups) >= GROUPS_KEPT:
+            puzzle.groups.clear()
+        found = puzzle.groups[key] = _groups_of_45(puzzle, state.digits)
+    return found
+
+
+def _groups_of_45(puzzle: KillerBoard, digits: list[int]) -> list[tuple[Callable[[], str], tuple[int, ...], int]]:
+    cage_of = puzzle.cage_of
     left_of = [cage.total - sum(digits[i] for i in cage.cells) for cage in puzzle.cages]
     open_of = [tuple(i for i in cage.cells if not digits[i]) for cage in puzzle.cages]
-    found, seen = [], set(open_of)
-    for name, cells in puzzle.regions:
-        inside = frozenset(cells)
+    found: list[tuple[Callable[[], str], tuple[int, ...], int]] = []
+    seen = set(open_of)
+    for (name, cells), inside in zip(puzzle.regions, puzzle.region_sets, strict=True):
         open_cells = [i for i in cells if not digits[i]]
         crossing = {cage_of[i] for i in open_cells}
         whole = {j for j in crossing if j >= 0 and all(i in inside for i in open_of[j])}
@@ -151,18 +190,17 @@ def groups_of_45(puzzle: KillerBoard, state: Candidates) -> list[tuple[str, tupl
         if not whole or not innies:
             continue
         total = 45 - sum(digits[i] for i in cells) - sum(left_of[j] for j in whole)
-        groups = [(f"The rule of 45 on {name}: its innies {puzzle.board.names_of(innies)} sum to {total}", innies,
-                   total)]
-        (one,) = {cage_of[i] for i in innies} if len({cage_of[i] for i in innies}) == 1 else (-1,)
+        if innies not in seen:
+            seen.add(innies)
+            found.append((partial(_innies_why, puzzle, name, innies, total), innies, total))
+        holding = {cage_of[i] for i in innies}
+        one = holding.pop() if len(holding) == 1 else -1
         if one >= 0:
             outies = tuple(i for i in open_of[one] if i not in inside)
-            groups.append((f"The rule of 45 on {name}: its innies make {total} of {puzzle.cages[one].name}, so its "
-                           f"outies {puzzle.board.names_of(outies)} sum to {left_of[one] - total}", outies,
-                           left_of[one] - total))
-        for why, group, group_total in groups:
-            if group not in seen:
-                seen.add(group)
-                found.append((why, group, group_total))
+            if outies not in seen:
+                seen.add(outies)
+                rest = left_of[one] - total
+                found.append((partial(_outies_why, puzzle, name, puzzle.cages[one], total, outies, rest), outies, rest))
     return found
 
 
