@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
+from functools import lru_cache
 from math import prod
 from typing import Literal
 
@@ -18,6 +19,7 @@ from solvers.techniques.human import cell_name, cells_named
 
 MAX_SIDE = 9
 Op = Literal["+", "-", "*", "/"]
+FILLINGS_KEPT = 4096  # cages' fillings remembered, by operation, target, size and shape of clashes
 SIGN = {"+": "+", "-": "−", "*": "×", "/": "÷", None: ""}
 
 
@@ -75,29 +77,37 @@ def makes(op: str | None, digits: tuple[int, ...], target: int) -> bool:
     return high - low == target if op == "-" else high == low * target
 
 
-def fillings(cage: Cage, n: int) -> Iterator[tuple[int, ...]]:
-    """Every way to fill the cage with digits 1..N that makes its target, no digit twice in a row or column of it;
-    sums and products pruned as they grow."""
+def fillings(cage: Cage, n: int) -> tuple[tuple[int, ...], ...]:
+    """Every way to fill the cage with digits 1..N that makes its target, no digit twice in a row or column of it."""
     cells = cage.cells
-    clash = [[j for j in range(i) if cells[j][0] == cells[i][0] or cells[j][1] == cells[i][1]] for i in range(len(cells))]
+    clash = tuple(tuple(j for j in range(i) if cells[j][0] == cells[i][0] or cells[j][1] == cells[i][1])
+                  for i in range(len(cells)))
+    return _fillings(cage.op, cage.target, n, clash)
+
+
+@lru_cache(maxsize=FILLINGS_KEPT)
+def _fillings(op: str | None, target: int, n: int, clash: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
+    """The fillings of a cage whose cell ``i`` shares a row or column with the cells ``clash[i]``: cages of one
+    operation, target and shape of clashes share them, as a generator's drafts do; sums and products pruned as
+    they grow."""
 
     def extend(prefix: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         i = len(prefix)
-        if i == len(cells):
-            if makes(cage.op, prefix, cage.target):
+        if i == len(clash):
+            if makes(op, prefix, target):
                 yield prefix
             return
-        left = len(cells) - i - 1
+        left = len(clash) - i - 1
         for d in range(1, n + 1):
             if any(prefix[j] == d for j in clash[i]):
                 continue
-            if cage.op == "+" and sum(prefix) + d + left > cage.target:
+            if op == "+" and sum(prefix) + d + left > target:
                 break
-            if cage.op == "*" and cage.target % (prod(prefix) * d):
+            if op == "*" and target % (prod(prefix) * d):
                 continue
             yield from extend((*prefix, d))
 
-    return extend(())
+    return tuple(extend(()))
 
 
 def model(puzzle: KenkenPuzzle) -> Model:
@@ -115,5 +125,5 @@ def model(puzzle: KenkenPuzzle) -> Model:
         group = tuple(cage.cells)
         says = (f"{cells_named(group)} is {cage.target}" if cage.op is None else
                 f"the cage {cage.label()} at {cells_named(group)} makes {cage.target} with {SIGN[cage.op]}")
-        rules.append(Tuples(group, n, tuple(fillings(cage, n)), "cage", says, placed_only=True))
+        rules.append(Tuples(group, n, fillings(cage, n), "cage", says, placed_only=True))
     return Model(Digits("digits", n, n, n), tuple(rules))
