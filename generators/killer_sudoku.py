@@ -17,12 +17,11 @@ from generators.pipeline import Adjust, Generated, GenerationStats, generate_at_
 from generators.spec import PuzzleType, TathamPreset
 from generators.sudoku import random_grid
 from solvers.common import Deadline
-from solvers.grid import neighbours
 from solvers.killer_sudoku import picture, tatham
 from solvers.killer_sudoku.rules import KillerCage, KillerSudokuAnswer, KillerSudokuPuzzle, N, model
 from solvers.killer_sudoku.techniques import DIFFICULTY, grade, solved_at
 from solvers.kit import rules as kit
-from solvers.kit.partition import partition, region_cells
+from solvers.kit.partition import partition, region_cells, touching
 from solvers.techniques.human import Grade
 
 # Cells in a drawn cage: Solo's are mostly two or three; with no givens at all, cages of up to two make a puzzle
@@ -98,16 +97,9 @@ def make(params: KillerSudokuParams, draw_seed: int, deadline: Deadline) -> Gene
 def merges(puzzle: KillerSudokuPuzzle, grid: list[list[int]]) -> list[tuple[int, int]]:
     """The pairs of neighbouring cages (indices, in order) that make one Killer cage: at most ``MERGED_CAGE``
     cells, no digit twice."""
-    cage_of = {tuple(cell): k for k, cage in enumerate(puzzle.cages) for cell in cage.cells}
-    found = set()
-    for k, cage in enumerate(puzzle.cages):
-        for cell in cage.cells:
-            for near in neighbours(tuple(cell), N, N):
-                j = cage_of[near]
-                cells = [*cage.cells, *puzzle.cages[j].cells]
-                if j > k and len(cells) <= MERGED_CAGE and len({grid[r][c] for r, c in cells}) == len(cells):
-                    found.add((k, j))
-    return sorted(found)
+    return [(k, j) for k, j in touching([cage.cells for cage in puzzle.cages], N, N)
+            if len(cells := [*puzzle.cages[k].cells, *puzzle.cages[j].cells]) <= MERGED_CAGE
+            and len({grid[r][c] for r, c in cells}) == len(cells)]
 
 
 def merged(puzzle: KillerSudokuPuzzle, k: int, j: int) -> KillerSudokuPuzzle:

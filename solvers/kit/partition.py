@@ -1,5 +1,6 @@
 """Random partitions of a rectangle into connected regions, for every genre whose clue is a region map
-(Star Battle's regions, KenKen's and Killer Sudoku's cages), and the one move that reshapes a partition.
+(Star Battle's regions, KenKen's and Killer Sudoku's cages), the one move that reshapes a partition, and the
+pairs of regions that may merge.
 
 Regions are numbered 0, 1, ... and a partition is an R×C grid of those numbers.
 """
@@ -66,6 +67,14 @@ def region_cells(regions: Regions) -> dict[int, list[Cell]]:
         for c, region in enumerate(row):
             cells.setdefault(region, []).append((r, c))
     return cells
+
+
+def touching(groups: Sequence[Sequence[Cell]], rows: int, cols: int) -> list[tuple[int, int]]:
+    """The pairs of groups (indices, the smaller first, in order) with cells side by side: the regions two of
+    which may merge into one (cages made larger)."""
+    group_of = {tuple(cell): k for k, cells in enumerate(groups) for cell in cells}
+    return sorted({(k, group_of[near]) for k, cells in enumerate(groups) for cell in cells
+                   for near in neighbours(tuple(cell), rows, cols) if group_of[near] > k})
 
 
 def connected(regions: Regions) -> bool:

@@ -1,6 +1,6 @@
 """The kit's random partitions (``solvers.kit.partition``) and pzprjs's border codec over them, against brute
 force on small grids: every cell in one joined region, seeds kept, sizes capped, and a move that never splits
-or empties a region."""
+or empties a region; the pairs of regions that touch."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import random
 import pytest
 
 from solvers.formats.puzzlink.borders import read_borders, write_borders
-from solvers.kit.partition import connected, groups, moves, partition, region_cells, renumbered
+from solvers.kit.partition import connected, groups, moves, partition, region_cells, renumbered, touching
 
 
 def joined(cells: list[tuple[int, int]]) -> bool:
@@ -59,6 +59,16 @@ def test_a_move_keeps_every_region_joined_and_a_refused_one_would_not(seed: int)
                 kept = len(region_cells(moved)) == len(region_cells(regions)) and \
                     all(joined(cells) for cells in region_cells(moved).values())
                 assert (target in allowed) == kept, (regions, (r, c), target)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_touching_pairs_are_the_regions_with_cells_side_by_side(seed: int) -> None:
+    rng = random.Random(seed)
+    rows, cols = rng.randint(1, 6), rng.randint(1, 6)
+    found = list(region_cells(partition(rows, cols, rng, max_size=rng.randint(1, 4))).values())
+    brute = [(k, j) for k in range(len(found)) for j in range(k + 1, len(found))
+             if any(abs(a - c) + abs(b - d) == 1 for a, b in found[k] for c, d in found[j])]
+    assert touching(found, rows, cols) == brute
 
 
 @pytest.mark.parametrize("seed", range(40))
