@@ -22,6 +22,7 @@ from solvers.kenken import picture, tatham
 from solvers.kenken.rules import Cage, KenkenAnswer, KenkenPuzzle, model
 from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
+from solvers.kit.arrays import fast
 from solvers.kit.latin import latin_square
 from solvers.kit.partition import partition, region_cells
 from solvers.kit.tuples import TUPLES, analysed
@@ -35,8 +36,10 @@ CHAIN = 3  # rounds a hard trial is followed
 # Keen's levels: Easy reads a cage by its placed digits, Normal by what its cells may still hold (the filling
 # analysis), Hard needs short chains of deductions, Extreme long ones (his Unreasonable is graded Extreme too).
 PEOPLE = kit_human.group_levels(LEVELS, TUPLES, CHAIN, "digit")
-DIFFICULTY = kit_human.difficulty(PEOPLE, model, kit.Digits("digits", 1, 1, 9),
-                                  "N×N digits 1..N, 0 or null for an empty cell", default="normal")
+# Graded on arrays (the same deductions, in the same levels); hints take the techniques' path and sentences.
+DIFFICULTY = fast(kit_human.difficulty(PEOPLE, model, kit.Digits("digits", 1, 1, 9),
+                                       "N×N digits 1..N, 0 or null for an empty cell", default="normal"),
+                  PEOPLE, model, analysed, CHAIN)
 Answer = dict[str, list[list[int]]]
 
 

@@ -26,7 +26,7 @@ from solvers.techniques.human import Contradiction, Difficulty, Grade, HumanSolv
 
 BROKEN, NOTHING = -2, -1
 TRIALS = (SHORT_ROUNDS, None)  # the kit's trials by level: the medium level takes the first, the hard one both
-Step = tuple[int, float]  # (the technique's number in the kit's levels: 0 rule, 1 short trial, 2 trial; effort)
+Step = tuple[int, float]  # (the technique's number: 0 rule, 1 short trial, 2 trial, 3 the deeper reading; effort)
 Read = Callable[[Rule, Sequence[int | None]], list[tuple[int, int]]]  # a rule's reading: as ``Rule.look``
 Table = tuple[tuple[int, ...], ...]
 
@@ -256,7 +256,7 @@ class State:
                 if used is not None:
                     used.add(k)
                 if steps is not None:
-                    steps.append((0, 1.0))
+                    steps.append((0 if read is None else 3, 1.0))
             for i, value in forced:
                 if decided.setdefault(i, value) != value:
                     return None
@@ -344,28 +344,42 @@ def within(people: HumanSolver[Model, Any], model: Model, level: str, shown: fro
         return False
 
 
-def grade(people: HumanSolver[Model, Any], model: Model) -> Grade:
+def grade(people: HumanSolver[Model, Any], model: Model, deeper: Read | None = None,
+          chain: int = SHORT_ROUNDS) -> Grade:
     """The kit's grade (its level, and a score from its techniques' weights) from the array solve of the lowest
     level that solves the model; the kit's own three levels, with any named readings of the rules at the first
-    (``solver(first=...)``), whose steps count as the rules' own (the arrays read them as rules). One solve: a
-    level's solve is the one below's, then its own trials, so each level goes on where the one below stopped."""
+    (``solver(first=...)``), whose steps count as the rules' own (the arrays read them as rules). With ``deeper``,
+    ``group_levels``' four: the rules read by ``deeper`` second, then trials of ``chain`` rounds and trials to the
+    end. One solve: a level's solve is the one below's, then its own reading or trials, so each level goes on
+    where the one below stopped."""
     names = [t.name for _, t in people.techniques()]
-    kit = [names.index(name) for name in ("rule", "short trial", "trial")]
-    assert names[kit[0]:] == ["rule", "short trial", "trial"] and len(people.levels[0].techniques) == kit[0] + 1
+    rule = names.index("rule")
+    own = ["rule", *([names[rule + 1]] if deeper is not None else []), "short trial", "trial"]
+    assert names[rule:] == own and len(people.levels[0].techniques) == rule + 1
+    numbers = [rule, len(names) - 2, len(names) - 1, rule + 1]  # the arrays' technique numbers in ``names``
     steps: list[Step] = []
     state = State(model)
+
+    def read_deeper() -> bool:
+        state.deeper = deeper  # from here on, trials read deeper too
+        return bool(state.follow(None, None, set(), steps))
+
+    # What each level adds to the one below, True when a rule broke.
+    above = [*([read_deeper] if deeper is not None else []), lambda: not state.trials(chain, set(), steps),
+             lambda: not state.trials(None, set(), steps)]
     broken = bool(state.follow(None, None, set(), steps))
-    for level in range(3):  # each level goes on from the state the one below left: what ``solves`` does anew
+    for level in range(len(above) + 1):  # each level goes on from the state the one below left: what ``solves`` does anew
         if level and not broken and min(state.values) < 0:
-            broken = not state.trials(TRIALS[level - 1], set(), steps)
+            broken = above[level - 1]()
         if not broken and state.solved():
-            return people.grade_numbered([(kit[t], effort) for t, effort in steps], True)
-    return people.grade_numbered([(kit[t], effort) for t, effort in steps], False)
+            return people.grade_numbered([(numbers[t], effort) for t, effort in steps], True)
+    return people.grade_numbered([(numbers[t], effort) for t, effort in steps], False)
 
 
-def fast(difficulty: Difficulty, people: HumanSolver[Model, Any], model_of: Any) -> Difficulty:
-    """A kit Difficulty that grades on arrays (the hints keep the kit's techniques and sentences)."""
-    return replace(difficulty, grade=lambda puzzle, deadline: grade(people, model_of(puzzle)))
+def fast(difficulty: Difficulty, people: HumanSolver[Model, Any], model_of: Any, deeper: Read | None = None,
+         chain: int = SHORT_ROUNDS) -> Difficulty:
+    """A kit Difficulty that grades on arrays (``grade``; the hints keep the kit's techniques and sentences)."""
+    return replace(difficulty, grade=lambda puzzle, deadline: grade(people, model_of(puzzle), deeper, chain))
 
 
 class Levels:

@@ -13,7 +13,7 @@ from bench.stats import spearman
 from generators.kenken import DIFFICULTY, PEOPLE, KenkenGenre, KenkenParams, check, generate_puzzle, solve
 from solvers.common import Deadline
 from solvers.kenken.picture import render
-from solvers.kenken.rules import Cage, KenkenAnswer, KenkenPuzzle, fillings, makes
+from solvers.kenken.rules import Cage, KenkenAnswer, KenkenPuzzle, fillings, makes, model
 from solvers.kenken.tatham import parse_tatham
 from tests.conftest import REFERENCE, read_jsonl
 
@@ -76,6 +76,14 @@ def test_tathams_puzzles_have_their_answer_alone(entry: dict) -> None:
     assert outcome.complete and outcome.count == 1
     assert outcome.solutions[0]["digits"] == entry["digits"]
     assert check(puzzle, KenkenAnswer(digits=entry["digits"])) == []
+
+
+@pytest.mark.parametrize("entry", tathams(), ids=lambda e: e["tatham"])
+def test_the_grade_on_arrays_is_the_level_of_the_techniques_path(entry: dict) -> None:
+    """The grade reads the levels on arrays (``solvers.kit.arrays.grade`` with the filling analysis); a person's
+    techniques, followed step by step as the hints are, finish the puzzle at the same level."""
+    puzzle = parse_tatham(entry["tatham"])
+    assert DIFFICULTY.grade(puzzle, Deadline.after(60)).level == PEOPLE.grade(model(puzzle)).level
 
 
 @pytest.mark.slow
