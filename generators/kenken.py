@@ -18,17 +18,19 @@ from generators.kit import make_read_by_groups
 from generators.pipeline import Generated
 from generators.spec import PuzzleType, TathamPreset
 from solvers.common import Deadline
+from solvers.grid import neighbours
 from solvers.kenken import picture, tatham
 from solvers.kenken.rules import Cage, KenkenAnswer, KenkenPuzzle, model
 from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
 from solvers.kit.arrays import fast
 from solvers.kit.latin import latin_square
-from solvers.kit.partition import partition, region_cells
+from solvers.kit.partition import Cell, partition, region_cells
 from solvers.kit.tuples import TUPLES, analysed
 
 MIN_SIDE, MAX_SIDE, DEFAULT_SIDE = 3, 9, 6
 MAX_CAGE = 3  # cells; Keen's cages are mostly two or three cells
+MAX_PRODUCT = 1000  # a cage multiplies only while its product stays this small
 LEVELS = ("easy", "normal", "hard", "extreme")
 # The hardest level made at each size (else extreme).
 TOP_LEVEL = {3: "easy", 4: "hard", 6: "hard", 7: "normal", 8: "normal", 9: "normal"}
@@ -72,30 +74,64 @@ class Board:
     cages: tuple[tuple[tuple[tuple[int, int], ...], str | None], ...]
 
 
-def operation(digits: list[int], operations: str, rng: random.Random) -> str | None:
-    """A cage's operation: none for one cell; for two, ÷ when it divides evenly (Keen's favourite), else − or one
-    of + and ×; for more, + or × (× only while its product stays small)."""
+@dataclass(frozen=True)
+class Mix:
+    """What a level's boards tell. A product pins its digits down more than a sum (fewer fillings), ÷ more than −,
+    and a one-cell cage gives its digit away: the easier the level, the more a drawn board tells, so that few
+    boards are drawn before one lands on it."""
+
+    times: float  # how often a cage that may multiply does (past ÷ and −)
+    divide: float  # how often a two-cell cage whose digits divide shows ÷
+    singles: bool  # one-cell cages stay; else each joins a neighbouring cage
+
+
+MIXES = {"easy": Mix(1.0, 1.0, True), "normal": Mix(0.7, 0.5, True), "hard": Mix(0.4, 0.5, True),
+         "extreme": Mix(0.0, 0.5, False)}
+
+
+def operation(digits: list[int], operations: str, rng: random.Random, mix: Mix) -> str | None:
+    """A cage's operation: none for one cell; for two, ÷ (when it divides evenly) as often as ``mix`` says, else −
+    half the time, else one of + and ×; for more, + or × (× only while its product stays small)."""
     if len(digits) == 1:
         return None
     if len(digits) == 2 and operations == "all":
         high, low = max(digits), min(digits)
-        if high % low == 0 and rng.random() < 0.5:
+        if high % low == 0 and rng.random() < mix.divide:
             return "/"
         if rng.random() < 0.5:
             return "-"
-    return "*" if prod(digits) <= 1000 and rng.random() < 0.4 else "+"
+    return "*" if prod(digits) <= MAX_PRODUCT and rng.random() < mix.times else "+"
+
+
+def joined_singles(cages: list[list[Cell]], n: int, rng: random.Random) -> list[list[Cell]]:
+    """Each one-cell cage joined to a neighbouring cage of at most ``MAX_CAGE`` cells, one drawn at random (it
+    stays alone when every neighbour is full)."""
+    cages = [list(cells) for cells in cages]
+    cage_of = {cell: k for k, cells in enumerate(cages) for cell in cells}
+    for k, cells in enumerate(cages):
+        if len(cells) != 1:
+            continue
+        near = sorted({cage_of[cell] for cell in neighbours(cells[0], n, n)
+                       if cage_of[cell] != k and len(cages[cage_of[cell]]) <= MAX_CAGE})
+        if near:
+            j = rng.choice(near)
+            cage_of[cells[0]] = j
+            cages[j] = sorted([*cages[j], cells[0]])
+            cells.clear()
+    return [cells for cells in cages if cells]
 
 
 class KenkenGenre:
     """What the kit's generator needs: a Latin square and cages on it; no clue is hidden."""
 
     def draw(self, params: KenkenParams, rng: random.Random) -> tuple[Board, Answer]:
-        n = params.size
+        n, mix = params.size, MIXES[params.difficulty]
         grid = latin_square(n, rng)
-        cages = []
-        for cells in region_cells(partition(n, n, rng, max_size=MAX_CAGE)).values():
-            cages.append((tuple(cells), operation([grid[r][c] for r, c in cells], params.operations, rng)))
-        return Board(n, tuple(cages)), {"digits": grid}
+        cages = list(region_cells(partition(n, n, rng, max_size=MAX_CAGE)).values())
+        if not mix.singles:
+            cages = joined_singles(cages, n, rng)
+        return Board(n, tuple((tuple(cells), operation([grid[r][c] for r, c in cells], params.operations, rng, mix))
+                              for cells in cages)), {"digits": grid}
 
     def clues(self, board: Board, answer: Answer) -> list[int]:
         return []
@@ -120,6 +156,7 @@ def target(op: str | None, digits: list[int]) -> int:
 
 
 def generate_puzzle(params: KenkenParams, seed: int, deadline: Deadline) -> Generated:
+    """Boards drawn as the level's ``MIXES`` says, until one lands on the level."""
     return make_read_by_groups(KenkenGenre(), KenkenAnswer, DIFFICULTY, model, analysed, CHAIN, params, seed,
                                deadline)
 
