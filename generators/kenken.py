@@ -158,7 +158,7 @@ def target(op: str | None, digits: list[int]) -> int:
 def generate_puzzle(params: KenkenParams, seed: int, deadline: Deadline) -> Generated:
     """Boards drawn as the level's ``MIXES`` says, until one lands on the level."""
     return make_read_by_groups(KenkenGenre(), KenkenAnswer, DIFFICULTY, model, analysed, CHAIN, params, seed,
-                               deadline)
+                               deadline, graded_on_arrays=True)
 
 
 check = kit.checker(model)

@@ -204,16 +204,20 @@ def group_checks(reading: Read, chain: int) -> tuple[Callable[[Model, frozenset[
 def make_read_by_groups(genre: ClueGenre[Any, Any], answer_model: type[BaseModel], difficulty: Difficulty,
                         model_of: Callable[[Any], Model], reading: Read, chain: int, params: Any, seed: int,
                         deadline: Deadline, prove_first: bool = False,
-                        adjust: Adjust[BaseModel, BaseModel] | None = None) -> Generated[BaseModel, BaseModel]:
+                        adjust: Adjust[BaseModel, BaseModel] | None = None,
+                        graded_on_arrays: bool = False) -> Generated[BaseModel, BaseModel]:
     """``make_at_level`` for a genre whose levels are ``solvers.kit.human.group_levels``, with the level checks on
     arrays (``group_checks``): the generator asks them for every clue it tries to remove. A draw graded off its
     level is moved by ``adjust`` (as ``generate_at_level``'s) or drawn again, and one the arrays already place off
-    it skips the (dearer) graded path. The top level has no check: its puzzles are proved unique by the kit's
-    prover."""
+    it skips the (dearer) graded path; a genre whose grade is itself on arrays (``graded_on_arrays``:
+    ``solvers.kit.arrays.fast``) grades each draw at once, one solve going up the levels where the checks would
+    take one each. The top level has no check: its puzzles are proved unique by the kit's prover."""
     names, level = difficulty.names, params.difficulty
     fits = dict(zip(names[:-1], group_checks(reading, chain), strict=True))
 
     def grade(puzzle: Any, budget: Deadline) -> Grade:
+        if graded_on_arrays:
+            return difficulty.grade(puzzle, budget)
         model = model_of(puzzle)
         found = next((name for name, fit in fits.items() if fit(model, None)), names[-1])
         return difficulty.grade(puzzle, budget) if found == level else Grade(found, 0.0, 0, None)
