@@ -20,13 +20,14 @@ from generators.spec import PuzzleType, TathamPreset
 from solvers.common import Deadline
 from solvers.grid import neighbours
 from solvers.kenken import picture, tatham
-from solvers.kenken.rules import Cage, KenkenAnswer, KenkenPuzzle, model
+from solvers.kenken.rules import Cage, KenkenAnswer, KenkenPuzzle, fillings, model
 from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
 from solvers.kit.arrays import fast
 from solvers.kit.latin import latin_square
-from solvers.kit.partition import Cell, partition, region_cells
+from solvers.kit.partition import Cell, partition, region_cells, touching
 from solvers.kit.tuples import TUPLES, analysed
+from solvers.techniques.human import Grade
 
 MIN_SIDE, MAX_SIDE, DEFAULT_SIDE = 3, 9, 6
 MAX_CAGE = 3  # cells; Keen's cages are mostly two or three cells
@@ -80,13 +81,14 @@ class Mix:
     and a one-cell cage gives its digit away: the easier the level, the more a drawn board tells, so that few
     boards are drawn before one lands on it."""
 
-    times: float  # how often a cage that may multiply does (past ÷ and −)
+    times: float  # how often a cage that may multiply does (a two-cell cage past ÷ and −)
     divide: float  # how often a two-cell cage whose digits divide shows ÷
     singles: bool  # one-cell cages stay; else each joins a neighbouring cage
+    merged: int = 0  # cells a cage may reach when two merge to make a draw below the level harder (``Harder``); 0: drawn again
 
 
-MIXES = {"easy": Mix(1.0, 1.0, True), "normal": Mix(0.7, 0.5, True), "hard": Mix(0.4, 0.5, True),
-         "extreme": Mix(0.0, 0.5, False)}
+MIXES = {"easy": Mix(1.0, 1.0, True), "normal": Mix(0.7, 0.5, True), "hard": Mix(0.4, 0.5, True, merged=4),
+         "extreme": Mix(0.0, 0.5, False, merged=5)}
 
 
 def operation(digits: list[int], operations: str, rng: random.Random, mix: Mix) -> str | None:
@@ -101,6 +103,16 @@ def operation(digits: list[int], operations: str, rng: random.Random, mix: Mix) 
         if rng.random() < 0.5:
             return "-"
     return "*" if prod(digits) <= MAX_PRODUCT and rng.random() < mix.times else "+"
+
+
+def operations_of(digits: list[int], operations: str) -> list[str | None]:
+    """Every operation a cage holding ``digits`` may show."""
+    if len(digits) == 1:
+        return [None]
+    shown: list[str | None] = ["+", *(["*"] if prod(digits) <= MAX_PRODUCT else [])]
+    if len(digits) == 2 and operations == "all":
+        shown += ["-", *(["/"] if max(digits) % min(digits) == 0 else [])]
+    return shown
 
 
 def joined_singles(cages: list[list[Cell]], n: int, rng: random.Random) -> list[list[Cell]]:
@@ -153,12 +165,61 @@ def target(op: str | None, digits: list[int]) -> int:
     return max(digits) - min(digits) if op == "-" else max(digits) // min(digits)
 
 
+class Harder:
+    """A draw graded below the asked level, made to tell less one cage at a time while its answer stays the only
+    one: two neighbouring cages become one of at most the level's ``Mix.merged`` cells (their sum or product is
+    what the two told together, and less), or a cage shows an operation with more fillings. The changes are
+    asked in random order of one prover that holds them all, each cage a clue; the first that keeps the answer
+    alone goes back to be graded."""
+
+    def __init__(self, params: KenkenParams):
+        self.level, self.operations = LEVELS.index(params.difficulty), params.operations
+        self.merged = MIXES[params.difficulty].merged
+
+    def __call__(self, generated: Generated, graded: Grade, rng: random.Random, deadline: Deadline) -> Generated | None:
+        if graded.level is None or LEVELS.index(graded.level) >= self.level:
+            return None  # at or above the level: drawn again
+        puzzle, grid = generated.puzzle, generated.solution.digits
+        changes = self.changes(puzzle, grid)
+        if not changes:
+            return None
+        rng.shuffle(changes)
+        cages = len(puzzle.cages)
+        prover = kit.Prover(model(puzzle, [cage for _, cage in changes]), {"digits": grid})
+        try:
+            for i, (gone, cage) in enumerate(changes):
+                if prover.other({k for k in range(cages) if k not in gone} | {cages + i}, deadline) is None:
+                    kept = [other for k, other in enumerate(puzzle.cages) if k not in gone]
+                    changed = KenkenPuzzle(size=puzzle.size, cages=sorted([*kept, cage], key=lambda c: c.cells[0]))
+                    return Generated(changed, generated.solution, generated.stats)
+        finally:
+            prover.close()
+        return None
+
+    def changes(self, puzzle: KenkenPuzzle, grid: list[list[int]]) -> list[tuple[frozenset[int], Cage]]:
+        """Each change that tells less, as the cages it takes away and the cage in their place."""
+        n, found = puzzle.size, []
+        for k, cage in enumerate(puzzle.cages):
+            digits = [grid[r][c] for r, c in cage.cells]
+            now = len(fillings(cage, n))
+            for op in operations_of(digits, self.operations):
+                other = Cage(cells=cage.cells, op=op, target=target(op, digits))
+                if len(fillings(other, n)) > now:
+                    found.append((frozenset((k,)), other))
+        for k, j in touching([cage.cells for cage in puzzle.cages], n, n):
+            cells = sorted([*puzzle.cages[k].cells, *puzzle.cages[j].cells])
+            if len(cells) <= self.merged:
+                digits = [grid[r][c] for r, c in cells]
+                found += [(frozenset((k, j)), Cage(cells=cells, op=op, target=target(op, digits)))
+                          for op in operations_of(digits, self.operations)]
+        return found
 
 
 def generate_puzzle(params: KenkenParams, seed: int, deadline: Deadline) -> Generated:
-    """Boards drawn as the level's ``MIXES`` says, until one lands on the level."""
+    """Boards drawn as the level's ``MIXES`` says; one graded below the level is made to tell less (``Harder``)."""
     return make_read_by_groups(KenkenGenre(), KenkenAnswer, DIFFICULTY, model, analysed, CHAIN, params, seed,
-                               deadline, graded_on_arrays=True)
+                               deadline, adjust=Harder(params) if MIXES[params.difficulty].merged else None,
+                               graded_on_arrays=True)
 
 
 check = kit.checker(model)

@@ -6,7 +6,7 @@ and ÷ take two cells, the larger minus or divided by the smaller. A one-cell ca
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from math import prod
 from typing import Literal
@@ -110,10 +110,13 @@ def _fillings(op: str | None, target: int, n: int, clash: tuple[tuple[int, ...],
     return tuple(extend(()))
 
 
-def model(puzzle: KenkenPuzzle) -> Model:
+def model(puzzle: KenkenPuzzle, alternatives: Sequence[Cage] = ()) -> Model:
     """A Latin square as counts over one-hot keys, and each cage a tuple rule (``solvers.kit.tuples``) over its
     fillings. A cage alone reads its cells by the digits placed in them, as Keen's Easy does; what its cells may
-    still hold is the filling analysis, a technique of its own."""
+    still hold is the filling analysis, a technique of its own. With ``alternatives`` (cages a generator might
+    show instead of some of the puzzle's), every cage is a clue, the puzzle's ``k``-th clue ``k`` and the
+    ``i``-th alternative clue ``len(cages) + i``, so the kit's prover tells which of them together keep one
+    answer."""
     n, rules = puzzle.size, []
     digits = range(1, n + 1)
     for r, c in itertools.product(range(n), repeat=2):
@@ -121,9 +124,10 @@ def model(puzzle: KenkenPuzzle) -> Model:
     for i, d in itertools.product(range(n), digits):
         rules.append(Count(tuple((i, c, d) for c in range(n)), 1, 1, "row-repeats", f"row {i + 1} holds one {d}"))
         rules.append(Count(tuple((r, i, d) for r in range(n)), 1, 1, "column-repeats", f"column {i + 1} holds one {d}"))
-    for cage in puzzle.cages:
+    for k, cage in enumerate([*puzzle.cages, *alternatives]):
         group = tuple(cage.cells)
         says = (f"{cells_named(group)} is {cage.target}" if cage.op is None else
                 f"the cage {cage.label()} at {cells_named(group)} makes {cage.target} with {SIGN[cage.op]}")
-        rules.append(Tuples(group, n, fillings(cage, n), "cage", says, placed_only=True))
+        rules.append(Tuples(group, n, fillings(cage, n), "cage", says, clue=k if alternatives else None,
+                            placed_only=True))
     return Model(Digits("digits", n, n, n), tuple(rules))

@@ -10,7 +10,8 @@ import random
 import pytest
 
 from bench.stats import spearman
-from generators.kenken import DIFFICULTY, PEOPLE, KenkenGenre, KenkenParams, check, generate_puzzle, solve
+from generators import kit
+from generators.kenken import DIFFICULTY, PEOPLE, Harder, KenkenGenre, KenkenParams, check, generate_puzzle, solve
 from solvers.common import Deadline
 from solvers.kenken.picture import render
 from solvers.kenken.rules import Cage, KenkenAnswer, KenkenPuzzle, fillings, makes, model
@@ -99,6 +100,37 @@ def test_our_generated_puzzles_have_their_answer_alone(entry: dict) -> None:
     puzzle = KenkenPuzzle(**entry["puzzle"])
     assert solve(puzzle, 2, Deadline.after(60), "z3").count == 1
     assert check(puzzle, KenkenAnswer(digits=entry["digits"])) == []
+
+
+def test_harder_keeps_one_answer_and_takes_a_hard_draw_to_extreme() -> None:
+    """5×5 draws graded hard, each changed by ``Harder`` until it grades extreme or no change keeps one answer:
+    every change tells less (fewer cages, or a cage of more fillings) and keeps its answer the only one on z3 too;
+    a quarter of the draws reach extreme (the rest are drawn again), and one at the asked level is left alone."""
+    params = KenkenParams(size=5, difficulty="extreme")
+    harder, rng, reached, drawn = Harder(params), random.Random(0), 0, 0
+    for seed in range(40):
+        made = kit.make(KenkenGenre(), KenkenAnswer, params, seed, Deadline.after(60))
+        graded = DIFFICULTY.grade(made.puzzle, Deadline.after(60))
+        if graded.level != "hard":
+            continue
+        drawn += 1
+        for _ in range(20):
+            changed = harder(made, graded, rng, Deadline.after(60))
+            if changed is None:
+                break
+            before, after = made.puzzle.cages, changed.puzzle.cages
+            assert len(after) == len(before) - 1 or (len(after) == len(before) and sum(
+                len(fillings(cage, 5)) for cage in after) > sum(len(fillings(cage, 5)) for cage in before))
+            assert solve(changed.puzzle, 2, Deadline.after(60), "z3").count == 1
+            assert check(changed.puzzle, changed.solution) == []
+            made, graded = changed, DIFFICULTY.grade(changed.puzzle, Deadline.after(60))
+            if graded.level == "extreme":
+                reached += 1
+                assert harder(made, graded, rng, Deadline.after(60)) is None
+                break
+        if drawn == 8:
+            break
+    assert drawn == 8 and reached >= 2
 
 
 def test_add_multiply_draws_only_sums_and_products() -> None:
