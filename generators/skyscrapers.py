@@ -18,6 +18,7 @@ from generators.spec import PuzzleType, TathamPreset
 from solvers.common import Deadline
 from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
+from solvers.kit import seen_kernel
 from solvers.kit.latin import latin_square
 from solvers.kit.seen import LINES, analysed, towers_seen
 from solvers.skyscrapers import picture, puzzlink, tatham
@@ -128,4 +129,5 @@ PUZZLE_TYPE = PuzzleType(
     difficulty=DIFFICULTY,
     play_mode="digits",
     model=model,
+    warm_up=seen_kernel.warm_up,
 )

@@ -12,75 +12,36 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+import numpy as np
+
 from solvers.common import Cell
+from solvers.kit import seen_kernel
 from solvers.kit.reading import group_reading
 from solvers.kit.rules import Broken, Key, Values
 from solvers.sat import SatBackend
 
 
-@lru_cache(maxsize=1 << 16)
 def placements(count: int, allowed: tuple[int, ...]) -> tuple[int, ...] | None:
     """For each position of a line (nearest first), the heights (bit ``h``) that some order of the heights
     1..len(allowed), each height ``h`` at a position whose ``allowed`` has bit ``h``, puts there while showing
-    ``count`` towers; None when no order does. Orders are walked as (heights used, towers shown) states, each
-    once, so a line of 9 takes thousands of steps, not 9! (the tallest so far is the highest height used)."""
-    n = len(allowed)
-    support = [0] * n
-    known: dict[tuple[int, int], bool] = {}
-
-    def completes(used: int, shown: int) -> bool:
-        if (used, shown) in known:
-            return known[(used, shown)]
-        at, tallest, ok = used.bit_count(), used.bit_length() - 1, False
-        if at == n:
-            ok = shown == count
-        options = allowed[at] & ~used if at < n else 0
-        while options:
-            bit = options & -options
-            options ^= bit
-            height = bit.bit_length() - 1
-            more = shown + (height > tallest)
-            if more <= count <= more + n - height and completes(used | bit, more):
-                support[at] |= bit
-                ok = True
-        known[(used, shown)] = ok
-        return ok
-
-    return tuple(support) if completes(0, 0) else None
-
-
-def _allowed(digits: int, candidates: bool, values: tuple[int | None, ...]) -> tuple[int, ...]:
-    """Each cell's possible heights as bits: its placed height; else the heights not placed elsewhere in the
-    line, and, with ``candidates``, not ruled out of the cell."""
-    masks = []
-    for i in range(0, len(values), digits):
-        cell = values[i:i + digits]
-        if 1 in cell:
-            masks.append(1 << (cell.index(1) + 1))
-        else:
-            masks.append(sum(2 << d for d, v in enumerate(cell) if v is None or not candidates))
-    if not candidates:
-        taken = sum(1 << (values[i:i + digits].index(1) + 1) for i in range(0, len(values), digits)
-                    if 1 in values[i:i + digits])
-        masks = [m if m.bit_count() == 1 and m & taken else m & ~taken for m in masks]
-    return tuple(masks)
+    ``count`` towers; None when no order does (walked by ``seen_kernel.placements``)."""
+    support = np.zeros(len(allowed), np.int64)
+    if not seen_kernel.placements(count, np.array(allowed, np.int64), support):
+        return None
+    return tuple(int(bits) for bits in support)
 
 
 @lru_cache(maxsize=1 << 16)
-def _read(count: int, digits: int, candidates: bool, values: tuple[int | None, ...]) -> list[tuple[int, int]] | None:
-    support = placements(count, _allowed(digits, candidates, values))
-    if support is None:
+def _read(count: int, digits: int, candidates: bool, values: tuple[int | None, ...]) -> tuple[tuple[int, int], ...] | None:
+    """The line's reading (``seen_kernel.read``), once per line state: a generator's level checks read the same
+    lines again and again."""
+    forced = np.zeros(2 * len(values), np.int64)
+    filled = seen_kernel.read(count, digits, candidates, np.array([-1 if v is None else v for v in values], np.int64),
+                              forced)
+    if filled < 0:
         return None
-    forced = []
-    for p, value in enumerate(values):
-        if value is None:
-            bits = support[p // digits]
-            d = p % digits + 1
-            if not bits >> d & 1:
-                forced.append((p, 0))
-            elif bits == 1 << d:
-                forced.append((p, 1))
-    return forced
+    pairs = forced[:filled].tolist()
+    return tuple(zip(pairs[::2], pairs[1::2], strict=True))
 
 
 def towers_seen(heights: Sequence[int]) -> int:

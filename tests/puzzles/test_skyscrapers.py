@@ -13,7 +13,8 @@ from bench.stats import spearman
 from generators.skyscrapers import DIFFICULTY, PEOPLE, SkyscrapersParams, check, generate_puzzle, solve
 from solvers.common import Deadline, InvalidInput
 from solvers.kit.latin import latin_square
-from solvers.kit.seen import placements, towers_seen
+from solvers.kit.rules import Broken
+from solvers.kit.seen import Seen, placements, towers_seen
 from solvers.skyscrapers.picture import render
 from solvers.skyscrapers.puzzlink import parse_url, to_url
 from solvers.skyscrapers.rules import SIDES, SkyscrapersAnswer, SkyscrapersPuzzle
@@ -44,6 +45,36 @@ def test_placements_agree_with_every_order_of_the_line(seed: int) -> None:
             for i, h in enumerate(order):
                 support[i] |= 1 << h
     assert placements(count, allowed) == (tuple(support) if found else None)
+
+
+@pytest.mark.parametrize("seed", range(80))
+def test_a_lines_reading_agrees_with_every_order_of_its_towers(seed: int) -> None:
+    """The compiled reading of a line's one-hot keys (placed, ruled out, open) against the orders of its towers
+    that fit them: with ``candidates`` a cell holds its placed height or one not ruled out of it, without it its
+    placed height or one placed nowhere else in the line."""
+    rng = random.Random(seed)
+    n = rng.randrange(1, 8)
+    heights = [rng.choice([h, None]) if rng.random() < 0.3 else None for h in rng.sample(range(1, n + 1), n)]
+    values = [None if h is None else int(d == h) for h in heights for d in range(1, n + 1)]
+    values = [0 if v is None and rng.random() < 0.3 else v for v in values]
+    count, candidates = rng.randrange(1, n + 1), rng.random() < 0.5
+    placed = {h for h in heights if h is not None}
+
+    def holds(i: int, h: int) -> bool:
+        if heights[i] is not None:
+            return heights[i] == h
+        return values[i * n + h - 1] is None if candidates else h not in placed
+
+    orders = [order for order in itertools.permutations(range(1, n + 1))
+              if towers_seen(order) == count and all(holds(i, h) for i, h in enumerate(order))]
+    rule = Seen(tuple((0, c) for c in range(n)), n, count, "towers-seen", "")
+    if not orders:
+        with pytest.raises(Broken):
+            rule.read(values, candidates)
+        return
+    agreed = [(i * n + h - 1, int(orders[0][i] == h)) for i in range(n) for h in range(1, n + 1)
+              if values[i * n + h - 1] is None and len({order[i] == h for order in orders}) == 1]
+    assert rule.read(values, candidates) == agreed
 
 
 def small_puzzle(seed: int) -> SkyscrapersPuzzle:
