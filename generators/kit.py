@@ -192,7 +192,10 @@ def make_on_levels(genre: ClueGenre[Any, Any], answer_model: type[BaseModel], pe
                                                             prove_first), grade, params.difficulty, seed, deadline)
 
 
-def group_checks(reading: Read, chain: int) -> tuple[Callable[[Model, frozenset[Any] | None], bool], ...]:
+Check = Callable[[Model, frozenset[Any] | None], bool]  # whether a level solves a model showing these clues (None: all)
+
+
+def group_checks(reading: Read, chain: int) -> tuple[Check, ...]:
     """The array checks of ``solvers.kit.human.group_levels``' levels below the top, easiest first: the rules
     alone, the groups read by ``reading``, trials of ``chain`` rounds. Each says whether its level (and those
     below) solves a model showing ``shown`` (all clues when None)."""
@@ -205,15 +208,17 @@ def make_read_by_groups(genre: ClueGenre[Any, Any], answer_model: type[BaseModel
                         model_of: Callable[[Any], Model], reading: Read, chain: int, params: Any, seed: int,
                         deadline: Deadline, prove_first: bool = False,
                         adjust: Adjust[BaseModel, BaseModel] | None = None,
-                        graded_on_arrays: bool = False) -> Generated[BaseModel, BaseModel]:
+                        graded_on_arrays: bool = False,
+                        checks: Sequence[Check] | None = None) -> Generated[BaseModel, BaseModel]:
     """``make_at_level`` for a genre whose levels are ``solvers.kit.human.group_levels``, with the level checks on
-    arrays (``group_checks``): the generator asks them for every clue it tries to remove. A draw graded off its
-    level is moved by ``adjust`` (as ``generate_at_level``'s) or drawn again, and one the arrays already place off
-    it skips the (dearer) graded path; a genre whose grade is itself on arrays (``graded_on_arrays``:
-    ``solvers.kit.arrays.fast``) grades each draw at once, one solve going up the levels where the checks would
-    take one each. The top level has no check: its puzzles are proved unique by the kit's prover."""
+    arrays (``group_checks``; ``checks``: a genre's own that answer alike, quicker): the generator asks them for
+    every clue it tries to remove. A draw graded off its level is moved by ``adjust`` (as ``generate_at_level``'s)
+    or drawn again, and one the checks already place off it skips the (dearer) graded path; a genre whose grade is
+    itself on arrays (``graded_on_arrays``: ``solvers.kit.arrays.fast``) grades each draw at once, one solve going
+    up the levels where the checks would take one each. The top level has no check: its puzzles are proved unique
+    by the kit's prover."""
     names, level = difficulty.names, params.difficulty
-    fits = dict(zip(names[:-1], group_checks(reading, chain), strict=True))
+    fits = dict(zip(names[:-1], group_checks(reading, chain) if checks is None else checks, strict=True))
 
     def grade(puzzle: Any, budget: Deadline) -> Grade:
         if graded_on_arrays:

@@ -7,21 +7,22 @@ Sizes 4 to 9 (Tatham's presets are 4 to 6, his generator takes 3 to 9); levels a
 from __future__ import annotations
 
 import random
+from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+import numpy as np
 from pydantic import BaseModel, Field, model_validator
 
-from generators.kit import make_read_by_groups
+from generators.kit import Check, group_checks, make_read_by_groups
 from generators.pipeline import Generated
 from generators.spec import PuzzleType, TathamPreset
 from solvers.common import Deadline
 from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
-from solvers.kit import seen_kernel
 from solvers.kit.latin import latin_square
-from solvers.kit.seen import LINES, analysed, towers_seen
-from solvers.skyscrapers import picture, puzzlink, tatham
+from solvers.kit.seen import LINES, Seen, analysed, towers_seen
+from solvers.skyscrapers import kernel, picture, puzzlink, tatham
 from solvers.skyscrapers.rules import SIDES, SkyscrapersAnswer, SkyscrapersPuzzle, model
 
 MIN_SIDE, MAX_SIDE, DEFAULT_SIDE = 4, 9, 6
@@ -94,11 +95,70 @@ class SkyscrapersGenre:
 
 
 
+@dataclass(frozen=True)
+class Clued:
+    """A model's clues as ``solvers.skyscrapers.kernel`` reads them: each clue's line (its cells r * N + c, nearest
+    first) and count, each given digit's cell and height as a bit, and the clue of each (None: always shown)."""
+
+    size: int
+    lines: np.ndarray
+    counts: np.ndarray
+    line_clues: tuple[Hashable | None, ...]
+    cells: np.ndarray
+    bits: np.ndarray
+    given_clues: tuple[Hashable | None, ...]
+
+    @classmethod
+    def of(cls, model: kit.Model) -> Clued:
+        n = model.layout.digits  # type: ignore[attr-defined]
+        seen = [rule for rule in model.rules if isinstance(rule, Seen)]
+        givens = [rule for rule in model.rules if rule.given]
+        return cls(n, np.array([[r * n + c for r, c in rule.line] for rule in seen], np.int64).reshape(len(seen), n),
+                   np.array([rule.count for rule in seen], np.int64), tuple(rule.clue for rule in seen),
+                   np.array([r * n + c for rule in givens for r, c, _ in rule.cells], np.int64),
+                   np.array([2 << (d - 1) for rule in givens for _, _, d in rule.cells], np.int64),
+                   tuple(rule.clue for rule in givens))
+
+    def follow(self, shown: frozenset[Hashable] | None, candidates: bool) -> np.ndarray | None:
+        """Each cell's possible heights (bits) once the Latin rules and the lines shown, read by their placed
+        heights or with ``candidates``, change nothing, on the puzzle showing ``shown`` (every clue when None);
+        None when a rule breaks."""
+        n = self.size
+        masks = np.full(n * n, (2 << n) - 2, np.int64)
+        given = np.array([kit.shows(clue, shown) for clue in self.given_clues], np.bool_)
+        masks[self.cells[given]] = self.bits[given]
+        lines = np.array([kit.shows(clue, shown) for clue in self.line_clues], np.bool_)
+        return masks if kernel.follow(n, self.lines[lines], self.counts[lines], masks, candidates) else None
+
+    def solves(self, shown: frozenset[Hashable] | None, candidates: bool) -> bool:
+        masks = self.follow(shown, candidates)
+        return masks is not None and not (masks & (masks - 1)).any()
+
+
+_last: list[tuple[kit.Model, Clued]] = []
+
+
+def compiled_check(candidates: bool) -> Check:
+    """The easy (the lines read by their placed heights) or medium (the line analysis) level's check, compiled: what
+    ``generators.kit.group_checks`` answers on the model, its clues gathered once for the last model asked about
+    (the generator asks about one model at a time)."""
+
+    def fits(model: kit.Model, shown: frozenset[Hashable] | None) -> bool:
+        if not _last or _last[0][0] is not model:
+            _last[:] = [(model, Clued.of(model))]
+        return _last[0][1].solves(shown, candidates)
+
+    return fits
+
+
+CHECKS = (compiled_check(False), compiled_check(True), group_checks(analysed, CHAIN)[2])
+
+
 def generate_puzzle(params: SkyscrapersParams, seed: int, deadline: Deadline) -> Generated:
     """The prover goes first only before the hard level's trials: the lines read alone cost less than a proof."""
     easy = params.difficulty == "easy"
     return make_read_by_groups(SkyscrapersGenre(easy), SkyscrapersAnswer, DIFFICULTY, model, analysed, CHAIN, params,
-                               seed, deadline, params.difficulty == "hard")
+                               seed, deadline, params.difficulty == "hard", checks=CHECKS)
 
 
 check = kit.checker(model)
@@ -130,5 +190,5 @@ PUZZLE_TYPE = PuzzleType(
     difficulty=DIFFICULTY,
     play_mode="digits",
     model=model,
-    warm_up=seen_kernel.warm_up,
+    warm_up=kernel.warm_up,
 )

@@ -10,14 +10,27 @@ import random
 import pytest
 
 from bench.stats import spearman
-from generators.skyscrapers import DIFFICULTY, PEOPLE, SkyscrapersParams, check, generate_puzzle, solve
+from generators.kit import group_checks
+from generators.skyscrapers import (
+    CHAIN,
+    CHECKS,
+    DIFFICULTY,
+    PEOPLE,
+    Clued,
+    SkyscrapersParams,
+    check,
+    generate_puzzle,
+    solve,
+)
 from solvers.common import Deadline, InvalidInput
+from solvers.kit.arrays import State
 from solvers.kit.latin import latin_square
 from solvers.kit.rules import Broken
-from solvers.kit.seen import Seen, placements, towers_seen
+from solvers.kit.seen import Seen, analysed, placements, towers_seen
 from solvers.skyscrapers.picture import render
 from solvers.skyscrapers.puzzlink import parse_url, to_url
 from solvers.skyscrapers.rules import SIDES, SkyscrapersAnswer, SkyscrapersPuzzle
+from solvers.skyscrapers.rules import model as rules_model
 from solvers.skyscrapers.tatham import parse_tatham, to_tatham
 from tests.conftest import REFERENCE, read_jsonl
 
@@ -75,6 +88,36 @@ def test_a_lines_reading_agrees_with_every_order_of_its_towers(seed: int) -> Non
     agreed = [(i * n + h - 1, int(orders[0][i] == h)) for i in range(n) for h in range(1, n + 1)
               if values[i * n + h - 1] is None and len({order[i] == h for order in orders}) == 1]
     assert rule.read(values, candidates) == agreed
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_the_compiled_levels_reach_the_kits_state(seed: int) -> None:
+    """The generator's compiled easy and medium checks leave each cell the heights the kit's array solve on the
+    one-hot keys leaves open or placed (or both find a rule broken), on random clues of a random square, a clue
+    now and then wrong, with every clue or some of them shown."""
+    rng = random.Random(seed)
+    n = rng.randrange(3, 8)
+    grid = latin_square(n, rng)
+    looks = {"top": lambda i: [grid[r][i] for r in range(n)], "bottom": lambda i: [grid[r][i] for r in range(n)][::-1],
+             "left": lambda i: grid[i], "right": lambda i: grid[i][::-1]}
+    sides, digits = rng.random(), rng.random() * 0.4
+    clues = {side: [towers_seen(looks[side](i)) if rng.random() < sides else None for i in range(n)] for side in SIDES}
+    if rng.random() < 0.2:
+        clues["top"][0] = rng.randrange(1, n + 1)
+    givens = [[grid[r][c] if rng.random() < digits else None for c in range(n)] for r in range(n)]
+    model = rules_model(SkyscrapersPuzzle(size=n, givens=givens, **clues))
+    clues_of = [rule.clue for rule in model.rules if rule.clue is not None]
+    for shown in (None, frozenset(rng.sample(clues_of, rng.randrange(len(clues_of) + 1)))):
+        for level, reading in enumerate((None, analysed)):
+            kit_state = State(model, shown, reading)
+            broken = kit_state.follow(None, None, set())
+            masks = Clued.of(model).follow(shown, reading is not None)
+            assert (masks is None) == bool(broken)
+            assert CHECKS[level](model, shown) == group_checks(analysed, CHAIN)[level](model, shown)
+            if masks is not None:
+                held = [[d for d in range(1, n + 1) if masks[r * n + c] >> d & 1] for r in range(n) for c in range(n)]
+                assert [[-1 if len(h) > 1 and d in h else int(h == [d]) for h in held for d in range(1, n + 1)]] == \
+                    [kit_state.values]
 
 
 def small_puzzle(seed: int) -> SkyscrapersPuzzle:
