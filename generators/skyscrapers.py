@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 import numpy as np
@@ -21,9 +21,10 @@ from solvers.common import Deadline
 from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
 from solvers.kit.latin import latin_square
-from solvers.kit.seen import LINES, Seen, analysed, towers_seen
+from solvers.kit.seen import LINE_ANALYSIS, LINES, Seen, analysed, towers_seen
 from solvers.skyscrapers import kernel, picture, puzzlink, tatham
 from solvers.skyscrapers.rules import SIDES, SkyscrapersAnswer, SkyscrapersPuzzle, model
+from solvers.techniques.human import Grade
 
 MIN_SIDE, MAX_SIDE, DEFAULT_SIDE = 4, 9, 6
 LEVELS = ("easy", "medium", "hard", "expert")
@@ -134,6 +135,13 @@ class Clued:
         masks = self.follow(shown, candidates)
         return masks is not None and not (masks & (masks - 1)).any()
 
+    def rounds(self) -> tuple[int, int, int]:
+        """A person's rule steps and line analysis steps through every clue, and whether they solve it (1), stop
+        (0) or find a rule broken (-1): ``kernel.rounds``."""
+        one, zero = np.zeros(self.size ** 2, np.int64), np.zeros(self.size ** 2, np.int64)
+        one[self.cells] = self.bits
+        return kernel.rounds(self.size, self.lines, self.counts, one, zero)
+
 
 _last: list[tuple[kit.Model, Clued]] = []
 
@@ -154,11 +162,24 @@ def compiled_check(candidates: bool) -> Check:
 CHECKS = (compiled_check(False), compiled_check(True), group_checks(analysed, CHAIN)[2])
 
 
+NUMBERED = [t.name for _, t in PEOPLE.techniques()]
+
+
+def graded(puzzle: SkyscrapersPuzzle, deadline: Deadline) -> Grade:
+    """``DIFFICULTY``'s grade, its steps counted compiled (``Clued.rounds``) when the rules and the lines solve the
+    puzzle: the generator grades every draw it keeps."""
+    rules, lines, solved = Clued.of(model(puzzle)).rounds()
+    if solved < 1:
+        return DIFFICULTY.grade(puzzle, deadline)
+    return PEOPLE.grade_numbered([(NUMBERED.index("rule"), 1.0)] * rules + [(NUMBERED.index(LINE_ANALYSIS), 1.0)] * lines,
+                                 True)
+
+
 def generate_puzzle(params: SkyscrapersParams, seed: int, deadline: Deadline) -> Generated:
     """The prover goes first only before the hard level's trials: the lines read alone cost less than a proof."""
     easy = params.difficulty == "easy"
-    return make_read_by_groups(SkyscrapersGenre(easy), SkyscrapersAnswer, DIFFICULTY, model, analysed, CHAIN, params,
-                               seed, deadline, params.difficulty == "hard", checks=CHECKS)
+    return make_read_by_groups(SkyscrapersGenre(easy), SkyscrapersAnswer, replace(DIFFICULTY, grade=graded), model,
+                               analysed, CHAIN, params, seed, deadline, params.difficulty == "hard", checks=CHECKS)
 
 
 check = kit.checker(model)

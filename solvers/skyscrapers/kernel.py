@@ -113,8 +113,128 @@ def follow(n, lines, counts, masks, candidates):  # noqa: ANN001, ANN201 (numba)
     return True
 
 
+@njit(cache=True)
+def _read_keys(n, line, count, one, zero, candidates, allowed, support, ones, zeros):  # noqa: ANN001, ANN202 (numba)
+    """A line's reading on the one-hot state (``one``: each cell's key at 1 as a bit, ``zero``: its keys at 0) as
+    a person's look takes it: its open keys every order showing ``count`` agrees on go into ``ones`` and ``zeros``.
+    1 when it decides a key, 0 when not, -1 when no order shows ``count``."""
+    full = (2 << n) - 2
+    taken = 0
+    for j in range(n):
+        taken |= one[line[j]]
+    for j in range(n):
+        i = line[j]
+        allowed[j] = one[i] if one[i] else full & ~zero[i] if candidates else full & ~taken
+    if not placements(count, allowed, support):
+        return -1
+    decided = 0
+    for j in range(n):
+        i = line[j]
+        open_ = full & ~zero[i] & ~one[i]
+        if open_ & ~support[j]:
+            zeros[i] |= open_ & ~support[j]
+            decided = 1
+        if support[j] & (support[j] - 1) == 0 and open_ & support[j]:
+            ones[i] |= support[j]
+            decided = 1
+    return decided
+
+
+@njit(cache=True)
+def _rules_look(n, lines, counts, one, zero, allowed, support, ones, zeros):  # noqa: ANN001, ANN202 (numba)
+    """One look of every rule at the one-hot state, as the kit's rule technique takes it: a cell holds one height,
+    a row or column each height once, a line its count by the heights placed in it. The keys they decide go into
+    ``ones`` and ``zeros``; how many rules decided one, -1 when a rule breaks."""
+    full = (2 << n) - 2
+    steps = 0
+    for i in range(n * n):
+        open_ = full & ~zero[i] & ~one[i]
+        if one[i] and open_:
+            zeros[i] |= open_
+            steps += 1
+        elif not one[i]:
+            if open_ == 0:
+                return -1
+            if open_ & (open_ - 1) == 0:
+                ones[i] |= open_
+                steps += 1
+    for unit in range(2 * n):
+        for height in range(1, n + 1):
+            bit, placed, open_, at = 1 << height, 0, 0, -1
+            for k in range(n):
+                j = unit * n + k if unit < n else k * n + unit - n
+                if one[j] == bit:
+                    placed += 1
+                elif not zero[j] & bit:
+                    open_ += 1
+                    at = j
+            if placed > 1 or placed + open_ == 0:
+                return -1
+            if placed == 1 and open_:
+                steps += 1
+                for k in range(n):
+                    j = unit * n + k if unit < n else k * n + unit - n
+                    if one[j] != bit and not zero[j] & bit:
+                        zeros[j] |= bit
+            elif placed == 0 and open_ == 1:
+                steps += 1
+                ones[at] |= bit
+    for k in range(lines.shape[0]):
+        decided = _read_keys(n, lines[k], counts[k], one, zero, False, allowed, support, ones, zeros)
+        if decided < 0:
+            return -1
+        steps += decided
+    return steps
+
+
+@njit(cache=True)
+def _apply(one, zero, ones, zeros):  # noqa: ANN001, ANN202 (numba)
+    """Set the keys a round decided; False when two decide a key both ways or a cell two heights."""
+    for i in range(one.shape[0]):
+        if ones[i] & zeros[i] or ones[i] & (ones[i] - 1) or one[i] and ones[i] and ones[i] != one[i]:
+            return False
+        one[i] |= ones[i]
+        zero[i] |= zeros[i]
+        ones[i] = zeros[i] = 0
+    return True
+
+
+@njit(cache=True)
+def rounds(n, lines, counts, one, zero):  # noqa: ANN001, ANN201 (numba)
+    """The easy and medium levels as a person takes them, round by round on the one-hot state: every rule looks
+    (each that decides a key is a rule step) and what they decide is set; when none does, every line is read with
+    what its cells may still hold (each that decides a key is a line analysis step). (rule steps, line steps, 1
+    solved, 0 stuck or -1 broken)."""
+    full = (2 << n) - 2
+    allowed, support = np.zeros(n, np.int64), np.zeros(n, np.int64)
+    ones, zeros = np.zeros(n * n, np.int64), np.zeros(n * n, np.int64)
+    rule_steps = line_steps = 0
+    while True:
+        steps = _rules_look(n, lines, counts, one, zero, allowed, support, ones, zeros)
+        if steps < 0 or not _apply(one, zero, ones, zeros):
+            return rule_steps, line_steps, -1
+        if steps:
+            rule_steps += steps
+            continue
+        for k in range(lines.shape[0]):
+            decided = _read_keys(n, lines[k], counts[k], one, zero, True, allowed, support, ones, zeros)
+            if decided < 0:
+                return rule_steps, line_steps, -1
+            steps += decided
+        if not _apply(one, zero, ones, zeros):
+            return rule_steps, line_steps, -1
+        if not steps:
+            break
+        line_steps += steps
+    for i in range(n * n):
+        if not one[i] or zero[i] != full & ~one[i]:
+            return rule_steps, line_steps, 0
+    return rule_steps, line_steps, 1
+
+
 def warm_up() -> None:
     """Compile (or load from numba's cache) every function here on a 2×2 with one clue, and the hints' reading."""
     seen_kernel.warm_up()
     for candidates in (True, False):
         follow(2, np.array([[0, 1]], np.int64), np.array([2], np.int64), np.full(4, 6, np.int64), candidates)
+    rounds(2, np.array([[0, 1]], np.int64), np.array([2], np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64))

@@ -20,6 +20,7 @@ from generators.skyscrapers import (
     SkyscrapersParams,
     check,
     generate_puzzle,
+    graded,
     solve,
 )
 from solvers.common import Deadline, InvalidInput
@@ -90,6 +91,24 @@ def test_a_lines_reading_agrees_with_every_order_of_its_towers(seed: int) -> Non
     assert rule.read(values, candidates) == agreed
 
 
+def clued(rng: random.Random, n: int, sides: float, digits: float, wrong: float) -> SkyscrapersPuzzle:
+    """An N×N showing each clue of a random square at the rate ``sides`` and each of its digits at the rate
+    ``digits``; at the rate ``wrong`` the first clue above is drawn at random (maybe no answer at all)."""
+    grid = latin_square(n, rng)
+    looks = {"top": lambda i: [grid[r][i] for r in range(n)], "bottom": lambda i: [grid[r][i] for r in range(n)][::-1],
+             "left": lambda i: grid[i], "right": lambda i: grid[i][::-1]}
+    clues = {side: [towers_seen(looks[side](i)) if rng.random() < sides else None for i in range(n)] for side in SIDES}
+    if rng.random() < wrong:
+        clues["top"][0] = rng.randrange(1, n + 1)
+    givens = [[grid[r][c] if rng.random() < digits else None for c in range(n)] for r in range(n)]
+    return SkyscrapersPuzzle(size=n, givens=givens, **clues)
+
+
+def small_puzzle(seed: int) -> SkyscrapersPuzzle:
+    """A 4×4 with a random share of its clues and a digit or two (solvable or not)."""
+    return clued(random.Random(seed), 4, 0.4, 0.1, 0.3)
+
+
 @pytest.mark.parametrize("seed", range(300))
 def test_the_compiled_levels_reach_the_kits_state(seed: int) -> None:
     """The generator's compiled easy and medium checks leave each cell the heights the kit's array solve on the
@@ -97,15 +116,7 @@ def test_the_compiled_levels_reach_the_kits_state(seed: int) -> None:
     now and then wrong, with every clue or some of them shown."""
     rng = random.Random(seed)
     n = rng.randrange(3, 8)
-    grid = latin_square(n, rng)
-    looks = {"top": lambda i: [grid[r][i] for r in range(n)], "bottom": lambda i: [grid[r][i] for r in range(n)][::-1],
-             "left": lambda i: grid[i], "right": lambda i: grid[i][::-1]}
-    sides, digits = rng.random(), rng.random() * 0.4
-    clues = {side: [towers_seen(looks[side](i)) if rng.random() < sides else None for i in range(n)] for side in SIDES}
-    if rng.random() < 0.2:
-        clues["top"][0] = rng.randrange(1, n + 1)
-    givens = [[grid[r][c] if rng.random() < digits else None for c in range(n)] for r in range(n)]
-    model = rules_model(SkyscrapersPuzzle(size=n, givens=givens, **clues))
+    model = rules_model(clued(rng, n, rng.random(), rng.random() * 0.4, 0.2))
     clues_of = [rule.clue for rule in model.rules if rule.clue is not None]
     for shown in (None, frozenset(rng.sample(clues_of, rng.randrange(len(clues_of) + 1)))):
         for level, reading in enumerate((None, analysed)):
@@ -120,18 +131,18 @@ def test_the_compiled_levels_reach_the_kits_state(seed: int) -> None:
                     [kit_state.values]
 
 
-def small_puzzle(seed: int) -> SkyscrapersPuzzle:
-    """A 4×4 with a random share of its clues and a digit or two (solvable or not)."""
+@pytest.mark.parametrize("seed", range(150))
+def test_the_generators_grade_is_the_techniques_own(seed: int) -> None:
+    """The generator's grade counts its steps compiled for every puzzle the medium check solves (any other takes the
+    techniques' path), and there it is the techniques' own (level, score, steps, hardest), on random clues of a
+    random square."""
     rng = random.Random(seed)
-    n = 4
-    grid = latin_square(n, rng)
-    looks = {"top": lambda i: [grid[r][i] for r in range(n)], "bottom": lambda i: [grid[r][i] for r in range(n)][::-1],
-             "left": lambda i: grid[i], "right": lambda i: grid[i][::-1]}
-    clues = {side: [towers_seen(looks[side](i)) if rng.random() < 0.4 else None for i in range(n)] for side in SIDES}
-    if rng.random() < 0.3:
-        clues["top"][0] = rng.randrange(1, n + 1)  # perhaps not the drawn square's: maybe no answer at all
-    givens = [[grid[r][c] if rng.random() < 0.1 else None for c in range(n)] for r in range(n)]
-    return SkyscrapersPuzzle(size=n, givens=givens, **clues)
+    puzzle = clued(rng, rng.randrange(3, 8), rng.random(), rng.random() * 0.5, 0.1)
+    model = rules_model(puzzle)
+    counted = Clued.of(model).rounds()[2] == 1
+    assert counted == CHECKS[1](model, None)
+    if counted:
+        assert graded(puzzle, Deadline.never()) == DIFFICULTY.grade(puzzle, Deadline.never())
 
 
 def latin_squares(n: int, rows: tuple[tuple[int, ...], ...] = ()) -> list[list[list[int]]]:
