@@ -6,6 +6,7 @@ lower one behind it); a digit given inside the grid stays.
 from __future__ import annotations
 
 import itertools
+from functools import lru_cache
 from typing import Any
 
 from pydantic import BaseModel, Field, model_validator
@@ -53,10 +54,13 @@ class SkyscrapersPuzzle(BaseModel):
 
     def lines(self) -> list[tuple[str, int, int | None, list[tuple[int, int]]]]:
         """Each clue's side, index, value and the cells it looks along, nearest first."""
-        n = self.size
-        looks = {"top": lambda i: [(k, i) for k in range(n)], "bottom": lambda i: [(n - 1 - k, i) for k in range(n)],
-                 "left": lambda i: [(i, k) for k in range(n)], "right": lambda i: [(i, n - 1 - k) for k in range(n)]}
-        return [(side, i, getattr(self, side)[i], looks[side](i)) for side in SIDES for i in range(n)]
+        return [(side, i, getattr(self, side)[i], self.looks(self.size, side, i)) for side in SIDES for i in range(self.size)]
+
+    @staticmethod
+    def looks(n: int, side: str, i: int) -> list[tuple[int, int]]:
+        """The cells the clue on ``side`` at ``i`` of an N×N looks along, nearest first."""
+        along = range(n) if side in ("top", "left") else range(n - 1, -1, -1)
+        return [(k, i) for k in along] if side in ("top", "bottom") else [(i, k) for k in along]
 
 
 class SkyscrapersAnswer(BaseModel):
@@ -69,17 +73,34 @@ def model(puzzle: SkyscrapersPuzzle, hidden_sides: bool = True) -> Model:
     hide. A clue alone reads its line by the towers placed in it, as Tatham's Easy does; what its cells may still
     hold is the line analysis, a technique of its own. ``hidden_sides``: the generator may hide the clues outside."""
     n, rules = puzzle.size, []
-    heights = range(1, n + 1)
+    cells, units = _latin(n)
     for r, c in itertools.product(range(n), repeat=2):
-        rules.append(Count(tuple((r, c, d) for d in heights), 1, 1, "one-height", f"{cell_name((r, c))} holds one tower"))
+        rules.append(cells[r * n + c])
         if puzzle.givens[r][c] is not None:
             rules.append(Count(((r, c, puzzle.givens[r][c]),), 1, 1, "given", f"{cell_name((r, c))} is given", given=True,
                                clue=("given", r * n + c)))
-    for i, d in itertools.product(range(n), heights):
-        rules.append(Count(tuple((i, c, d) for c in range(n)), 1, 1, "row-repeats", f"row {i + 1} holds one {d}"))
-        rules.append(Count(tuple((r, i, d) for r in range(n)), 1, 1, "column-repeats", f"column {i + 1} holds one {d}"))
-    for side, i, clue, line in puzzle.lines():
-        if clue is not None:
-            rules.append(Seen(tuple(line), n, clue, "towers-seen", f"the {clue} {PLACE[side]} {i + 1} counts the towers "
-                              f"seen from there", clue=(side, i) if hidden_sides else None, placed_only=True))
+    rules += units
+    rules += [_seen(side, i, clue, n, hidden_sides) for side in SIDES for i, clue in enumerate(getattr(puzzle, side))
+              if clue is not None]
     return Model(Digits("digits", n, n, n), tuple(rules))
+
+
+@lru_cache(maxsize=MAX_SIDE)
+def _latin(n: int) -> tuple[tuple[Count, ...], tuple[Count, ...]]:
+    """An N×N's Latin counts, alike in every puzzle of its size (a generator builds a model per draw): each cell's
+    one height, cell by cell; then each row's and each column's heights, row and column in turn."""
+    heights = range(1, n + 1)
+    cells = tuple(Count(tuple((r, c, d) for d in heights), 1, 1, "one-height", f"{cell_name((r, c))} holds one tower")
+                  for r, c in itertools.product(range(n), repeat=2))
+    units = tuple(unit for i, d in itertools.product(range(n), heights) for unit in (
+        Count(tuple((i, c, d) for c in range(n)), 1, 1, "row-repeats", f"row {i + 1} holds one {d}"),
+        Count(tuple((r, i, d) for r in range(n)), 1, 1, "column-repeats", f"column {i + 1} holds one {d}")))
+    return cells, units
+
+
+@lru_cache(maxsize=1 << 12)
+def _seen(side: str, i: int, clue: int, n: int, hidden_sides: bool) -> Seen:
+    """The visibility rule of the clue ``clue`` on ``side`` at ``i``, alike in every puzzle that shows it."""
+    line = SkyscrapersPuzzle.looks(n, side, i)
+    return Seen(tuple(line), n, clue, "towers-seen", f"the {clue} {PLACE[side]} {i + 1} counts the towers seen from "
+                "there", clue=(side, i) if hidden_sides else None, placed_only=True)
