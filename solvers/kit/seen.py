@@ -26,7 +26,7 @@ def placements(count: int, allowed: tuple[int, ...]) -> tuple[int, ...] | None:
     1..len(allowed), each height ``h`` at a position whose ``allowed`` has bit ``h``, puts there while showing
     ``count`` towers; None when no order does (walked by ``seen_kernel.placements``)."""
     support = np.zeros(len(allowed), np.int64)
-    if not seen_kernel.placements(count, np.array(allowed, np.int64), support):
+    if not seen_kernel.placements(count, np.array(allowed, np.int64), support, *seen_kernel.scratch(len(allowed))):
         return None
     return tuple(int(bits) for bits in support)
 

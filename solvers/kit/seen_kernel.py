@@ -23,16 +23,21 @@ def _tallest(used):  # noqa: ANN001, ANN202 (numba)
 
 
 @njit(cache=True)
-def placements(count, allowed, support):  # noqa: ANN001, ANN201 (numba)
+def scratch(n):  # noqa: ANN001, ANN201 (numba)
+    """Working space of ``placements`` for lines of up to ``n`` cells: ``shows`` and ``ends`` by set of heights,
+    all 0 (and left so), and the sets reached."""
+    return np.zeros(2 << n, np.int64), np.zeros(2 << n, np.int64), np.zeros(1 << n, np.int64)
+
+
+@njit(cache=True)
+def placements(count, allowed, support, shows, ends, states):  # noqa: ANN001, ANN201 (numba)
     """For each position of the line (nearest first), the heights (bit ``h``) some order of the heights
     1..len(allowed) puts there, each at a position whose ``allowed`` has its bit, while showing ``count`` towers
     (into ``support``); False when no order does. ``shows[used]``: bit ``s`` when some order of the heights
     ``used`` in the first cells shows ``s`` towers; ``ends[used]``: bit ``s`` when, having shown ``s``, the rest can
-    end at ``count``."""
+    end at ``count``; both scratch (``scratch``), as ``states``, the sets reached by size: states[bounds[k]:bounds[k +
+    1]] hold k heights."""
     n = allowed.shape[0]
-    shows = np.zeros(2 << n, np.int64)
-    ends = np.zeros(2 << n, np.int64)
-    states = np.zeros(1 << n, np.int64)  # the sets reached, by size: states[bounds[k]:bounds[k + 1]] hold k heights
     bounds = np.zeros(n + 2, np.int64)
     reach = (2 << count) - 1  # no more than ``count`` shown
     shows[0] = 1
@@ -73,7 +78,10 @@ def placements(count, allowed, support):  # noqa: ANN001, ANN201 (numba)
                 ends[used] |= before
                 if shows[used] & before:
                     support[at] |= bit
-    return ends[0] & 1 == 1
+    found = ends[0] & 1 == 1
+    for s in range(size):
+        shows[states[s]] = ends[states[s]] = 0
+    return found
 
 
 @njit(cache=True)
@@ -102,7 +110,8 @@ def read(count, digits, candidates, values, forced):  # noqa: ANN001, ANN201 (nu
             if not (mask & (mask - 1) == 0 and mask & taken):
                 allowed[i] = mask & ~taken
     support = np.zeros(n, np.int64)
-    if not placements(count, allowed, support):
+    shows, ends, states = scratch(n)
+    if not placements(count, allowed, support, shows, ends, states):
         return -1
     filled = 0
     for p in range(values.shape[0]):

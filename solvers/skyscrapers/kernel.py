@@ -20,6 +20,13 @@ from solvers.kit.seen_kernel import placements
 
 
 @njit(cache=True)
+def _work(n):  # noqa: ANN001, ANN202 (numba)
+    """A line's scratch for ``placements``: its cells' allowed heights and their support, then ``seen_kernel.scratch``."""
+    shows, ends, states = seen_kernel.scratch(n)
+    return np.zeros(n, np.int64), np.zeros(n, np.int64), shows, ends, states
+
+
+@njit(cache=True)
 def _narrow(masks, i, mask, dirty, lines_of):  # noqa: ANN001, ANN202 (numba)
     """Cell ``i`` may hold only ``mask`` from now on: the lines through it are read again."""
     masks[i] = mask
@@ -63,9 +70,11 @@ def _latin(n, masks, dirty, lines_of):  # noqa: ANN001, ANN202 (numba)
 
 
 @njit(cache=True)
-def _read_line(n, line, count, masks, candidates, allowed, support, dirty, lines_of):  # noqa: ANN001, ANN202 (numba)
+def _read_line(n, line, count, masks, candidates, work, dirty, lines_of):  # noqa: ANN001, ANN202 (numba)
     """Keep each cell of ``line`` to the heights some order showing ``count`` puts there; False when none does.
-    Without ``candidates`` a cell not placed may hold any height not placed elsewhere in the line."""
+    Without ``candidates`` a cell not placed may hold any height not placed elsewhere in the line. ``work``: the
+    scratch of ``_work``."""
+    allowed, support, shows, ends, states = work
     full = (2 << n) - 2
     taken = 0
     for j in range(n):
@@ -75,7 +84,7 @@ def _read_line(n, line, count, masks, candidates, allowed, support, dirty, lines
     for j in range(n):
         mask = masks[line[j]]
         allowed[j] = mask if candidates or mask & (mask - 1) == 0 else full & ~taken
-    if not placements(count, allowed, support):
+    if not placements(count, allowed, support, shows, ends, states):
         return False
     for j in range(n):
         i = line[j]
@@ -96,7 +105,7 @@ def follow(n, lines, counts, masks, candidates):  # noqa: ANN001, ANN201 (numba)
             i = lines[k, j]
             lines_of[i, filled[i]] = k
             filled[i] += 1
-    allowed, support = np.zeros(n, np.int64), np.zeros(n, np.int64)
+    work = _work(n)
     read = True
     while read:
         if not _latin(n, masks, dirty, lines_of):
@@ -106,7 +115,7 @@ def follow(n, lines, counts, masks, candidates):  # noqa: ANN001, ANN201 (numba)
             if dirty[k]:
                 dirty[k] = False
                 read = True
-                if not _read_line(n, lines[k], counts[k], masks, candidates, allowed, support, dirty, lines_of):
+                if not _read_line(n, lines[k], counts[k], masks, candidates, work, dirty, lines_of):
                     return False
                 if candidates:  # what a line keeps it reads alike again; placed heights may tell more
                     dirty[k] = False
@@ -114,10 +123,11 @@ def follow(n, lines, counts, masks, candidates):  # noqa: ANN001, ANN201 (numba)
 
 
 @njit(cache=True)
-def _read_keys(n, line, count, one, zero, candidates, allowed, support, ones, zeros):  # noqa: ANN001, ANN202 (numba)
+def _read_keys(n, line, count, one, zero, candidates, work, ones, zeros):  # noqa: ANN001, ANN202 (numba)
     """A line's reading on the one-hot state (``one``: each cell's key at 1 as a bit, ``zero``: its keys at 0) as
     a person's look takes it: its open keys every order showing ``count`` agrees on go into ``ones`` and ``zeros``.
     1 when it decides a key, 0 when not, -1 when no order shows ``count``."""
+    allowed, support, shows, ends, states = work
     full = (2 << n) - 2
     taken = 0
     for j in range(n):
@@ -125,7 +135,7 @@ def _read_keys(n, line, count, one, zero, candidates, allowed, support, ones, ze
     for j in range(n):
         i = line[j]
         allowed[j] = one[i] if one[i] else full & ~zero[i] if candidates else full & ~taken
-    if not placements(count, allowed, support):
+    if not placements(count, allowed, support, shows, ends, states):
         return -1
     decided = 0
     for j in range(n):
@@ -141,7 +151,7 @@ def _read_keys(n, line, count, one, zero, candidates, allowed, support, ones, ze
 
 
 @njit(cache=True)
-def _rules_look(n, lines, counts, one, zero, allowed, support, ones, zeros):  # noqa: ANN001, ANN202 (numba)
+def _rules_look(n, lines, counts, one, zero, work, ones, zeros):  # noqa: ANN001, ANN202 (numba)
     """One look of every rule at the one-hot state, as the kit's rule technique takes it: a cell holds one height,
     a row or column each height once, a line its count by the heights placed in it. The keys they decide go into
     ``ones`` and ``zeros``; how many rules decided one, -1 when a rule breaks."""
@@ -180,7 +190,7 @@ def _rules_look(n, lines, counts, one, zero, allowed, support, ones, zeros):  # 
                 steps += 1
                 ones[at] |= bit
     for k in range(lines.shape[0]):
-        decided = _read_keys(n, lines[k], counts[k], one, zero, False, allowed, support, ones, zeros)
+        decided = _read_keys(n, lines[k], counts[k], one, zero, False, work, ones, zeros)
         if decided < 0:
             return -1
         steps += decided
@@ -206,18 +216,18 @@ def rounds(n, lines, counts, one, zero):  # noqa: ANN001, ANN201 (numba)
     what its cells may still hold (each that decides a key is a line analysis step). (rule steps, line steps, 1
     solved, 0 stuck or -1 broken)."""
     full = (2 << n) - 2
-    allowed, support = np.zeros(n, np.int64), np.zeros(n, np.int64)
+    work = _work(n)
     ones, zeros = np.zeros(n * n, np.int64), np.zeros(n * n, np.int64)
     rule_steps = line_steps = 0
     while True:
-        steps = _rules_look(n, lines, counts, one, zero, allowed, support, ones, zeros)
+        steps = _rules_look(n, lines, counts, one, zero, work, ones, zeros)
         if steps < 0 or not _apply(one, zero, ones, zeros):
             return rule_steps, line_steps, -1
         if steps:
             rule_steps += steps
             continue
         for k in range(lines.shape[0]):
-            decided = _read_keys(n, lines[k], counts[k], one, zero, True, allowed, support, ones, zeros)
+            decided = _read_keys(n, lines[k], counts[k], one, zero, True, work, ones, zeros)
             if decided < 0:
                 return rule_steps, line_steps, -1
             steps += decided
