@@ -4,7 +4,7 @@ layout's one-hot ``(r, c, d)``: "the cell holds d".
 
 It is not a count: the SAT encoding gives each tuple a selector, asks for one, and ties each key to the selectors
 that put its digit there; a person reads the group by the tuples that still fit, and what they all agree on or
-rule out (``fitting``).
+rule out (``Tuples.read``).
 """
 
 from __future__ import annotations
@@ -33,9 +33,15 @@ def _allowed(digits: int, candidates: bool, values: Sequence[int | None]) -> lis
     return masks
 
 
-def fitting(tuples: Sequence[tuple[int, ...]], masks: Sequence[int]) -> list[tuple[int, ...]]:
-    """The tuples whose every digit is one its cell may still hold."""
-    return [t for t in tuples if all(mask >> d & 1 for d, mask in zip(t, masks, strict=True))]
+def by_digit(tuples: Sequence[tuple[int, ...]], cells: int, digits: int) -> tuple[tuple[int, ...], ...]:
+    """For each position and digit (1..digits; index 0 unused), the set of tuples with that digit there, as the bits
+    of one integer: the tuples that fit a group's cells are then one AND per cell of ORs over its allowed digits,
+    whatever their number (a six-cell cage has thousands)."""
+    index = [[0] * (digits + 1) for _ in range(cells)]
+    for t, digits_of in enumerate(tuples):
+        for p, d in enumerate(digits_of):
+            index[p][d] |= 1 << t
+    return tuple(tuple(row) for row in index)
 
 
 @dataclass(frozen=True)
@@ -56,6 +62,8 @@ class Tuples:
     where: tuple[Cell, ...] = field(init=False)
     _seen: dict[tuple[bool, tuple[int | None, ...]], list[tuple[int, int]] | None] = field(
         init=False, default_factory=dict, compare=False, hash=False, repr=False)
+    _index: list[tuple[tuple[int, ...], ...]] = field(
+        init=False, default_factory=list, compare=False, hash=False, repr=False)  # by_digit's, made at the first read
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "cells", tuple((r, c, d) for r, c in self.group for d in range(1, self.digits + 1)))
@@ -107,13 +115,19 @@ class Tuples:
         return forced
 
     def _read(self, values: Sequence[int | None], candidates: bool) -> list[tuple[int, int]] | None:
-        left = fitting(self.tuples, _allowed(self.digits, candidates, values))
-        if not left:
-            return None
-        support = [0] * len(self.group)
-        for t in left:
-            for i, d in enumerate(t):
-                support[i] |= 1 << d
+        if not self._index:
+            self._index.append(by_digit(self.tuples, len(self.group), self.digits))
+        index, digits = self._index[0], range(1, self.digits + 1)
+        left = (1 << len(self.tuples)) - 1  # the tuples whose every digit is one its cell may still hold
+        for at, mask in zip(index, _allowed(self.digits, candidates, values), strict=True):
+            here = 0
+            for d in digits:
+                if mask >> d & 1:
+                    here |= at[d]
+            left &= here
+            if not left:
+                return None
+        support = [sum(1 << d for d in digits if left & at[d]) for at in index]
         forced = []
         for p, value in enumerate(values):
             if value is None:
