@@ -219,6 +219,7 @@ def made_at_each_level(name: str) -> dict[str, list[Generated]]:
     return found
 
 
+@pytest.mark.slow  # five generations a level: started first, so no process is left with it at the end
 @pytest.mark.parametrize("name", sorted(name for name in KIT_TYPES if TYPES[name].difficulty is not None))
 def test_a_kit_genres_levels_are_unique_of_their_level_and_rise(name: str) -> None:
     """At every level the genre generates, at its default size: every backend finds the puzzle unique, its solution

@@ -15,7 +15,7 @@ from pydantic import ValidationError
 from generators import othello as gen
 from solvers.common import Deadline, InvalidInput
 from solvers.othello import engine, patterns, rules, train
-from tests.conftest import WHOLE_SETS
+from tests.conftest import WHOLE_SETS, share
 
 START = "-" * 27 + "OX" + "-" * 6 + "XO" + "-" * 27  # D4 O, E4 X, D5 X, E5 O; black (X) moves first
 
@@ -393,7 +393,7 @@ def assert_ffo_by_windows(reference_dir: Path, number: int) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("number", range(20, 40 if WHOLE_SETS else 38))  # #38 and #39 take minutes: `make test-whole`
+@pytest.mark.parametrize("number", range(20, 40) if WHOLE_SETS else share(range(20, 38), 2))  # #38, #39: minutes
 def test_ffo_20_to_39_every_move(reference_dir: Path, number: int) -> None:
     assert_ffo_by_windows(reference_dir, number)
 
