@@ -28,9 +28,15 @@ from solvers.kit.partition import Regions, renumbered
 from solvers.star_battle import kernel, picture, puzzlink
 from solvers.star_battle.rules import StarBattleAnswer, StarBattlePuzzle, model
 
-MIN_SIDE, ONE_STAR_TO, TWO_STARS_FROM, TWO_STARS_TO = 5, 10, 10, 11
+MIN_SIDE, TWO_STARS_FROM = 5, 10
+# The largest side made per star count and level: past it the walk's time goes past the budget.
+LARGEST_SIDE = {1: {"easy": 10, "medium": 11, "hard": 11}, 2: {"medium": 12, "hard": 12}}
+ONE_STAR_TO, TWO_STARS_TO = max(LARGEST_SIDE[1].values()), max(LARGEST_SIDE[2].values())
 MAX_SIDE = max(ONE_STAR_TO, TWO_STARS_TO)
 MOVES_PER_CELL, MAX_WALKS, MAX_PAIRINGS = 2, 2000, 100
+# The largest side per star count walked without heat (its puzzles as before; two stars gain nothing from heat).
+COOL_TO = {1: 10, 2: TWO_STARS_TO}
+HEAT, HOT_MOVES_PER_CELL = 4.0, 10  # past it: the walk keeps a losing move with odds exp(-loss / HEAT), and walks longer
 SKEW, FOCUS = 0.5, 0.95  # paces drawn exp(1)**SKEW; the share of moves taking a cell the level leaves open
 MAX_DRAWS = 200  # region maps drawn around one placement before it is given up as unbalanced
 LARGEST = 2.5  # no region past this many times the mean size (N cells)
@@ -40,29 +46,37 @@ DIFFICULTY = fast(kit_human.difficulty(PEOPLE, model, kit.Cells("stars", 1, 1, "
 Grid = list[list[int]]
 
 
+def sides(stars: int) -> str:
+    """The sides made with ``stars`` stars, level by level, in the words every refusal uses."""
+    low = MIN_SIDE if stars == 1 else TWO_STARS_FROM
+    by_side: dict[int, list[str]] = {}
+    for level, side in LARGEST_SIDE[stars].items():
+        by_side.setdefault(side, []).append(level)
+    return ", ".join(f"{low}×{low} to {side}×{side} at {' and '.join(levels)}" for side, levels in by_side.items())
+
+
+ALLOWED = f"one star on {sides(1)}; two stars on {sides(2)}"
+
+
 class StarBattleParams(BaseModel):
-    size: int = Field(8, ge=MIN_SIDE, le=MAX_SIDE,
-                      description=f"Grid side N (N regions): {MIN_SIDE}–{ONE_STAR_TO} with one star, "
-                                  f"{TWO_STARS_FROM}–{TWO_STARS_TO} with two.")
-    stars: int = Field(1, ge=1, le=2, description=f"Stars per row, column and region; 2 on {TWO_STARS_FROM}×"
-                                                  f"{TWO_STARS_FROM} to {TWO_STARS_TO}×{TWO_STARS_TO} (medium or hard).")
+    size: int = Field(8, ge=MIN_SIDE, json_schema_extra={"maximum": MAX_SIDE},  # the validator says which level
+                      description=f"Grid side N (N regions): one star on {sides(1)}; two on {sides(2)}.")
+    stars: int = Field(1, ge=1, le=2, description=f"Stars per row, column and region; 2 on {sides(2)}.")
     difficulty: Literal[tuple(DIFFICULTY.names)] = Field(  # type: ignore[valid-type]
         DIFFICULTY.default, description="What a person needs (see the type's `difficulties`): `easy` needs the "
                                         "counts alone.")
 
     @model_validator(mode="after")
     def _room_for_the_stars(self) -> StarBattleParams:
-        two_stars = f"{TWO_STARS_FROM}×{TWO_STARS_FROM} to {TWO_STARS_TO}×{TWO_STARS_TO}"
-        if self.stars == 2 and not TWO_STARS_FROM <= self.size <= TWO_STARS_TO:
-            raise ValueError(f"two stars are made on {two_stars} at medium and hard (smaller has no room; larger takes "
-                             "the generator's walk past the time budget, though solve reads any size up to 30)")
-        if self.stars == 1 and self.size > ONE_STAR_TO:
-            raise ValueError(f"one-star puzzles are made up to {ONE_STAR_TO}×{ONE_STAR_TO} at every level (larger balanced "
-                             "maps take the generator's walk past the time budget, though solve reads any size up to 30); "
-                             f"two stars on {two_stars}")
-        if self.stars == 2 and self.difficulty == DIFFICULTY.names[0]:
+        if self.stars == 2 and self.difficulty not in LARGEST_SIDE[2]:
             raise ValueError("two-star puzzles are medium or hard: no row, column or region starts with only its two "
-                             "cells open, so the counts alone never begin")
+                             f"cells open, so the counts alone never begin ({ALLOWED})")
+        low = MIN_SIDE if self.stars == 1 else TWO_STARS_FROM
+        if not low <= self.size <= LARGEST_SIDE[self.stars][self.difficulty]:
+            raise ValueError(f"{self.size}×{self.size} with {self.stars} star{'s' * (self.stars > 1)} at "
+                             f"{self.difficulty} is not made: {ALLOWED} (two stars have no room below 10×10; a larger "
+                             "map takes the generator's walk past the time budget, though solve reads any size up "
+                             "to 30)")
         return self
 
 
@@ -169,10 +183,13 @@ def reshape(size: int, stars: int, level: int, rng: random.Random) -> tuple[Regi
     """A map the level decides entirely and the level below does not, by a walk over maps (compiled:
     ``kernel.walk``): a random placement's regions, then one cell at a time (never a star) moved to a neighbouring
     region, a move kept when the map stays balanced and the level decides at least as many cells as before; None
-    when the walk runs out of moves."""
+    when the walk runs out of moves. Past ``COOL_TO`` the walk is heated (a losing move kept at odds falling with
+    the loss) and longer: a cold walk on a large map stops in a dead end where every move loses ground."""
     grid, answer = draw_map(size, stars, level, rng)
-    if kernel.walk(grid, np.array(answer, np.int64), stars, level, SHORT_ROUNDS, MOVES_PER_CELL * size * size,
-                   FOCUS, int(LARGEST * size), smallest(size, stars), rng.getrandbits(31)):
+    hot = size > COOL_TO[stars]
+    if kernel.walk(grid, np.array(answer, np.int64), stars, level, SHORT_ROUNDS,
+                   (HOT_MOVES_PER_CELL if hot else MOVES_PER_CELL) * size * size, FOCUS, int(LARGEST * size),
+                   smallest(size, stars), rng.getrandbits(31), HEAT if hot else 0.0):
         return grid.tolist(), answer
     return None
 
@@ -214,8 +231,7 @@ PUZZLE_TYPE = PuzzleType(
     parse_url=puzzlink.parse_url,
     to_url=puzzlink.to_url,
     backends=("cadical", "z3"),
-    catalogue={"sizes": f"{MIN_SIDE}–{ONE_STAR_TO} to generate with one star, "
-                        f"{TWO_STARS_FROM}–{TWO_STARS_TO} with two (medium or hard); up to 30 to solve",
+    catalogue={"sizes": f"to generate: {ALLOWED}; up to 30 to solve",
                "stars": "1 or 2 per row, column and region"},
     difficulty=DIFFICULTY,
     model=model,

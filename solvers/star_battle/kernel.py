@@ -19,6 +19,7 @@ from solvers.engines.bits import popcount
 
 N, STARS, WIDTH, PER, WORDS, BOARD = range(6)  # the geometry's fields (the board's words from BOARD on)
 UNLIMITED = -1  # rounds: follow until nothing changes
+CLOSENESS_WEIGHT = 0.3  # a heated walk's loss: cells decided plus this times the closeness lost
 
 
 @njit(cache=True)
@@ -294,12 +295,14 @@ def moves(regions, r, c, targets):  # noqa: ANN001, ANN201 (numba)
 
 
 @njit(cache=True)
-def walk(regions, answer, stars, level, short_rounds, steps, focus, largest, small, seed):  # noqa: ANN001, ANN201
+def walk(regions, answer, stars, level, short_rounds, steps, focus, largest, small, seed, heat):  # noqa: ANN001, ANN201
     """The generator's walk on ``regions`` (changed in place; ids 0 to n - 1) around the stars of ``answer``: up to
     ``steps`` times a cell (never a star) moves to a neighbouring region, the move kept when the map stays
     balanced and the level decides at least as many cells, no farther from solving it (``nearness``). A share
-    ``focus`` of the moves take a cell the level leaves open. True when the level decides every cell and the
-    level below does not."""
+    ``focus`` of the moves take a cell the level leaves open. With ``heat`` above 0 a move that loses ground is
+    kept too, with odds exp(-loss / heat) (loss: cells decided, plus ``CLOSENESS_WEIGHT`` times the closeness),
+    so a walk on a large map gets out of the dead ends where every move loses. True when the level decides every
+    cell and the level below does not."""
     np.random.seed(seed)
     n = regions.shape[0]
     geometry, units, slot = layout(regions, stars)
@@ -338,7 +341,8 @@ def walk(regions, answer, stars, level, short_rounds, steps, focus, largest, sma
             units[slot[to], r // per] ^= bit
             regions[r, c] = to
             moved = nearness(geometry, units, level, short_rounds, counts)
-            if moved[0] > decided or moved[0] == decided and moved[1] >= closeness:
+            if moved[0] > decided or moved[0] == decided and moved[1] >= closeness or heat > 0 and moved[0] >= 0 and \
+                    np.random.random() < np.exp((moved[0] - decided + CLOSENESS_WEIGHT * (moved[1] - closeness)) / heat):
                 decided, closeness, open_ = moved
                 picks = -1
                 continue
@@ -360,7 +364,7 @@ def warm_up() -> None:
                 score(geometry, units, level, 2, np.zeros(units.shape[0], np.int64))
                 solve(geometry, units, level, 2)
             answer = np.zeros((n, n), np.int64)
-            walk(regions, answer, stars, 1, 2, 3, 0.5, 3 * n, 2, 0)
+            walk(regions, answer, stars, 1, 2, 3, 0.5, 3 * n, 2, 0, 1.0)
             cores = np.full((n, n), -1, np.int64)
             cores[:, 0] = np.arange(n)
             grow(cores, np.ones(n), 3 * n, 0)

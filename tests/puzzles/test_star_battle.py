@@ -13,11 +13,12 @@ import numpy as np
 import pytest
 
 from generators.star_battle import (
+    ALLOWED,
     DIFFICULTY,
-    MAX_SIDE,
-    ONE_STAR_TO,
+    LARGEST_SIDE,
+    MIN_SIDE,
+    PUZZLE_TYPE,
     TWO_STARS_FROM,
-    TWO_STARS_TO,
     StarBattleParams,
     check,
     cores,
@@ -122,19 +123,23 @@ def test_generated_maps_are_balanced(size: int, stars: int, level: str) -> None:
         assert level == "easy" or sizes[0] > 1, sizes
 
 
-def test_params_refuse_one_star_past_its_largest_side() -> None:
-    StarBattleParams(size=ONE_STAR_TO, difficulty="hard")
-    StarBattleParams(size=ONE_STAR_TO, difficulty="easy")
-    message = (f"one-star puzzles are made up to {ONE_STAR_TO}×{ONE_STAR_TO} at every level .* two stars on "
-               f"{TWO_STARS_FROM}×{TWO_STARS_FROM} to {TWO_STARS_TO}×{TWO_STARS_TO}")
-    for size, level in ((ONE_STAR_TO + 1, "medium"), (ONE_STAR_TO + 1, "easy")):
-        if size <= MAX_SIDE:
-            with pytest.raises(ValueError, match=message):
-                StarBattleParams(size=size, difficulty=level)
+def test_params_take_each_level_to_its_largest_side_and_refuse_past_it_saying_what_is_made() -> None:
+    """A refusal is a 422 through the service: its message names every side made, per star count and level."""
+    assert ALLOWED == ("one star on 5×5 to 10×10 at easy, 5×5 to 11×11 at medium and hard; two stars on 10×10 to "
+                       "12×12 at medium and hard")
+    for stars, levels in LARGEST_SIDE.items():
+        low = MIN_SIDE if stars == 1 else TWO_STARS_FROM
+        for level, side in levels.items():
+            StarBattleParams(size=side, stars=stars, difficulty=level)
+            StarBattleParams(size=low, stars=stars, difficulty=level)
+            for size in (low - 1, side + 1, 14, 15):
+                if size >= MIN_SIDE:
+                    with pytest.raises(ValueError, match=f"{size}×{size} with {stars} stars? at {level} is not made: "
+                                                         f"{ALLOWED} "):
+                        StarBattleParams(size=size, stars=stars, difficulty=level)
 
 
-LARGEST_SIDES = [(ONE_STAR_TO, 1, "easy"), (ONE_STAR_TO, 1, "medium"), (ONE_STAR_TO, 1, "hard"),
-                 (TWO_STARS_TO, 2, "medium"), (TWO_STARS_TO, 2, "hard")]
+LARGEST_SIDES = [(side, stars, level) for stars, levels in LARGEST_SIDE.items() for level, side in levels.items()]
 
 
 @pytest.mark.parametrize(("size", "stars", "level"), LARGEST_SIDES)
@@ -143,8 +148,8 @@ def test_each_level_at_its_largest_side_is_made_unique_and_at_its_level(size: in
     assert made.difficulty is not None and made.difficulty.level == level
     assert DIFFICULTY.grade(made.puzzle, Deadline.after(60)).level == level
     for backend in ("cadical", "z3"):
-        assert solve(made.puzzle, 2, Deadline.after(60), backend).count == 1, backend
-    assert check(made.puzzle, made.solution) == []
+        assert PUZZLE_TYPE.solve(made.puzzle, 2, Deadline.after(60), backend).count == 1, backend
+    assert PUZZLE_TYPE.check(made.puzzle, made.solution) == []
     sizes = sorted(Counter(region for row in made.puzzle.regions for region in row).values())
     assert len(sizes) == size and sizes[-1] <= 2.5 * size and sum(c < smallest(size, stars) for c in sizes) <= 1
     assert level == "easy" or sizes[0] > 1, sizes
@@ -290,12 +295,8 @@ def test_a_two_star_model_has_its_counts() -> None:
     assert all(r.low == r.high == 2 for r in m.rules[:20] + m.rules[-10:]) and all(r.high == 1 for r in m.rules[20:-10])
 
 
-def test_params_refuse_two_stars_on_a_small_grid_or_at_easy() -> None:
-    for size in (8, 9, TWO_STARS_TO + 1):
-        if size <= MAX_SIDE:
-            with pytest.raises(ValueError, match=f"two stars are made on 10×10 to {TWO_STARS_TO}×{TWO_STARS_TO}"):
-                StarBattleParams(size=size, stars=2)
-    with pytest.raises(ValueError, match="medium or hard"):
+def test_params_refuse_two_stars_at_easy() -> None:
+    with pytest.raises(ValueError, match=f"two-star puzzles are medium or hard: .*{ALLOWED}"):
         StarBattleParams(size=10, stars=2, difficulty="easy")
 
 
