@@ -316,3 +316,11 @@ def test_two_star_puzzles_are_unique_on_z3_checked_and_of_their_level() -> None:
     assert solve(made.puzzle, 10, Deadline.after(20), "z3").count == 1
     assert DIFFICULTY.grade(made.puzzle, Deadline.after(20)).level == "medium"
     assert check(made.puzzle, made.solution) == []
+
+
+def test_the_service_refuses_a_side_past_its_level_with_a_422_naming_what_is_made(make_client) -> None:  # noqa: ANN001
+    client = make_client()
+    for query in ("size=13", "size=11&difficulty=easy", "size=14&stars=2&difficulty=hard"):
+        response = client.post(f"/generate/star-battle?{query}")
+        assert response.status_code == 422, (query, response.text)
+        assert ALLOWED in response.text, (query, response.text)
