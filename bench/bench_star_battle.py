@@ -1,5 +1,5 @@
 """Star Battle's generation per size, stars and level over seeds 0 to N - 1 (`python -m bench.bench_star_battle
-[--cases 10:1:medium,11:2:hard] [--seeds 20]`).
+[--cases 12:1:medium,12:2:hard] [--seeds 20]`).
 
 Per case (``size:stars:level``), in-process: this process's CPU time per puzzle (median, p95, max) and the walks
 it restarted. A case past the params' caps is made all the same (the params are built unchecked), to measure why a
@@ -18,7 +18,7 @@ from solvers.common import Deadline
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--cases", default="10:1:easy,10:1:medium,10:1:hard,11:2:medium,11:2:hard",
+    parser.add_argument("--cases", default="10:1:easy,12:1:medium,12:1:hard,12:2:medium,12:2:hard",
                         help="size:stars:level, ...")
     parser.add_argument("--seeds", type=int, default=20, help="seeds 0 to N - 1")
     args = parser.parse_args()

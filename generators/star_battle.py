@@ -30,13 +30,14 @@ from solvers.star_battle.rules import StarBattleAnswer, StarBattlePuzzle, model
 
 MIN_SIDE, TWO_STARS_FROM = 5, 10
 # The largest side made per star count and level: past it the walk's time goes past the budget.
-LARGEST_SIDE = {1: {"easy": 10, "medium": 11, "hard": 11}, 2: {"medium": 12, "hard": 12}}
+LARGEST_SIDE = {1: {"easy": 10, "medium": 12, "hard": 12}, 2: {"medium": 12, "hard": 12}}
 ONE_STAR_TO, TWO_STARS_TO = max(LARGEST_SIDE[1].values()), max(LARGEST_SIDE[2].values())
 MAX_SIDE = max(ONE_STAR_TO, TWO_STARS_TO)
 MOVES_PER_CELL, MAX_WALKS, MAX_PAIRINGS = 2, 2000, 100
-# The largest side per star count walked without heat (its puzzles as before; two stars gain nothing from heat).
-COOL_TO = {1: 10, 2: TWO_STARS_TO}
-HEAT, HOT_MOVES_PER_CELL = 4.0, 10  # past it: the walk keeps a losing move with odds exp(-loss / HEAT), and walks longer
+# The smallest side walked heated, per star count and level (below it the puzzles are as before; easy gains
+# nothing from heat, nor two stars): a losing move kept with odds exp(-loss / HEAT), and a longer walk.
+HOT_FROM: dict[int, dict[str, int]] = {1: {"medium": 11, "hard": 11}, 2: {}}
+HEAT, HOT_MOVES_PER_CELL = 4.0, 40
 SKEW, FOCUS = 0.5, 0.95  # paces drawn exp(1)**SKEW; the share of moves taking a cell the level leaves open
 MAX_DRAWS = 200  # region maps drawn around one placement before it is given up as unbalanced
 LARGEST = 2.5  # no region past this many times the mean size (N cells)
@@ -183,10 +184,10 @@ def reshape(size: int, stars: int, level: int, rng: random.Random) -> tuple[Regi
     """A map the level decides entirely and the level below does not, by a walk over maps (compiled:
     ``kernel.walk``): a random placement's regions, then one cell at a time (never a star) moved to a neighbouring
     region, a move kept when the map stays balanced and the level decides at least as many cells as before; None
-    when the walk runs out of moves. Past ``COOL_TO`` the walk is heated (a losing move kept at odds falling with
+    when the walk runs out of moves. From ``HOT_FROM`` on the walk is heated (a losing move kept at odds falling with
     the loss) and longer: a cold walk on a large map stops in a dead end where every move loses ground."""
     grid, answer = draw_map(size, stars, level, rng)
-    hot = size > COOL_TO[stars]
+    hot = size >= HOT_FROM[stars].get(DIFFICULTY.names[level], size + 1)
     if kernel.walk(grid, np.array(answer, np.int64), stars, level, SHORT_ROUNDS,
                    (HOT_MOVES_PER_CELL if hot else MOVES_PER_CELL) * size * size, FOCUS, int(LARGEST * size),
                    smallest(size, stars), rng.getrandbits(31), HEAT if hot else 0.0):

@@ -125,7 +125,7 @@ def test_generated_maps_are_balanced(size: int, stars: int, level: str) -> None:
 
 def test_params_take_each_level_to_its_largest_side_and_refuse_past_it_saying_what_is_made() -> None:
     """A refusal is a 422 through the service: its message names every side made, per star count and level."""
-    assert ALLOWED == ("one star on 5×5 to 10×10 at easy, 5×5 to 11×11 at medium and hard; two stars on 10×10 to "
+    assert ALLOWED == ("one star on 5×5 to 10×10 at easy, 5×5 to 12×12 at medium and hard; two stars on 10×10 to "
                        "12×12 at medium and hard")
     for stars, levels in LARGEST_SIDE.items():
         low = MIN_SIDE if stars == 1 else TWO_STARS_FROM
