@@ -34,8 +34,8 @@ LARGEST_SIDE = {1: {"easy": 10, "medium": 12, "hard": 12}, 2: {"medium": 12, "ha
 ONE_STAR_TO, TWO_STARS_TO = max(LARGEST_SIDE[1].values()), max(LARGEST_SIDE[2].values())
 MAX_SIDE = max(ONE_STAR_TO, TWO_STARS_TO)
 MOVES_PER_CELL, MAX_WALKS, MAX_PAIRINGS = 2, 2000, 100
-# The smallest side walked heated, per star count and level (below it the puzzles are as before; easy gains
-# nothing from heat, nor two stars): a losing move kept with odds exp(-loss / HEAT), and a longer walk.
+# The smallest side walked heated, per star count and level (a losing move kept with odds exp(-loss / HEAT), and
+# a longer walk); smaller sides walk cold, as easy and two stars do at every side: heat does not help them.
 HOT_FROM: dict[int, dict[str, int]] = {1: {"medium": 11, "hard": 11}, 2: {}}
 HEAT, HOT_MOVES_PER_CELL = 4.0, 40
 SKEW, FOCUS = 0.5, 0.95  # paces drawn exp(1)**SKEW; the share of moves taking a cell the level leaves open
