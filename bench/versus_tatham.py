@@ -66,9 +66,10 @@ def compare(kind: PuzzleType, count: int, seeds: int) -> None:
     for preset in kind.tatham_presets:
         his_seconds, ids = theirs(kind.tatham_game, preset, count)
         mine = ours(kind, preset, seeds)
-        ratio = statistics.median(mine) / statistics.median(his_seconds)
-        print(f"{kind.name} {preset.preset}: Tatham median {statistics.median(his_seconds) * 1000:.1f} ms, ours "
-              f"{statistics.median(mine) * 1000:.1f} ms: {ratio:.1f}x", flush=True)
+        his = statistics.median(his_seconds)
+        ratio = f"{statistics.median(mine) / his:.1f}x" if his > 0 else "his time below his clock's resolution"
+        print(f"{kind.name} {preset.preset}: Tatham median {his * 1000:.1f} ms, ours "
+              f"{statistics.median(mine) * 1000:.1f} ms: {ratio}", flush=True)
         unique, graded_here = 0, []
         for game_id in ids:
             puzzle = kind.parse_tatham(game_id)
