@@ -97,8 +97,8 @@ def _line_masks() -> np.ndarray:
 LINES = _line_masks()
 
 LOOPS_MAX_EMPTIES = 5  # at or below this many empties the exact search hands over to the unrolled loops (parity order)
-TT_MIN_EMPTIES = 8  # the table is probed and written at nodes with at least this many empties
-ETC_MIN_EMPTIES = 12  # enhanced transposition cutoffs from this many empties
+TT_MIN_EMPTIES = 7  # the table is probed and written at nodes with at least this many empties
+ETC_MIN_EMPTIES = 9  # enhanced transposition cutoffs from this many empties
 EVAL_ORDER_MIN_EMPTIES = 12  # from here on, moves ordered by fastest-first plus the evaluation: fewer nodes (bench_othello)
 REPLY_ORDER_MIN_EMPTIES = 14  # from here on, by fastest-first plus the evaluation of the best reply (bench_othello_ffo)
 LEARNED_TO_QUARTERS = 4  # the learned evaluation's 1/64 disc to the depth-limited search's quarter disc
