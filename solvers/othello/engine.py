@@ -647,20 +647,34 @@ def _tt_store(p: np.uint64, o: np.uint64, lo: int, hi: int, move: np.uint64, tt:
     tt[slot].data = data
 
 
-@njit(cache=True)
-def _order_key(p: np.uint64, o: np.uint64, b: np.uint64, f: np.uint64) -> int:
+# The ordering's weights (``_order_key``, ``_list_moves``): the replies left, those on corners, the empty
+# squares beside the mover's discs, a corner taken, an X-square taken, a move in a quadrant of odd parity,
+# the evaluation after the move (12-13 empties) and of the best reply (from 14). The hand-scored search
+# keeps the first row, which its readings' node counts (the grades) rest on; the exact search has the
+# second, tuned by node counts on training positions (``train.random_position``, 19-21 empties).
+W_MOBILITY, W_CORNER_REPLIES, W_POTENTIAL, W_CORNER, W_X, W_PARITY, W_EVAL, W_REPLY = range(8)
+ORDER_WEIGHTS = np.array([[16, 16, 2, 24, 12, 0, 4, 4],
+                          [16, 16, 4, 0, 12, 8, 2, 2]], dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def _order_key(p: np.uint64, o: np.uint64, b: np.uint64, f: np.uint64, w: np.ndarray) -> int:
     """Fastest-first: the fewer replies (corners counted twice) and the fewer empty squares next to our
-    discs (the opponent's potential mobility) the earlier; taking a corner helps, an X-square hurts."""
+    discs (the opponent's potential mobility) the earlier; a corner may help, an X-square hurts, and a
+    move in a quadrant with an odd number of empties tends to keep the last move there."""
     np_, no = o ^ f, p | f | b
     replies = get_moves(np_, no)
     empty = ~(np_ | no)
     near = ((no << U1) & NOT_A) | ((no >> U1) & NOT_H) | (no << U8) | (no >> U8)
     near |= ((no << U9) & NOT_A) | ((no >> U9) & NOT_H) | ((no << U7) & NOT_H) | ((no >> U7) & NOT_A)
-    key = 16 * (popcount(replies) + popcount(replies & CORNERS)) + 2 * popcount(near & empty)
+    key = (w[W_MOBILITY] * popcount(replies) + w[W_CORNER_REPLIES] * popcount(replies & CORNERS)
+           + w[W_POTENTIAL] * popcount(near & empty))
     if b & CORNERS:
-        key -= 24
+        key -= w[W_CORNER]
     elif b & X_SQUARES:
-        key += 12
+        key += w[W_X]
+    if w[W_PARITY] and _odd_quadrants(empty | b) & b:
+        key -= w[W_PARITY]
     return key
 
 
@@ -669,7 +683,8 @@ def _order_key(p: np.uint64, o: np.uint64, b: np.uint64, f: np.uint64) -> int:
 
 @njit(cache=True, inline="always")
 def _list_moves(d: int, p: np.uint64, o: np.uint64, moves: np.uint64, tt_best: np.uint64,
-                move_bits: np.ndarray, move_flips: np.ndarray, move_keys: np.ndarray, learned: bool) -> int:
+                move_bits: np.ndarray, move_flips: np.ndarray, move_keys: np.ndarray, learned: bool,
+                w: np.ndarray) -> int:
     """Frame ``d``'s moves with their flips, most promising first; returns how many. The learned search
     orders by the cheap terms alone: its nodes are many, and the table's move orders its top."""
     n = 0
@@ -681,11 +696,11 @@ def _list_moves(d: int, p: np.uint64, o: np.uint64, moves: np.uint64, tt_best: n
         if b == tt_best:
             key = -10_000
         else:
-            key = _order_key(p, o, b, f)
+            key = _order_key(p, o, b, f, w)
             if not learned and n_empty >= REPLY_ORDER_MIN_EMPTIES:  # fewer still, each worth a look at the replies
-                key += 4 * _best_reply_value(o ^ f, p | f | b)
+                key += w[W_REPLY] * _best_reply_value(o ^ f, p | f | b)
             elif not learned and n_empty >= EVAL_ORDER_MIN_EMPTIES:  # few such nodes, each worth ordering well
-                key += 4 * evaluate(o ^ f, p | f | b)
+                key += w[W_EVAL] * evaluate(o ^ f, p | f | b)
         j = n  # insertion sort, stable: equal keys keep square order
         while j > 0 and move_keys[d, j - 1] > key:
             move_bits[d, j] = move_bits[d, j - 1]
@@ -755,7 +770,7 @@ def _open_node(d: int, counters: np.ndarray, tt: np.ndarray, boards: np.ndarray,
     elif depth == 0:
         return patterns.pattern_eval(p, o, n_empty, weights) >> LEARNED_TO_QUARTERS if learned else evaluate(p, o)
     else:
-        n = _list_moves(d, p, o, moves, tt_best, move_bits, move_flips, move_keys, learned)
+        n = _list_moves(d, p, o, moves, tt_best, move_bits, move_flips, move_keys, learned, ORDER_WEIGHTS[1 if exact else 0])
         if exact and n_empty >= ETC_MIN_EMPTIES:
             for i in range(n):  # a child whose stored upper bound already refutes beta ends this node
                 f, b = move_flips[d, i], move_bits[d, i]
