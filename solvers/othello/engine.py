@@ -65,10 +65,6 @@ ROWS_18 = np.uint64(0xFF000000000000FF)
 QUADRANTS = np.array(
     [0x000000000F0F0F0F, 0x00000000F0F0F0F0, 0x0F0F0F0F00000000, 0xF0F0F0F000000000], dtype=np.uint64
 )
-# The squares by how good a move there tends to be, tried in this order within a parity group near the end
-# (Edax's presorted empties): corners, the middle and edge squares, the edge squares beside a corner, X-squares.
-SQUARE_CLASSES = np.array([0x8100000000000081, 0x3C3CFFFFFFFF3C3C, 0x4281000000008142, 0x0042000000004200],
-                          dtype=np.uint64)
 HASH_A = np.uint64(0x9E3779B97F4A7C15)
 HASH_B = np.uint64(0xC2B2AE3D27D4EB4F)
 H30 = np.uint64(30)
@@ -388,8 +384,7 @@ def _best_of_three(p: np.uint64, o: np.uint64, alpha: int, beta: int) -> tuple[i
     empty = ~(p | o)
     odd = _odd_quadrants(empty)
     best, nodes = -INF, 0
-    for k in range(8):
-        group = empty & (odd if k < 4 else ~odd) & SQUARE_CLASSES[k & 3]
+    for group in (empty & odd, empty & ~odd):
         while group:
             b = _lowest_bit(group)
             group ^= b
@@ -424,8 +419,7 @@ def _best_of_four(p: np.uint64, o: np.uint64, alpha: int, beta: int) -> tuple[in
     empty = ~(p | o)
     odd = _odd_quadrants(empty)
     best, nodes = -INF, 0
-    for k in range(8):
-        group = empty & (odd if k < 4 else ~odd) & SQUARE_CLASSES[k & 3]
+    for group in (empty & odd, empty & ~odd):
         while group:
             b = _lowest_bit(group)
             group ^= b
@@ -463,8 +457,7 @@ def _best_of_five(p: np.uint64, o: np.uint64, alpha: int, beta: int) -> tuple[in
     empty = ~(p | o)
     odd = _odd_quadrants(empty)
     best, nodes = -INF, 0
-    for k in range(8):
-        group = empty & (odd if k < 4 else ~odd) & SQUARE_CLASSES[k & 3]
+    for group in (empty & odd, empty & ~odd):
         while group:
             b = _lowest_bit(group)
             group ^= b
