@@ -17,8 +17,8 @@ already known to refute the window ends the node), a stability cutoff (discs tha
 the score), fastest-first move ordering (fewest replies first, a move in a quadrant of odd parity
 favoured) while many squares are empty, helped by the evaluation of the position after the move and,
 higher up the tree, of the best reply to it, a two-slot table bucket (the deepest search and the latest),
-and the last five empty squares solved by small loops instead of the stack, by quadrant parity and
-square class. Nodes are counted as Egaroucid counts them, so the benchmarks compare like with like. A wide window is first
+and the last five empty squares solved by small loops instead of the stack, ordered by quadrant parity.
+Nodes are counted as Egaroucid counts them, so the benchmarks compare like with like. A wide window is first
 estimated by depth-limited searches scored by the learned evaluation (``patterns``), which leave their
 best moves (never a bound) in the table, and then proved by exact tests of one score (``exact_value``).
 
