@@ -242,21 +242,6 @@ def test_exact_search_matches_the_reference_on_random_endgames_with_passes() -> 
                 assert v == exact, (board, alpha, beta, v, exact)
 
 
-def test_nodes_are_counted_as_egaroucid_counts_them() -> None:
-    """The benchmarks compare node counts with Egaroucid's: a position with two empty squares is one
-    node, two when its side to move has to pass, and the last square is solved inside it uncounted."""
-    rng = random.Random(3)
-    seen = set()
-    for p, o in scattered_positions(rng, 300, (2, 2)):
-        counters = engine.Counters.with_limit(1 << 62)
-        value = engine.Table().search(p, o, -64, 64, -1, counters)
-        assert value == reference_value(p, o)
-        expected = 1 if engine.legal_moves(p, o) else 2
-        assert counters.nodes == expected, rules.board_string(p, o, "X")
-        seen.add(expected)
-    assert seen == {1, 2}
-
-
 def test_threads_searching_side_by_side_on_one_table_get_the_reference_values() -> None:
     """Each thread has its own stack and shares the table: values must not depend on what the other
     thread is doing."""
