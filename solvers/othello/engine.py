@@ -325,8 +325,7 @@ def _last_flip_count(p: np.uint64, sq: int) -> int:
 
 @njit(cache=True)
 def _last_empty(p: np.uint64, o: np.uint64, b: np.uint64) -> int:
-    """Exact score with one empty square ``b`` left. Not a node of the count: Egaroucid, whose node
-    counts the benchmarks compare with, solves the last square inside its two-square solver uncounted."""
+    """Exact score with one empty square ``b`` left (one node)."""
     sq = np.int64(trailing_zeros(b))
     n = _last_flip_count(p, sq)
     if n:
@@ -338,34 +337,33 @@ def _last_empty(p: np.uint64, o: np.uint64, b: np.uint64) -> int:
 
 
 @njit(cache=True)
-def _best_of_two(p: np.uint64, o: np.uint64, beta: int, b1: np.uint64, b2: np.uint64) -> int:
-    """The best score for ``p`` playing one of the last two empty squares (-INF if it has no move)."""
-    best = -INF
+def _best_of_two(p: np.uint64, o: np.uint64, beta: int, b1: np.uint64, b2: np.uint64) -> tuple[int, int]:
+    """The best score for ``p`` playing one of the last two empty squares (-INF if it has no move), and the nodes."""
+    best, nodes = -INF, 0
     f = flips(p, o, b1)
     if f:
-        best = -_last_empty(o ^ f, p | f | b1, b2)
+        best, nodes = -_last_empty(o ^ f, p | f | b1, b2), 1
         if best >= beta:
-            return best
+            return best, nodes
     f = flips(p, o, b2)
     if f:
-        best = max(best, -_last_empty(o ^ f, p | f | b2, b1))
-    return best
+        best, nodes = max(best, -_last_empty(o ^ f, p | f | b2, b1)), nodes + 1
+    return best, nodes
 
 
 @njit(cache=True)
 def _two_empties(p: np.uint64, o: np.uint64, alpha: int, beta: int) -> tuple[int, int]:
-    """Exact score with two empty squares left (either side may have to pass), and the nodes: one, and
-    one more for a pass (as Egaroucid counts them)."""
+    """Exact score with two empty squares left (either side may have to pass), and the nodes."""
     empty = ~(p | o)
     b1 = _lowest_bit(empty)
     b2 = empty ^ b1
-    v = _best_of_two(p, o, beta, b1, b2)
+    v, nodes = _best_of_two(p, o, beta, b1, b2)
     if v > -INF:
-        return v, 1
-    v = _best_of_two(o, p, -alpha, b1, b2)
+        return v, nodes + 1
+    v, nodes = _best_of_two(o, p, -alpha, b1, b2)
     if v > -INF:
-        return -v, 2
-    return final_score(p, o), 2
+        return -v, nodes + 1
+    return final_score(p, o), 1
 
 
 @njit(cache=True, inline="always")
