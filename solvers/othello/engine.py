@@ -18,7 +18,7 @@ the score), fastest-first move ordering (fewest replies first, a move in a quadr
 favoured) while many squares are empty, helped by the evaluation of the position after the move and,
 higher up the tree, of the best reply to it, a two-slot table bucket (the deepest search and the latest),
 and the last five empty squares solved by small loops instead of the stack, ordered by quadrant parity.
-Nodes are counted as Egaroucid counts them, so the benchmarks compare like with like. A wide window is first
+Every position searched is a node, the last empty square's included, as Egaroucid counts them. A wide window is first
 estimated by depth-limited searches scored by the learned evaluation (``patterns``), which leave their
 best moves (never a bound) in the table, and then proved by exact tests of one score (``exact_value``).
 
