@@ -13,9 +13,10 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, model_validator
 
-from solvers.kit.rules import Count, Digits, Model
+from solvers.kit.latin import latin_rules
+from solvers.kit.rules import Digits, Model, Rule
 from solvers.kit.tuples import Tuples
-from solvers.techniques.human import cell_name, cells_named
+from solvers.techniques.human import cells_named
 
 MAX_SIDE = 9
 Op = Literal["+", "-", "*", "/"]
@@ -117,13 +118,9 @@ def model(puzzle: KenkenPuzzle, alternatives: Sequence[Cage] = ()) -> Model:
     show instead of some of the puzzle's), every cage is a clue, the puzzle's ``k``-th clue ``k`` and the
     ``i``-th alternative clue ``len(cages) + i``, so the kit's prover tells which of them together keep one
     answer."""
-    n, rules = puzzle.size, []
-    digits = range(1, n + 1)
-    for r, c in itertools.product(range(n), repeat=2):
-        rules.append(Count(tuple((r, c, d) for d in digits), 1, 1, "one-digit", f"{cell_name((r, c))} holds one digit"))
-    for i, d in itertools.product(range(n), digits):
-        rules.append(Count(tuple((i, c, d) for c in range(n)), 1, 1, "row-repeats", f"row {i + 1} holds one {d}"))
-        rules.append(Count(tuple((r, i, d) for r in range(n)), 1, 1, "column-repeats", f"column {i + 1} holds one {d}"))
+    n = puzzle.size
+    cells, units = latin_rules(n, "one-digit", "digit")
+    rules: list[Rule] = [*cells, *units]
     for k, cage in enumerate([*puzzle.cages, *alternatives]):
         group = tuple(cage.cells)
         says = (f"{cells_named(group)} is {cage.target}" if cage.op is None else

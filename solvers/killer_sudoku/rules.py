@@ -15,7 +15,8 @@ from functools import lru_cache
 from pydantic import BaseModel, Field, model_validator
 
 from solvers.common import Cell, grid_shape_violations
-from solvers.kit.rules import Count, Digits, Model
+from solvers.kit.latin import latin_rules
+from solvers.kit.rules import Count, Digits, Model, Rule
 from solvers.kit.tuples import Tuples
 from solvers.techniques.human import cell_name, cells_named
 
@@ -68,16 +69,13 @@ def _cage_rule(group: tuple[Cell, ...], total: int) -> Tuples:
 
 def model(puzzle: KillerSudokuPuzzle) -> Model:
     """Sudoku's units as counts over one-hot keys, each given a count shown, and each cage a tuple rule."""
-    rules, digits = [], range(1, N + 1)
+    rules: list[Rule] = []
+    cells, units = latin_rules(N, "one-digit", "digit", BOX)
     for r, c in itertools.product(range(N), repeat=2):
-        rules.append(Count(tuple((r, c, d) for d in digits), 1, 1, "one-digit", f"{cell_name((r, c))} holds one digit"))
+        rules.append(cells[r * N + c])
         if puzzle.givens[r][c]:
             rules.append(Count(((r, c, puzzle.givens[r][c]),), 1, 1, "given", f"{cell_name((r, c))} is given",
                                given=True, clue=r * N + c))
-    for i, d in itertools.product(range(N), digits):
-        box = [(i // BOX * BOX + k // BOX, i % BOX * BOX + k % BOX) for k in range(N)]
-        rules.append(Count(tuple((i, c, d) for c in range(N)), 1, 1, "row-repeats", f"row {i + 1} holds one {d}"))
-        rules.append(Count(tuple((r, i, d) for r in range(N)), 1, 1, "column-repeats", f"column {i + 1} holds one {d}"))
-        rules.append(Count(tuple((r, c, d) for r, c in box), 1, 1, "box-repeats", f"box {i + 1} holds one {d}"))
+    rules += units
     rules.extend(_cage_rule(tuple(map(tuple, cage.cells)), cage.sum) for cage in puzzle.cages)
     return Model(Digits("digits", N, N, N), tuple(rules))

@@ -1,8 +1,16 @@
-"""A random Latin square, for every genre whose answer is one (Tatham's collection shares its latin.c likewise)."""
+"""Latin squares for every genre whose answer is one (Tatham's collection shares its latin.c likewise): a random
+square, and the rules that make a grid one."""
 
 from __future__ import annotations
 
+import itertools
 import random
+from functools import lru_cache
+
+from solvers.kit.rules import Count
+from solvers.techniques.human import cell_name
+
+MAX_SIDE = 9
 
 
 def latin_square(n: int, rng: random.Random) -> list[list[int]]:
@@ -37,3 +45,21 @@ def _matching(lacking: list[set[int]], rng: random.Random) -> list[int]:
     for h, c in col_of.items():
         row[c] = h
     return row
+
+
+@lru_cache(maxsize=3 * MAX_SIDE)
+def latin_rules(n: int, code: str, noun: str, box: int = 0) -> tuple[tuple[Count, ...], tuple[Count, ...]]:
+    """An N×N's Latin counts over one-hot keys ``(r, c, d)``, alike in every puzzle of its size (a generator builds
+    a model per draw): each cell's one ``noun`` (rule ``code``), cell by cell; then for each line and digit, the
+    row's, the column's and, with ``box`` (a side of a square box), the box's one of it."""
+    digits = range(1, n + 1)
+    cells = tuple(Count(tuple((r, c, d) for d in digits), 1, 1, code, f"{cell_name((r, c))} holds one {noun}")
+                  for r, c in itertools.product(range(n), repeat=2))
+    units: list[Count] = []
+    for i, d in itertools.product(range(n), digits):
+        units.append(Count(tuple((i, c, d) for c in range(n)), 1, 1, "row-repeats", f"row {i + 1} holds one {d}"))
+        units.append(Count(tuple((r, i, d) for r in range(n)), 1, 1, "column-repeats", f"column {i + 1} holds one {d}"))
+        if box:
+            at = [(i // box * box + k // box, i % box * box + k % box) for k in range(n)]
+            units.append(Count(tuple((r, c, d) for r, c in at), 1, 1, "box-repeats", f"box {i + 1} holds one {d}"))
+    return cells, tuple(units)

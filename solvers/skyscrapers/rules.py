@@ -12,6 +12,7 @@ from typing import Any
 from pydantic import BaseModel, Field, model_validator
 
 from solvers.common import grid_shape_violations
+from solvers.kit.latin import latin_rules
 from solvers.kit.rules import Count, Digits, Model
 from solvers.kit.seen import Seen
 from solvers.techniques.human import cell_name
@@ -73,7 +74,7 @@ def model(puzzle: SkyscrapersPuzzle, hidden_sides: bool = True) -> Model:
     hide. A clue alone reads its line by the towers placed in it, as Tatham's Easy does; what its cells may still
     hold is the line analysis, a technique of its own. ``hidden_sides``: the generator may hide the clues outside."""
     n, rules = puzzle.size, []
-    cells, units = _latin(n)
+    cells, units = latin_rules(n, "one-height", "tower")
     for r, c in itertools.product(range(n), repeat=2):
         rules.append(cells[r * n + c])
         if puzzle.givens[r][c] is not None:
@@ -83,19 +84,6 @@ def model(puzzle: SkyscrapersPuzzle, hidden_sides: bool = True) -> Model:
     rules += [_seen(side, i, clue, n, hidden_sides) for side in SIDES for i, clue in enumerate(getattr(puzzle, side))
               if clue is not None]
     return Model(Digits("digits", n, n, n), tuple(rules))
-
-
-@lru_cache(maxsize=MAX_SIDE)
-def _latin(n: int) -> tuple[tuple[Count, ...], tuple[Count, ...]]:
-    """An N×N's Latin counts, alike in every puzzle of its size (a generator builds a model per draw): each cell's
-    one height, cell by cell; then each row's and each column's heights, row and column in turn."""
-    heights = range(1, n + 1)
-    cells = tuple(Count(tuple((r, c, d) for d in heights), 1, 1, "one-height", f"{cell_name((r, c))} holds one tower")
-                  for r, c in itertools.product(range(n), repeat=2))
-    units = tuple(unit for i, d in itertools.product(range(n), heights) for unit in (
-        Count(tuple((i, c, d) for c in range(n)), 1, 1, "row-repeats", f"row {i + 1} holds one {d}"),
-        Count(tuple((r, i, d) for r in range(n)), 1, 1, "column-repeats", f"column {i + 1} holds one {d}")))
-    return cells, units
 
 
 @lru_cache(maxsize=1 << 12)
