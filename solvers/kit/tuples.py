@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from solvers.common import Cell
 from solvers.kit.reading import group_reading
@@ -62,8 +63,6 @@ class Tuples:
     where: tuple[Cell, ...] = field(init=False)
     _seen: dict[tuple[bool, tuple[int | None, ...]], list[tuple[int, int]] | None] = field(
         init=False, default_factory=dict, compare=False, hash=False, repr=False)
-    _index: list[tuple[tuple[int, ...], ...]] = field(
-        init=False, default_factory=list, compare=False, hash=False, repr=False)  # by_digit's, made at the first read
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "cells", tuple((r, c, d) for r, c in self.group for d in range(1, self.digits + 1)))
@@ -115,9 +114,7 @@ class Tuples:
         return forced
 
     def _read(self, values: Sequence[int | None], candidates: bool) -> list[tuple[int, int]] | None:
-        if not self._index:
-            self._index.append(by_digit(self.tuples, len(self.group), self.digits))
-        index, digits = self._index[0], range(1, self.digits + 1)
+        index, digits = self._by_digit, range(1, self.digits + 1)
         left = (1 << len(self.tuples)) - 1  # the tuples whose every digit is one its cell may still hold
         for at, mask in zip(index, _allowed(self.digits, candidates, values), strict=True):
             here = 0
@@ -137,6 +134,11 @@ class Tuples:
                 elif bits == 1 << d:
                     forced.append((p, 1))
         return forced
+
+    @cached_property
+    def _by_digit(self) -> tuple[tuple[int, ...], ...]:
+        """``by_digit`` of the tuples, made at the first read (most rules of a generator's drafts are never read)."""
+        return by_digit(self.tuples, len(self.group), self.digits)
 
     def cuts(self, values: Sequence[int], lits: Sequence[int]) -> list[list[int]]:
         return []
