@@ -152,9 +152,11 @@ def compiled_check(candidates: bool) -> Check:
     (the generator asks about one model at a time)."""
 
     def fits(model: kit.Model, shown: frozenset[Hashable] | None) -> bool:
-        if not _last or _last[0][0] is not model:
-            _last[:] = [(model, Clued.of(model))]
-        return _last[0][1].solves(shown, candidates)
+        last = _last[0] if _last else None
+        if last is None or last[0] is not model:
+            last = (model, Clued.of(model))
+            _last[:] = [last]
+        return last[1].solves(shown, candidates)
 
     return fits
 
