@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from generators.pipeline import Adjust, Generated, GenerationStats, generate_at_level
 from generators.spec import PuzzleType, TathamPreset
@@ -31,16 +31,24 @@ MAX_CAGE = {True: 3, False: 2}
 MERGED_CAGE = 6
 MERGE_TRIES = 6  # merges tried at each step before a draw is given up (a fresh draw costs less than more)
 LEVELS = tuple(DIFFICULTY.names)
+MADE = ("easy", "medium", "expert")  # the levels generated; hard is graded but not made (docs: why)
 
 
 class KillerSudokuParams(BaseModel):
     givens: bool = Field(True, description="Show the digits the puzzle needs (as few as the level allows); false: "
                          "cages alone, of one or two cells, merged up to six toward the level (Solo's killer puzzles "
                          "show no digits).")
-    difficulty: Literal["easy", "medium", "expert"] = Field(
+    difficulty: Literal["easy", "medium", "hard", "expert"] = Field(
         DIFFICULTY.default, description="What a person needs (see the type's `difficulties`): Sudoku's techniques "
         "of that level with the cage techniques (cage combinations, the rule of 45), as Solo's Basic, Intermediate "
-        "and Advanced, Extreme; hard is graded but not made (almost no draw needs exactly it).")
+        "and Advanced, Extreme; `hard` is graded, not made (almost no draw needs exactly it).")
+
+    @model_validator(mode="after")
+    def _made(self) -> KillerSudokuParams:
+        if self.difficulty not in MADE:
+            raise ValueError(f"difficulty {self.difficulty!r} is graded, not made: almost no draw needs exactly its "
+                             f"techniques (X-Wing, Swordfish, XY-Wing) and no fewer; ask {', '.join(MADE)}")
+        return self
 
 
 def draw(givens: bool, rng: random.Random) -> tuple[KillerSudokuPuzzle, list[list[int]]]:

@@ -10,6 +10,7 @@ import subprocess
 import sys
 
 import pytest
+from pydantic import ValidationError
 
 from bench.stats import spearman
 from generators.killer_sudoku import DIFFICULTY, MERGED_CAGE, KillerSudokuParams, check, generate_puzzle, solve
@@ -118,6 +119,13 @@ def test_generated_puzzles_are_unique_checked_and_of_their_level(level: str, giv
         changed[r][c] = digits[r][c] % 9 + 1
         broken = check(made.puzzle, KillerSudokuAnswer(digits=changed))
         assert broken and {v.rule for v in broken} <= RULES and any(v.rule == "box-repeats" for v in broken)
+
+
+@pytest.mark.parametrize("givens", [True, False])
+def test_hard_is_refused_saying_it_is_graded_not_made_and_which_levels_are(givens: bool) -> None:
+    with pytest.raises(ValidationError, match=r"difficulty 'hard' is graded, not made: .*; ask easy, medium, expert"):
+        KillerSudokuParams(difficulty="hard", givens=givens)
+    assert "hard" in DIFFICULTY.names  # graded: a hard puzzle read from elsewhere still gets its level
 
 
 def test_sudoku_imports_nothing_of_killer() -> None:
