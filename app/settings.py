@@ -18,7 +18,8 @@ class Settings(BaseSettings):
     )
     generate_budget_seconds: float = Field(20.0, gt=0, description="Time budget of one generation request.")
     solve_budget_seconds: float = Field(20.0, gt=0, description="Time budget of one solve request.")
-    verify_budget_seconds: float = Field(10.0, gt=0, description="Time budget of one verify request.")
+    verify_budget_seconds: float = Field(
+        20.0, gt=0, description="Time budget of one verify request (an Othello verify is an exact search, as its solve).")
     work_processes: int = Field(
         default_factory=lambda: os.cpu_count() or 1, ge=1, description="Worker processes for generation and solving."
     )

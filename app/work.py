@@ -142,7 +142,11 @@ def solve_job(
 
 
 def verify_job(type_name: str, puzzle: BaseModel, answer: BaseModel, deadline_at: float) -> dict[str, Any]:
-    verdict = as_verdict(TYPES[type_name].check(puzzle, answer))
+    puzzle_type = TYPES[type_name]
+    if puzzle_type.check_in_process:
+        verdict = as_verdict(puzzle_type.check(puzzle, answer))
+    else:  # a search: it stops at the request's deadline
+        verdict = as_verdict(puzzle_type.check(puzzle, answer, Deadline(deadline_at)))  # type: ignore[call-arg]
     return {
         "solved": not verdict.violations,
         "violations": [v.model_dump() for v in verdict.violations],

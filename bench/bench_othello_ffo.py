@@ -1,7 +1,7 @@
 """Othello engine on the FFO endgame suite: best score, every move scored exactly, and (if given a
 path to them) Edax and Egaroucid solving the same positions side by side in the same run.
 
-    PYTHONPATH=. python -m bench.bench_othello_ffo [--from 20] [--to 39] [--all-moves] [--edax PATH]
+    PYTHONPATH=. python -m bench.bench_othello_ffo [--from 20] [--to 39] [--all-moves] [--verify] [--edax PATH]
         [--egaroucid PATH [--egaroucid-eval FILE]]
 
 Times are CPU seconds of the process doing the search (the machine is shared, so wall time is noisy),
@@ -95,6 +95,22 @@ def all_moves(p: int, o: int, budget: float | None, threads: int | None) -> rule
     except BudgetExceeded:
         return None
     return scorer.scores()
+
+
+def verify_best(board: str, side: str, line: str) -> tuple[float, float]:
+    """Verify of the published best move with ``task`` best, as ``POST /verify/othello`` runs it (its threads
+    and the service's verify budget); wall and CPU seconds. Raises if a fact differs from the published ones."""
+    moves = published_moves(line)
+    best = max(moves.values())
+    move = min(m for m, score in moves.items() if score == best)
+    engine.table().clear()
+    puzzle = rules.OthelloPuzzle(board=board, to_move=side, task="best")
+    wall, cpu, (violations, facts) = wall_and_cpu_seconds(
+        lambda: rules.assess(puzzle, rules.OthelloAnswer(move=move), Deadline.after(BUDGET_SECONDS)))
+    only = list(moves.values()).count(best) == 1
+    if violations or facts["score"] != best or facts["best_score"] != best or facts["only_solving_move"] != only:
+        raise RuntimeError(f"verify of {move}: {violations} {facts}, published best {best:+d}, only {only}")
+    return wall, cpu
 
 
 def edax_solve(edax: Path, eval_file: Path, line: str) -> tuple[float, int]:
@@ -231,6 +247,8 @@ def main() -> None:
     parser.add_argument("--from", dest="first", type=int, default=20)
     parser.add_argument("--to", dest="last", type=int, default=39)
     parser.add_argument("--all-moves", action="store_true", help="also score every move exactly")
+    parser.add_argument("--verify", action="store_true",
+                        help="also verify the published best move (task best) as POST /verify/othello does, in its budget")
     parser.add_argument("--budget", type=float, default=None,
                         help="time budget for --all-moves (default: none, to measure the full cost)")
     parser.add_argument("--threads", type=int, default=None,
@@ -271,7 +289,9 @@ def run(args: argparse.Namespace, egaroucid: Egaroucid | None) -> None:
     print(f"{'#':>3} {'empties':>7} {'best s':>8} {'nodes':>7} {'M/s':>5}"
           + (" {:>8} {:>7} {:>6}".format("edax s", "nodes", "ratio") if args.edax else "")
           + (" {:>8} {:>8} {:>8} {:>5} {:>6}".format("egar s", "(wall)", "nodes", "M/s", "ratio") if egaroucid else "")
-          + (f" {'all s':>8} {'cpu s':>8} {'nodes':>7}" if args.all_moves else ""))
+          + (f" {'all s':>8} {'cpu s':>8} {'nodes':>7}" if args.all_moves else "")
+          + (f" {'verify s':>8} {'cpu s':>8}" if args.verify else ""))
+    verify_totals, verify_over = [0.0, 0.0], []
     lines = ffo_lines()
     for number in range(args.first, args.last + 1):
         line = lines[number - 1]
@@ -303,6 +323,15 @@ def run(args: argparse.Namespace, egaroucid: Egaroucid | None) -> None:
             if scores is None or seconds > BUDGET_SECONDS:
                 over_budget.append(number)
             row += f" {seconds:8.2f} {cpu:8.2f} " + (f"{scores.nodes / 1e6:6.1f}M" if scores else "budget")
+        if args.verify:
+            try:
+                seconds, cpu = verify_best(board, side, line)
+                verify_totals[0] += seconds
+                verify_totals[1] += cpu
+                row += f" {seconds:8.2f} {cpu:8.2f}"
+            except BudgetExceeded:
+                verify_over.append(number)
+                row += f" {'budget':>8} {'':>8}"
         print(row, flush=True)
     print(f"total CPU: best score {totals['best']:.1f} s"
           + (f", Edax {totals['edax']:.1f} s (ratio {totals['best'] / totals['edax']:.2f}, "
@@ -311,7 +340,9 @@ def run(args: argparse.Namespace, egaroucid: Egaroucid | None) -> None:
              f"ratio {totals['best'] / totals['egaroucid']:.2f}, median per position "
              f"{statistics.median(egaroucid_ratios):.2f})" if egaroucid else "")
           + (f"; every move {totals['all']:.1f} s wall, {totals['all cpu']:.1f} s CPU; "
-             f"over {BUDGET_SECONDS:.0f} s wall: {over_budget or 'none'}" if args.all_moves else ""))
+             f"over {BUDGET_SECONDS:.0f} s wall: {over_budget or 'none'}" if args.all_moves else "")
+          + (f"; verify {verify_totals[0]:.1f} s wall, {verify_totals[1]:.1f} s CPU; out of its {BUDGET_SECONDS:.0f} s budget: "
+             f"{verify_over or 'none'}" if args.verify else ""))
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     if args.edax:
         print(f"(Edax child processes: {usage.ru_utime + usage.ru_stime:.1f} s CPU in all, start-up included)")

@@ -170,9 +170,9 @@ def generate_puzzle(params: OthelloParams, seed: int, deadline: Deadline) -> Gen
                              params.difficulty, seed, deadline)
 
 
-def check(puzzle: rules.OthelloPuzzle, answer: rules.OthelloAnswer) -> Verdict:
+def check(puzzle: rules.OthelloPuzzle, answer: rules.OthelloAnswer, deadline: Deadline | None = None) -> Verdict:
     """The rules check plus the facts a player wants (scores, uniqueness) for the verify response."""
-    violations, extra = rules.assess(puzzle, answer)
+    violations, extra = rules.assess(puzzle, answer, deadline)
     return Verdict(violations, extra)
 
 

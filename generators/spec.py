@@ -73,7 +73,8 @@ class PuzzleType(Generic[Params, Puzzle, Answer]):
     # The name of that format: the solve request's field for the text and the body's media type `text/<format>`.
     text_format: str = "text"
     # Checking an answer is cheap and bounded (the models cap the sizes): the server runs it itself, as a
-    # round trip to a worker process would cost more than the check. False sends it to the verify workers.
+    # round trip to a worker process would cost more than the check. False sends it to the verify workers, and
+    # ``check`` is then a search that takes the request's deadline as a third argument (raising BudgetExceeded).
     check_in_process: bool = True
     # (puzzle, answer or None, play) -> SVG text: the picture of the puzzle, or of its solution. In play
     # mode each cell is a `<g data-cell="r,c">` the play page styles by class.

@@ -23,7 +23,7 @@ from solvers.othello import engine
 
 FILES = "ABCDEFGH"
 EXACT_MAX_EMPTIES = 26  # beyond this, solve goes straight to the heuristic search
-CHECK_MAX_EMPTIES = 22  # verify scores every move exactly, which must stay within a request
+CHECK_MAX_EMPTIES = EXACT_MAX_EMPTIES  # verify proves its facts exactly, within the request's budget
 HEURISTIC_MAX_DEPTH = 10
 SCORING_THREADS = os.cpu_count() or 1  # searches side by side when a position's moves are scored
 HELPER_TRIAL_SECONDS, HELPER_MIN_CPU_SHARE = 0.5, 0.7  # a helper searching this long with less of a core stops
@@ -334,12 +334,16 @@ class MoveScorer:
         ``settle``) testing a bounded move at its highest score not being tested. The move is the one
         with the fewest tests running, the least promising first: its walk down from the best is
         likely the longest, so it starts early, and threads with one move left walk it down
-        together, a score apart. False: nothing left to search."""
+        together, a score apart. While the likeliest move is searched first, the others wait: compared
+        with no score, or with a weaker move's, they would need wide windows. False: nothing left to search."""
         test = None
         with self._changed:
             while True:
                 if self._stopped:
                     return False
+                if self._uncompared and self._best is None and self._comparing:
+                    self._changed.wait()  # the likeliest move first, alone: against no score, others need full windows
+                    continue
                 if self._uncompared:
                     sq, known = self._uncompared.pop(0), self._best
                     self._comparing += 1
@@ -488,30 +492,6 @@ def _parse_move(puzzle: OthelloPuzzle, answer: OthelloAnswer) -> int:
     return sq
 
 
-def _searcher(deadline: Deadline, share: float = 1.0) -> tuple[engine.Counters, Callable[[int, int, int, int], int]]:
-    """An exact search bound to one time budget; raises BudgetExceeded when it runs out."""
-    counters = engine.Counters.with_limit(1 << 62)
-    out_of_time = clock(deadline, share)
-
-    def value(p: int, o: int, alpha: int, beta: int) -> int:
-        v = engine.exact_value(p, o, alpha, beta, counters, out_of_time)
-        if counters.aborted:
-            raise BudgetExceeded(f"exact search of {64 - (p | o).bit_count()} empties ran out of time")
-        return v
-
-    return counters, value
-
-
-def best_score(p: int, o: int, deadline: Deadline) -> int:
-    return _searcher(deadline)[1](p, o, -engine.SCORE_MAX, engine.SCORE_MAX)
-
-
-def moves_reaching(p: int, o: int, threshold: int, deadline: Deadline, stop_at: int = 64,
-                   skip: int | None = None) -> list[int]:
-    """Legal moves scoring at least ``threshold`` (up to ``stop_at``): cheaper than exact scores."""
-    return MoveScorer(p, o, deadline).reaching(threshold, stop_at, skip)
-
-
 def solving_moves(puzzle: OthelloPuzzle, deadline: Deadline, stop_at: int = 2) -> list[int]:
     """The moves solving the puzzle's task, asking the engine only that: for ``win`` "does this move
     win?" until ``stop_at`` say yes; for ``best`` the best score and which moves tie with it."""
@@ -527,9 +507,14 @@ def threshold(task: str, best: int) -> int:
     return 1 if task == "win" else best
 
 
-def assess(puzzle: OthelloPuzzle, answer: OthelloAnswer) -> tuple[list[Violation], dict]:
+def assess(puzzle: OthelloPuzzle, answer: OthelloAnswer, deadline: Deadline | None = None) -> tuple[list[Violation], dict]:
     """The broken rules of an answer and the facts a player wants: its exact score, the best score,
-    whether it is a best move, and whether it is the only move that solves the task."""
+    whether it is a best move, and whether it is the only move that solves the task.
+
+    One ``MoveScorer`` asks each question with the narrowest window it needs, its searches side by side
+    from ``THREADS_MIN_EMPTIES`` empties: the best score (each move compared with the best so far, which
+    also tells which moves tie with it), the answer's own score only if that comparison bounded it, and
+    for ``win`` whether another move wins. Raises BudgetExceeded when ``deadline`` runs out."""
     sq = _parse_move(puzzle, answer)
     if puzzle.empties > CHECK_MAX_EMPTIES:
         raise InvalidInput(
@@ -537,11 +522,9 @@ def assess(puzzle: OthelloPuzzle, answer: OthelloAnswer) -> tuple[list[Violation
             f"{puzzle.empties} (use solve for a heuristic analysis)",
             [violation("too-many-empties", f"{puzzle.empties} empty squares; at most {CHECK_MAX_EMPTIES}")],
         )
-    p, o = puzzle.bitboards()
-    never = Deadline.never()
-    best = best_score(p, o, never)
-    score = -best_score(*engine.play(p, o, sq), never)
-    need = threshold(puzzle.task, best)
+    scorer = MoveScorer(*puzzle.bitboards(), deadline or Deadline.never())
+    best = scorer.best()
+    score = scorer.exact[sq] if sq in scorer.exact else scorer.within(sq, -engine.SCORE_MAX, engine.SCORE_MAX)
     found: list[Violation] = []
     name = square_name(sq)
     if puzzle.task == "win" and score <= 0:
@@ -549,7 +532,12 @@ def assess(puzzle: OthelloPuzzle, answer: OthelloAnswer) -> tuple[list[Violation
         found.append(violation("not-winning", f"{name} {outcome} ({score:+d}) with perfect play", [cell(sq)]))
     if puzzle.task == "best" and score < best:
         found.append(violation("not-best", f"{name} scores {score:+d}; the best move scores {best:+d}", [cell(sq)]))
-    only = not found and not moves_reaching(p, o, need, never, stop_at=1, skip=sq)
+    if found:
+        only = False
+    elif puzzle.task == "best":  # every move was compared with the best: those that tie with it are exact
+        only = not any(v == best for other, v in scorer.exact.items() if other != sq)
+    else:
+        only = not scorer.reaching(1, stop_at=1, skip=sq)
     # `unique_solution` is the older name of `only_solving_move`, kept for clients that read it.
     extra = {"move": name, "score": score, "best_score": best, "is_best": score == best,
              "only_solving_move": only, "unique_solution": only, "exact": True}

@@ -36,6 +36,7 @@ MAX_READ = 10  # deepest heuristic reading; deeper than this only an exact searc
 TO_THE_END = 1_000  # the sight of an answer no reading of MAX_READ plies or fewer shows
 TO_THE_END_MAX_EMPTIES = 14  # an expert puzzle's effort includes the reading to the end up to this size
 TRAP_PLIES = 2  # the "shallow look": your move and the best reply
+GRADE_MAX_EMPTIES = 22  # grading proves the answer and reads every move: it must stay within a request
 
 
 @dataclass(frozen=True)
@@ -195,8 +196,8 @@ def _answer(board: str, to_move: str, task: str) -> int | None:
 
 
 def answer_of(puzzle: rules.OthelloPuzzle, deadline: Deadline) -> int | None:
-    if puzzle.empties > rules.CHECK_MAX_EMPTIES:
-        raise InvalidInput(f"grading solves the position exactly and supports at most {rules.CHECK_MAX_EMPTIES} "
+    if puzzle.empties > GRADE_MAX_EMPTIES:
+        raise InvalidInput(f"grading solves the position exactly and supports at most {GRADE_MAX_EMPTIES} "
                            f"empty squares; this one has {puzzle.empties}")
     deadline.check()
     return _answer(puzzle.board, puzzle.to_move, puzzle.task)
@@ -253,7 +254,7 @@ def hint(puzzle: rules.OthelloPuzzle, state: OthelloHintState, solution: rules.O
     legal = rules.squares_of(engine.legal_moves(p, o))
     if answer is None or answer not in legal:
         raise InvalidInput(f"the solution {solution.move!r} is not a legal move in this position")
-    exact = puzzle.empties <= rules.CHECK_MAX_EMPTIES
+    exact = puzzle.empties <= GRADE_MAX_EMPTIES
     goal = "win" if puzzle.task == "win" else "reach the best score"
     if state.hint == 2:
         f = features(p, o, answer, deadline) if exact else None

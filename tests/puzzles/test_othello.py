@@ -484,6 +484,46 @@ def test_check_reports_scores_and_uniqueness() -> None:
     assert facts["is_best"] is True
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("number", [44, 47])  # 23 and 25 empties: past the 22 verify used to refuse
+def test_verify_through_the_service_past_22_empties(client, reference_dir: Path, number: int) -> None:
+    """What a player posts: the published best move is solved, another move's exact score is the published one."""
+    _, board, side, expected = ffo_positions(reference_dir)[number - 1]
+    best = max(expected.values())
+    right = min(move for move, score in expected.items() if score == best)
+    wrong = min(move for move, score in expected.items() if score < best)
+    puzzle = {"board": board, "to_move": side, "task": "best"}
+    verdict = client.post("/verify/othello", json={"puzzle": puzzle, "answer": {"move": right}})
+    assert verdict.status_code == 200, verdict.text
+    facts = verdict.json()
+    assert facts["solved"] and facts["score"] == facts["best_score"] == best
+    assert facts["only_solving_move"] == (list(expected.values()).count(best) == 1)
+    verdict = client.post("/verify/othello", json={"puzzle": puzzle, "answer": {"move": wrong}})
+    assert verdict.status_code == 200, verdict.text
+    facts = verdict.json()
+    assert not facts["solved"] and [v["rule"] for v in facts["violations"]] == ["not-best"]
+    assert facts["score"] == expected[wrong] and facts["best_score"] == best and not facts["only_solving_move"]
+
+
+def test_verify_past_its_budget_is_a_clear_503_and_the_service_stays_up(tmp_path: Path, reference_dir: Path) -> None:
+    """FFO #49 (26 empties) takes far longer than a one-second budget: the search stops at the deadline."""
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+    from app.settings import Settings
+
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 'p.db'}", verify_budget_seconds=1.0, verify_processes=1,
+                        work_processes=1, warm_up_workers=False, rate_limits=False)
+    _, board, side, expected = ffo_positions(reference_dir)[48]
+    with TestClient(create_app(settings)) as client:
+        verdict = client.post("/verify/othello", json={"puzzle": {"board": board, "to_move": side, "task": "best"},
+                                                        "answer": {"move": next(iter(expected))}})
+        assert verdict.status_code == 503, verdict.text
+        assert "1 s" in verdict.json()["detail"] or "ran out of time" in verdict.json()["detail"], verdict.text
+        small = client.post("/verify/othello", json={"puzzle": FFO1.model_dump(), "answer": {"move": "G8"}})
+        assert small.status_code == 200 and small.json()["solved"], small.text
+
+
 # --- generation ---------------------------------------------------------------------------------------
 
 
