@@ -14,6 +14,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, model_validator
 
+from generators.params import refuse_unmade
 from generators.pipeline import Generated, generate, generate_at_level
 from generators.shading import random_maximal_shading
 from generators.spec import PuzzleType, TathamPreset
@@ -39,9 +40,8 @@ class HitoriParams(BaseModel):
 
     @model_validator(mode="after")
     def _made(self) -> HitoriParams:
-        if self.difficulty == "hard":
-            raise ValueError("difficulty 'hard' is graded, not made: the hard puzzles drawn so far take a plain "
-                             "search no more effort than medium ones; ask easy or medium")
+        refuse_unmade(self.difficulty, ("easy", "medium"), "the hard puzzles drawn so far take a plain search no "
+                      "more effort than medium ones")
         return self
 
 

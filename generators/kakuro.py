@@ -18,7 +18,7 @@ import numpy as np
 from pydantic import model_validator
 
 from generators.kit import make
-from generators.params import rectangle_params
+from generators.params import rectangle_params, refuse_unmade
 from generators.pipeline import Generated, generate_at_level
 from generators.spec import PuzzleType
 from solvers.common import Cell, Deadline
@@ -57,9 +57,7 @@ _Shape = rectangle_params("_Shape", __name__, MIN_SIDE, MAX_SIDE, DEFAULT_SIDE, 
 class KakuroParams(_Shape):  # type: ignore[valid-type,misc]
     @model_validator(mode="after")
     def _made(self) -> KakuroParams:
-        if self.difficulty not in MADE:
-            raise ValueError(f"difficulty {self.difficulty!r} is graded but not generated: a fill repaired to one answer "
-                             f"lands at medium; up to {MADE[-1]}")
+        refuse_unmade(self.difficulty, MADE, "a fill repaired to one answer lands at medium")
         return self
 
 

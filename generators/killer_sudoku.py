@@ -13,6 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, model_validator
 
+from generators.params import refuse_unmade
 from generators.pipeline import Adjust, Generated, GenerationStats, generate_at_level
 from generators.spec import PuzzleType, TathamPreset
 from generators.sudoku import random_grid
@@ -45,9 +46,8 @@ class KillerSudokuParams(BaseModel):
 
     @model_validator(mode="after")
     def _made(self) -> KillerSudokuParams:
-        if self.difficulty not in MADE:
-            raise ValueError(f"difficulty {self.difficulty!r} is graded, not made: almost no draw needs exactly its "
-                             f"techniques (X-Wing, Swordfish, XY-Wing) and no fewer; ask {', '.join(MADE)}")
+        refuse_unmade(self.difficulty, MADE, "almost no draw needs exactly its techniques (X-Wing, Swordfish, "
+                      "XY-Wing) and no fewer")
         return self
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Literal, Protocol
 
 from pydantic import BaseModel, Field, model_validator
@@ -24,6 +24,12 @@ def normalise_shape(params: SizedGrid) -> None:
         params.size, params.rows, params.cols = rows, None, None
     else:
         params.size, params.rows, params.cols = None, rows, cols
+
+
+def refuse_unmade(difficulty: str | None, made: Sequence[str], why: str) -> None:
+    """A level a type grades but does not generate is refused (a 422) with the reason and the levels it makes."""
+    if difficulty is not None and difficulty not in made:
+        raise ValueError(f"difficulty {difficulty!r} is graded, not made: {why}; ask {', '.join(made)}")
 
 
 def rectangle_params(name: str, module: str, low: int, high: int, default: int, graded: Difficulty,

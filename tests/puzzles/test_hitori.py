@@ -140,3 +140,9 @@ def test_the_picture_shades_the_answer() -> None:
     svg = render(puzzle, HitoriAnswer(shaded=entry["shaded"]))
     assert "Hitori 4×4" in svg and svg.count('fill="white"') >= 1
     assert render(puzzle, None, play=True).count('data-cell="') == 16
+
+
+def test_hard_is_refused_saying_it_is_graded_not_made_and_which_levels_are(client) -> None:
+    response = client.post("/generate/hitori", params={"difficulty": "hard"})
+    assert response.status_code == 422, response.text
+    assert "difficulty 'hard' is graded, not made: " in response.text and "ask easy, medium" in response.text

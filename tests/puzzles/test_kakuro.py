@@ -133,7 +133,7 @@ def test_each_level_is_made_at_the_largest_size_unique_and_at_its_level(level: s
 
 
 def test_hard_is_graded_not_generated() -> None:
-    with pytest.raises(ValueError, match="not generated"):
+    with pytest.raises(ValueError, match="difficulty 'hard' is graded, not made: .*; ask easy, medium"):
         KakuroParams(difficulty="hard")
 
 
