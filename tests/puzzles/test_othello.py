@@ -505,23 +505,16 @@ def test_verify_through_the_service_past_22_empties(client, reference_dir: Path,
     assert facts["score"] == expected[wrong] and facts["best_score"] == best and not facts["only_solving_move"]
 
 
-def test_verify_past_its_budget_is_a_clear_503_and_the_service_stays_up(tmp_path: Path, reference_dir: Path) -> None:
+def test_verify_past_its_budget_is_a_clear_503_and_the_service_stays_up(make_client, reference_dir: Path) -> None:
     """FFO #49 (26 empties) takes far longer than a one-second budget: the search stops at the deadline."""
-    from fastapi.testclient import TestClient
-
-    from app.main import create_app
-    from app.settings import Settings
-
-    settings = Settings(database_url=f"sqlite:///{tmp_path / 'p.db'}", verify_budget_seconds=1.0, verify_processes=1,
-                        work_processes=1, warm_up_workers=False, rate_limits=False)
+    client = make_client(verify_budget_seconds=1.0, work_processes=1)
     _, board, side, expected = ffo_positions(reference_dir)[48]
-    with TestClient(create_app(settings)) as client:
-        verdict = client.post("/verify/othello", json={"puzzle": {"board": board, "to_move": side, "task": "best"},
-                                                        "answer": {"move": next(iter(expected))}})
-        assert verdict.status_code == 503, verdict.text
-        assert "1 s" in verdict.json()["detail"] or "ran out of time" in verdict.json()["detail"], verdict.text
-        small = client.post("/verify/othello", json={"puzzle": FFO1.model_dump(), "answer": {"move": "G8"}})
-        assert small.status_code == 200 and small.json()["solved"], small.text
+    verdict = client.post("/verify/othello", json={"puzzle": {"board": board, "to_move": side, "task": "best"},
+                                                    "answer": {"move": next(iter(expected))}})
+    assert verdict.status_code == 503, verdict.text
+    assert "1 s" in verdict.json()["detail"] or "ran out of time" in verdict.json()["detail"], verdict.text
+    small = client.post("/verify/othello", json={"puzzle": FFO1.model_dump(), "answer": {"move": "G8"}})
+    assert small.status_code == 200 and small.json()["solved"], small.text
 
 
 # --- generation ---------------------------------------------------------------------------------------
