@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 from typing import Any
 
 from pydantic import BaseModel, Field, model_validator
@@ -21,6 +21,7 @@ from solvers.sat import SatBackend
 from solvers.techniques.human import cell_name, cells_named
 
 MAX_SIDE = 30
+MODELS_KEPT = 8  # boards whose model is kept: a request reads its board several times (generate, grade, check)
 Rect = tuple[int, int, int, int]  # top, left, bottom, right (inclusive)
 Key = tuple[int, int, int]
 ANY_ID = range(-(2**31), 2**31)  # rectangle ids are any distinct ints
@@ -226,7 +227,13 @@ class Regions:
 
 def model(puzzle: ShikakuPuzzle) -> Model:
     """Each cell lies in one rectangle; each number's cells are one rectangle of its area around it (its own
-    cell given)."""
+    cell given). Built once per board: the generator models the board it draws, then grades the same board."""
+    return _model(puzzle.rows, puzzle.cols, tuple(map(tuple, puzzle.numbers)))
+
+
+@lru_cache(maxsize=MODELS_KEPT)
+def _model(rows: int, cols: int, board: tuple[tuple[int | None, ...], ...]) -> Model:
+    puzzle = ShikakuPuzzle.model_construct(rows=rows, cols=cols, numbers=[list(row) for row in board])
     at, options = numbers(puzzle), candidates(puzzle)
     reach: dict[Cell, list[int]] = {}
     reached = [sorted({at[n], *(cell for rect in rects for cell in rect_cells(rect))}) for n, rects in enumerate(options)]
