@@ -163,12 +163,13 @@ def trials(geometry, units, s, e, rounds, work):  # noqa: ANN001, ANN201 (numba)
 def foreseen(geometry, units, s, e, word, bit, star, rounds, work):  # noqa: ANN001, ANN201 (numba)
     """What a trial of the open cell ``bit`` (of ``word``) comes to, told without following its rounds where the
     state makes that quick (``HOLDS``, ``BREAKS``; else ``UNKNOWN``: follow them). The state is one the rules
-    leave unchanged, so a unit holding its stars has no open cell and no open cell touches a star; then a cell
-    assumed empty decides nothing unless one of its units is left with only as many open cells as stars it
-    lacks, and, with one star and two rounds, a cell assumed a star empties its units and the cells around it
-    (round one) and breaks a rule exactly when that empties every open cell of a unit without a star (round
-    two). Most trials of a walk's map are of these kinds, and this is a fraction of following them. ``work``:
-    rows 7 and 8."""
+    leave unchanged: a unit holding its stars has no open cell, a unit with open cells has more of them than
+    stars it lacks, no open cell touches a star. Then a cell assumed empty decides nothing unless one of its
+    units is left with only as many open cells as stars it lacks; a cell assumed a star decides no star in round
+    one, only empties (the cells around it, and the open cells of each unit it completes), and round two decides
+    no empty cell, so a trial of two rounds breaks a rule exactly when a unit is left with fewer stars and open
+    cells than it needs. Most of a walk's trials are of these kinds, and this is a fraction of following them.
+    ``work``: rows 7 and 8."""
     stars, k = geometry[STARS], geometry[WORDS]
     if not star:
         for u in range(units.shape[0]):
@@ -180,26 +181,26 @@ def foreseen(geometry, units, s, e, word, bit, star, rounds, work):  # noqa: ANN
                 if ones + left <= stars:
                     return UNKNOWN
         return HOLDS
-    if stars != 1 or rounds != 2:
-        return UNKNOWN
+    if rounds != 2:
+        return UNKNOWN  # a longer trial is followed: that it holds for two rounds tells little
     cell, emptied = work[7], work[8]
     cell[:] = 0
     cell[word] = bit
     around(geometry, cell, emptied)
     for u in range(units.shape[0]):
         if units[u, word] & bit:
+            ones = 0
             for i in range(k):
-                emptied[i] |= units[u, i]
+                ones += popcount(units[u, i] & s[i])
+            if ones + 1 == stars:
+                for i in range(k):
+                    emptied[i] |= units[u, i]
     for u in range(units.shape[0]):
-        if units[u, word] & bit:
-            continue
-        starless, covered, any_open = True, True, False
+        ones, left = int((units[u, word] & bit) != 0), 0
         for i in range(k):
-            open_ = units[u, i] & ~(s[i] | e[i])
-            starless &= (units[u, i] & s[i]) == 0
-            any_open |= open_ != 0
-            covered &= (open_ & ~emptied[i]) == 0
-        if starless and any_open and covered:
+            ones += popcount(units[u, i] & s[i])
+            left += popcount(units[u, i] & ~(s[i] | e[i] | emptied[i] | cell[i]))
+        if ones + left < stars:
             return BREAKS
     return HOLDS
 
