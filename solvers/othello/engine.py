@@ -101,6 +101,7 @@ REPLY_ORDER_MIN_EMPTIES = 14  # from here on, by fastest-first plus the evaluati
 LEARNED_TO_QUARTERS = 4  # the learned evaluation's 1/64 disc to the depth-limited search's quarter disc
 ESTIMATE_MIN_EMPTIES = 16  # a wide exact window is estimated by learned searches from here on
 ESTIMATE_LEAF_EMPTIES = 10  # down to positions with this many empties
+ESTIMATE_MAX_DEPTH = 16  # and no deeper than this: each ply more costs about 2.5 times the last, past what it saves
 # The stability cutoff is tried when the window asks for at least this score, by empty squares (Edax's
 # thresholds): with many empties few discs are stable, so only a high alpha can be refuted by them, while
 # near the end it pays even at small alphas (and in won positions, where every line is near 64, a lot).
@@ -1058,12 +1059,13 @@ def _search_on_the_clock(p: int, o: int, alpha: int, beta: int, depth: int, coun
 
 def estimate(p: int, o: int, counters: Counters, out_of_time: Callable[[], bool] | None = None) -> int:
     """A guess at the exact score (even, in discs): the learned evaluation, searched by iterative
-    deepening down to ``ESTIMATE_LEAF_EMPTIES`` empties when there are at least ``ESTIMATE_MIN_EMPTIES``."""
+    deepening down to ``ESTIMATE_LEAF_EMPTIES`` empties (at most ``ESTIMATE_MAX_DEPTH`` plies) when there are at
+    least ``ESTIMATE_MIN_EMPTIES``."""
     n_empty = 64 - (p | o).bit_count()
     if n_empty < ESTIMATE_MIN_EMPTIES:
         value = int(patterns.pattern_eval(np.uint64(p), np.uint64(o), n_empty, WEIGHTS)) >> LEARNED_TO_QUARTERS
     else:  # the first depth's search scores the position as the static evaluation would, and more
-        for depth in range(1, n_empty - ESTIMATE_LEAF_EMPTIES + 1):
+        for depth in range(1, min(n_empty - ESTIMATE_LEAF_EMPTIES, ESTIMATE_MAX_DEPTH) + 1):
             value = _search_on_the_clock(p, o, -INF, INF, depth, counters, out_of_time, learned=True)
             if counters.aborted:
                 break

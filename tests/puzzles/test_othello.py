@@ -294,6 +294,25 @@ def test_wide_windows_are_estimated_then_proved_exactly() -> None:
                 assert v == exact, (board, alpha, beta, v, exact)
 
 
+def test_the_estimate_searches_at_most_its_deepest_depth(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past 26 empties the learned searches stop at ``ESTIMATE_MAX_DEPTH`` plies (a ply more costs about 2.5
+    times the last); below, they go down to ``ESTIMATE_LEAF_EMPTIES`` empties."""
+    depths: list[int] = []
+
+    def recorded(p, o, alpha, beta, depth, counters, out_of_time, learned=False):  # noqa: ANN001, ANN202
+        depths.append(depth)
+        return 0
+
+    monkeypatch.setattr(engine, "_search_on_the_clock", recorded)
+    rng = random.Random(3)
+    for empties, deepest in ((engine.ESTIMATE_MIN_EMPTIES + 2, engine.ESTIMATE_MIN_EMPTIES + 2 - engine.ESTIMATE_LEAF_EMPTIES),
+                             (34, engine.ESTIMATE_MAX_DEPTH)):
+        (p, o), = random_game_positions(rng, 1, (empties, empties), pass_roots=0)
+        depths.clear()
+        engine.estimate(p, o, engine.Counters.with_limit(1 << 62))
+        assert depths == list(range(1, deepest + 1)), (empties, depths)
+
+
 def test_the_learned_search_leaves_moves_but_no_bounds_in_the_table() -> None:
     """Its values are estimates: the exact search may read its moves, never a bound from it."""
     p, o = random_game_positions(random.Random(9), 1, (22, 22), pass_roots=0)[0]
