@@ -295,7 +295,7 @@ def test_wide_windows_are_estimated_then_proved_exactly() -> None:
 
 
 def test_the_estimate_searches_at_most_its_deepest_depth(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Past 26 empties the learned searches stop at ``ESTIMATE_MAX_DEPTH`` plies (a ply more costs about 2.5
+    """Past 30 empties the learned searches stop at ``ESTIMATE_MAX_DEPTH`` plies (a ply more costs about 2.5
     times the last); below, they go down to ``ESTIMATE_LEAF_EMPTIES`` empties."""
     depths: list[int] = []
 
