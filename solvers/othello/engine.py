@@ -101,7 +101,7 @@ REPLY_ORDER_MIN_EMPTIES = 14  # from here on, by fastest-first plus the evaluati
 LEARNED_TO_QUARTERS = 4  # the learned evaluation's 1/64 disc to the depth-limited search's quarter disc
 ESTIMATE_MIN_EMPTIES = 16  # a wide exact window is estimated by learned searches from here on
 ESTIMATE_LEAF_EMPTIES = 10  # down to positions with this many empties
-ESTIMATE_MAX_DEPTH = 20  # and no deeper (30 empties): each ply costs about 2.5 times the last, more than it saves past it
+ESTIMATE_MAX_DEPTH = 20  # and no deeper: each ply costs several times the last, and past 30 empties more than it saves
 # The stability cutoff is tried when the window asks for at least this score, by empty squares (Edax's
 # thresholds): with many empties few discs are stable, so only a high alpha can be refuted by them, while
 # near the end it pays even at small alphas (and in won positions, where every line is near 64, a lot).

@@ -126,6 +126,15 @@ def follow(geometry, units, s, e, changed, rounds, work):  # noqa: ANN001, ANN20
 
 
 @njit(cache=True)
+def assume(s, e, word, bit, star, ts, te, cell):  # noqa: ANN001, ANN201 (numba)
+    """Into ``(ts, te)`` the state ``(s, e)`` with the open cell ``bit`` (of ``word``) a star or empty, and into
+    ``cell`` that cell alone (what the rules' next round starts from)."""
+    ts[:], te[:], cell[:] = s, e, 0
+    cell[word] = bit
+    (ts if star else te)[word] |= bit
+
+
+@njit(cache=True)
 def trials(geometry, units, s, e, rounds, work):  # noqa: ANN001, ANN201 (numba)
     """Each open cell, row by row, assumed a star, then empty, and followed ``rounds`` rounds: a broken rule
     decides it the other way and the rules go on, passes over the grid until one decides nothing (as the kit's
@@ -145,14 +154,10 @@ def trials(geometry, units, s, e, rounds, work):  # noqa: ANN001, ANN201 (numba)
                     if verdict == HOLDS:
                         continue
                     if verdict == UNKNOWN:
-                        ts[:], te[:], cell[:] = s, e, 0
-                        cell[word] = bit
-                        (ts if star else te)[word] |= bit
+                        assume(s, e, word, bit, star, ts, te, cell)
                         if follow(geometry, units, ts, te, cell, rounds, work):
                             continue
-                    ts[:], te[:], cell[:] = s, e, 0
-                    cell[word] = bit
-                    (te if star else ts)[word] |= bit
+                    assume(s, e, word, bit, not star, ts, te, cell)
                     if not follow(geometry, units, ts, te, cell, UNLIMITED, work):
                         return False
                     s[:], e[:], progress = ts, te, True

@@ -295,8 +295,8 @@ def test_wide_windows_are_estimated_then_proved_exactly() -> None:
 
 
 def test_the_estimate_searches_at_most_its_deepest_depth(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Past 30 empties the learned searches stop at ``ESTIMATE_MAX_DEPTH`` plies (a ply more costs about 2.5
-    times the last); below, they go down to ``ESTIMATE_LEAF_EMPTIES`` empties."""
+    """Past 30 empties the learned searches stop at ``ESTIMATE_MAX_DEPTH`` plies (each ply costs several times the
+    last); below, they go down to ``ESTIMATE_LEAF_EMPTIES`` empties."""
     depths: list[int] = []
 
     def recorded(p, o, alpha, beta, depth, counters, out_of_time, learned=False):  # noqa: ANN001, ANN202
@@ -304,9 +304,8 @@ def test_the_estimate_searches_at_most_its_deepest_depth(monkeypatch: pytest.Mon
         return 0
 
     monkeypatch.setattr(engine, "_search_on_the_clock", recorded)
-    rng = random.Random(3)
-    for empties, deepest in ((engine.ESTIMATE_MIN_EMPTIES + 2, engine.ESTIMATE_MIN_EMPTIES + 2 - engine.ESTIMATE_LEAF_EMPTIES),
-                             (34, engine.ESTIMATE_MAX_DEPTH)):
+    rng, shallow = random.Random(3), engine.ESTIMATE_MIN_EMPTIES + 2
+    for empties, deepest in ((shallow, shallow - engine.ESTIMATE_LEAF_EMPTIES), (34, engine.ESTIMATE_MAX_DEPTH)):
         (p, o), = random_game_positions(rng, 1, (empties, empties), pass_roots=0)
         depths.clear()
         engine.estimate(p, o, engine.Counters.with_limit(1 << 62))
