@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
+from functools import cache
 
 from solvers.common import BudgetExceeded, Deadline
 
@@ -86,14 +87,15 @@ class CadicalBackend(SatBackend):
         self._solver.add_clause(list(lits))
 
     def _add_card(self, kind: str, lits: Sequence[int], k: int, guard: int | None) -> None:
-        from pysat.card import CardEnc, EncType
-
-        encode = getattr(CardEnc, kind)
-        cnf = encode(lits=list(lits), bound=k, top_id=self.top, encoding=EncType.totalizer)
-        self.top = max(self.top, cnf.nv)
-        clauses = cnf.clauses if guard is None else [[*clause, -guard] for clause in cnf.clauses]
+        clauses, aux = _totalizer(kind, len(lits), k)
+        top, add = self.top, self._solver.add_clause
+        # The template's variables 1..n are ``lits``, the rest new variables after ``top``: the same clauses, in the
+        # same order, as pysat writes for these literals.
+        value = [0, *lits, *range(top + 1, top + aux + 1)]
+        tail = [] if guard is None else [-guard]
         for clause in clauses:
-            self._solver.add_clause(clause)
+            add([value[v] if v > 0 else -value[-v] for v in clause] + tail)
+        self.top = top + aux
 
     def add_at_most(self, lits: Sequence[int], k: int, guard: int | None = None) -> None:
         if k < 0:
@@ -125,6 +127,17 @@ class CadicalBackend(SatBackend):
 
     def close(self) -> None:
         self._solver.delete()
+
+
+@cache
+def _totalizer(kind: str, n: int, k: int) -> tuple[tuple[tuple[int, ...], ...], int]:
+    """pysat's totalizer for ``kind`` (atmost/atleast) of ``k`` over the literals 1..n, and how many auxiliary
+    variables it adds after them: a template each constraint of that shape renames, since building the encoding
+    in pysat costs more than the clauses do."""
+    from pysat.card import CardEnc, EncType
+
+    cnf = getattr(CardEnc, kind)(lits=list(range(1, n + 1)), bound=k, top_id=n, encoding=EncType.totalizer)
+    return tuple(tuple(clause) for clause in cnf.clauses), max(cnf.nv - n, 0)
 
 
 class Z3Backend(SatBackend):

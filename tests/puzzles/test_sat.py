@@ -69,3 +69,28 @@ def test_block_forbids_exactly_one_assignment() -> None:
 def test_unknown_backend_is_refused() -> None:
     with pytest.raises(ValueError, match="known: cadical, z3"):
         make_backend("minisat")
+
+
+def test_a_cardinality_renamed_from_its_template_is_pysats_own_encoding() -> None:
+    """CaDiCaL's cardinality constraints are built once per shape and renamed: the clauses (and the variables
+    they add) must be exactly those pysat writes for the same literals, or a prover would search differently
+    and the generators make other puzzles from the same seeds."""
+    from pysat.card import CardEnc, EncType
+
+    from solvers.sat import CadicalBackend
+
+    rng = random.Random(7)
+    for _ in range(400):
+        n, kind = rng.randint(2, 12), rng.choice(["atmost", "atleast"])
+        k = rng.randint(0, n - 1) if kind == "atmost" else rng.randint(1, n)
+        backend = CadicalBackend()
+        backend.top = top = rng.randint(n, 300)
+        lits = [v * rng.choice((1, -1)) for v in rng.sample(range(1, top + 1), n)]
+        written: list[list[int]] = []
+        backend._solver.add_clause = written.append  # type: ignore[method-assign]
+        guard = rng.choice([None, top + 500])
+        (backend.add_at_most if kind == "atmost" else backend.add_at_least)(lits, k, guard)
+        cnf = getattr(CardEnc, kind)(lits=lits, bound=k, top_id=top, encoding=EncType.totalizer)
+        assert written == [[*clause, *([] if guard is None else [-guard])] for clause in cnf.clauses]
+        assert backend.top == max(top, cnf.nv)
+        backend.close()
