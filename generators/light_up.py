@@ -17,14 +17,15 @@ from solvers.common import Cell, Deadline
 from solvers.grid import neighbours
 from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
+from solvers.kit.arrays import fast
 from solvers.light_up import picture, puzzlink, tatham
 from solvers.light_up.rules import WALL, LightUpAnswer, LightUpPuzzle, model, sight
 
 MIN_SIDE, MAX_SIDE = 5, 14
 WALL_SHARE, RAMP, RAMP_EVERY, MAX_WALL_SHARE = 0.2, 0.05, 20, 0.5  # Tatham's: 20% walls, 5% more every 20 boards
 PEOPLE = kit_human.solver()
-DIFFICULTY = kit_human.difficulty(PEOPLE, model, kit.Cells("lights", 1, 1, "a light", "empty"),
-                                  "R×C of 1 (a light), 0 (empty)")
+DIFFICULTY = fast(kit_human.difficulty(PEOPLE, model, kit.Cells("lights", 1, 1, "a light", "empty"),
+                                       "R×C of 1 (a light), 0 (empty)"), PEOPLE, model)
 Walls = list[list[int | None]]
 Grid = list[list[int]]
 
