@@ -61,11 +61,14 @@ class KitSteps(Generic[B, K]):
     - toward a level below the top (``fits``): a person's deductions are sound, so a puzzle they solve has one
       answer and no solver is asked. A board is drawn until, with every clue shown, the level solves it; then
       each clue, in random order, goes if the level still solves the puzzle without it (Tatham's way).
-    - otherwise: no clue at first; at each repair a clue whose rule the second answer breaks; at the end every
-      clue the proof does not need goes, each proof on one incremental prover per drawn answer."""
+    - otherwise: a board is drawn until every clue shown makes its answer the only one (Tatham's way too: on a
+      board no clue can settle, the repairs would only find that out one clue at a time); then no clue at first;
+      at each repair a clue whose rule the second answer breaks; at the end every clue the proof does not need
+      goes, each proof on one incremental prover per drawn answer."""
 
     genre: ClueGenre[B, K]
     params: Any
+    deadline: Deadline
     fits: Callable[[Model, frozenset[K]], bool] | None = None
     prove_first: bool = False  # with ``fits``: ask the prover before the (dearer) level check whether a clue may go
     boards: int = 0
@@ -96,12 +99,14 @@ class KitSteps(Generic[B, K]):
         for _ in range(MAX_BOARDS):
             board, answer = self.genre.draw(self.params, rng)
             self.boards += 1
-            if self.fits is None:
-                return Draft(board, answer, frozenset())
             every, model = self.every_clue(board, answer)
-            if self.fits(model, every):
+            if self.fits is None:
+                draft = Draft(board, answer, frozenset[K]())
+                if self.prover(draft).other(every, self.deadline) is None:
+                    return draft
+            elif self.fits(model, every):
                 return Draft(board, answer, every)
-        raise GenerationFailed(f"none of {MAX_BOARDS} boards solves at the level with every clue shown")
+        raise GenerationFailed(f"none of {MAX_BOARDS} boards has one answer at the level with every clue shown")
 
     def clues(self, solution: Draft[B, K], rng: random.Random) -> Draft[B, K]:
         return solution
@@ -150,7 +155,7 @@ def make(genre: ClueGenre[Any, Any], answer_model: type[BaseModel], params: Any,
          prove_first: bool = False) -> Generated[BaseModel, BaseModel]:
     """A unique puzzle of ``genre``, deterministic for the params and the seed; with ``fits``, each clue the
     proof does not need goes only if the puzzle still fits (Tatham's way to keep a puzzle at its level)."""
-    steps = KitSteps(genre, params, fits, prove_first)
+    steps = KitSteps(genre, params, deadline, fits, prove_first)
     try:
         made = generate(steps, seed, deadline, max_restarts=MAX_BOARDS)
     finally:
