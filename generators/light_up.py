@@ -15,6 +15,7 @@ from generators.pipeline import Generated
 from generators.spec import PuzzleType, TathamPreset
 from solvers.common import Cell, Deadline
 from solvers.grid import neighbours
+from solvers.kit import counts_kernel
 from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
 from solvers.kit.arrays import fast
@@ -109,4 +110,5 @@ PUZZLE_TYPE = PuzzleType(
     difficulty=DIFFICULTY,
     play_script="solvers/light_up/play.js",  # the cells the player's lights reach are tinted
     model=model,
+    warm_up=counts_kernel.warm_up,  # its level checks: solvers.kit.arrays.solves
 )

@@ -29,6 +29,7 @@ TRIALS = (SHORT_ROUNDS, None)  # the kit's trials by level: the medium level tak
 Step = tuple[int, float]  # (the technique's number: 0 rule, 1 short trial, 2 trial, 3 the deeper reading; effort)
 Read = Callable[[Rule, Sequence[int | None]], list[tuple[int, int]]]  # a rule's reading: as ``Rule.look``
 Table = tuple[tuple[int, ...], ...]
+COMPILED_COUNTS = True  # ``solves`` reads a model of plain counts by the compiled kernel (tests compare it off)
 
 
 @cache
@@ -325,7 +326,19 @@ class State:
 def solves(model: Model, shown: frozenset[Hashable] | None = None, trials: Sequence[int | None] = (),
            deeper: Read | None = None) -> bool:
     """Whether the rules (read by ``deeper`` too when they are stuck), then trials of each of ``trials`` rounds
-    (None: followed to the end), solve ``model`` showing ``shown``: the kit's level ``n`` takes ``TRIALS[:n]``."""
+    (None: followed to the end), solve ``model`` showing ``shown``: the kit's level ``n`` takes ``TRIALS[:n]``. A
+    model of plain counts read with no ``deeper`` is solved by the compiled kernel (``solvers.kit.counts_kernel``),
+    the same deductions in the same order."""
+    if COMPILED_COUNTS and deeper is None and model.flat.counts_only and model.keys:
+        from solvers.kit import counts_kernel  # it reads this module's tables
+
+        return counts_kernel.solves(model, shown, trials)
+    return solves_on_state(model, shown, trials, deeper)
+
+
+def solves_on_state(model: Model, shown: frozenset[Hashable] | None = None, trials: Sequence[int | None] = (),
+                    deeper: Read | None = None) -> bool:
+    """``solves`` on the Python ``State``: any model's rules, any ``deeper``."""
     state = State(model, shown, deeper)
     used: set[int] = set()
     return not state.follow(None, None, used) and state.finish(trials, used)
