@@ -13,13 +13,15 @@ padded square). Every function is non-recursive and compiled with ``cache=True``
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from functools import cache
+from itertools import chain
 from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
 from solvers.common import compile_lock
-from solvers.kit.arrays import BROKEN, NOTHING, compiled
+from solvers.kit.arrays import BROKEN, NOTHING, _table
 from solvers.kit.rules import Cells, Count, Model, shows
 
 UNLIMITED = -1  # ``rounds`` of a follow (or a trial) that goes on while the rules decide something
@@ -60,28 +62,33 @@ class Work(NamedTuple):
 def _csr(lists: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
     """Lists of integers as one array and each list's start (and the end of the last)."""
     starts = np.zeros(len(lists) + 1, np.int64)
-    starts[1:] = np.cumsum([len(members) for members in lists])
-    return np.array([m for members in lists for m in members], np.int64), starts
+    np.cumsum([len(members) for members in lists], out=starts[1:])
+    return np.fromiter(chain.from_iterable(lists), np.int64, int(starts[-1])), starts
+
+
+@cache
+def _square(low: int, high: int, size: int) -> np.ndarray:
+    """A count's table (``_table``) as one array, ``size + 1`` entries a row, BROKEN past a row's end (never read)."""
+    square = np.full((size + 1, size + 1), BROKEN, np.int64)
+    for ones, row in enumerate(_table(low, high, None, size)):
+        square[ones, :len(row)] = row
+    return square.reshape(-1)
 
 
 def pack(model: Model) -> Packed:
-    """``model``'s arrays; its rules must all be plain counts (``model.flat.counts_only``)."""
-    c, flat = compiled(model), model.flat
+    """``model``'s arrays; its rules must all be plain counts (``model.flat.counts_only``: each key's counts are
+    its rules, each table ``_table`` with no ``allowed``), the givens as ``Compiled``'s."""
+    flat = model.flat
     rule_keys, rule_from = _csr(flat.cells)
-    key_rules, key_from = _csr(c.counts_at)
-    width = np.array([len(cells) + 1 for cells in flat.cells], np.int64)
-    table_from = np.zeros(len(width) + 1, np.int64)
-    table_from[1:] = np.cumsum(width * width)
-    tables = np.full(int(table_from[-1]), BROKEN, np.int64)
-    for k, table in enumerate(c.tables):
-        assert table is not None
-        for ones, row in enumerate(table):
-            start = table_from[k] + ones * width[k]
-            tables[start:start + len(row)] = row
-    given_rule, given_key, given_value = (np.array(column, np.int64).reshape(-1) for column in zip(*c.givens, strict=True)) \
-        if c.givens else (np.zeros(0, np.int64),) * 3
-    return Packed(rule_keys, rule_from, key_rules, key_from, tables, table_from[:-1].copy(), width,
-                  given_rule, given_key, given_value)
+    key_rules, key_from = _csr(flat.at)
+    width = np.diff(rule_from) + 1
+    table_from = np.zeros(len(width), np.int64)
+    np.cumsum((width * width)[:-1], out=table_from[1:])
+    tables = np.concatenate([_square(low, high, len(cells))
+                             for low, high, cells in zip(flat.low, flat.high, flat.cells, strict=True)])
+    givens = [(k, i, flat.low[k]) for k, rule in enumerate(model.rules) if rule.given for i in flat.cells[k]]
+    given_rule, given_key, given_value = np.array(givens, np.int64).reshape(-1, 3).T.copy()
+    return Packed(rule_keys, rule_from, key_rules, key_from, tables, table_from, width, given_rule, given_key, given_value)
 
 
 _last: list[tuple[Model, Packed]] = []
