@@ -84,8 +84,8 @@ def pack(model: Model) -> Packed:
     width = np.diff(rule_from) + 1
     table_from = np.zeros(len(width), np.int64)
     np.cumsum((width * width)[:-1], out=table_from[1:])
-    tables = np.concatenate([_square(low, high, len(cells))
-                             for low, high, cells in zip(flat.low, flat.high, flat.cells, strict=True)])
+    tables = np.concatenate([np.zeros(0, np.int64), *(_square(low, high, len(cells))
+                                                      for low, high, cells in zip(flat.low, flat.high, flat.cells, strict=True))])
     givens = [(k, i, flat.low[k]) for k, rule in enumerate(model.rules) if rule.given for i in flat.cells[k]]
     given_rule, given_key, given_value = np.array(givens, np.int64).reshape(-1, 3).T.copy()
     return Packed(rule_keys, rule_from, key_rules, key_from, tables, table_from, width, given_rule, given_key, given_value)

@@ -54,6 +54,12 @@ def test_random_counts_answer_as_the_state(seed: int) -> None:
     assert True in answers and False in answers  # the cases reach both answers
 
 
+def test_keys_without_rules_answer_as_the_state() -> None:
+    model = Model(Cells("keys", 1, 2, "one", "zero"), ())
+    for trials in TRIAL_SETS:
+        assert counts_kernel.solves(model, None, trials) == solves_on_state(model, None, trials)
+
+
 @pytest.mark.parametrize(("size", "seed"), [(7, 0), (7, 1), (10, 2), (10, 3), (14, 4)])
 def test_light_up_boards_answer_as_the_state(size: int, seed: int) -> None:
     genre, rng = LightUpGenre(), random.Random(seed)
