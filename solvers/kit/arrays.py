@@ -16,33 +16,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from functools import cache
 from typing import Any
 
+from solvers.kit import counts_kernel
+from solvers.kit.counts_kernel import BROKEN, NOTHING, Table, count_table
 from solvers.kit.human import SHORT_ROUNDS
 from solvers.kit.loop import Loop
-from solvers.kit.rules import Broken, Count, Model, Rule, shows, touches
+from solvers.kit.rules import Broken, Model, Rule, shows, touches
 from solvers.techniques.human import Contradiction, Difficulty, Grade, HumanSolver
 
-BROKEN, NOTHING = -2, -1
 TRIALS = (SHORT_ROUNDS, None)  # the kit's trials by level: the medium level takes the first, the hard one both
 Step = tuple[int, float]  # (the technique's number: 0 rule, 1 short trial, 2 trial, 3 the deeper reading; effort)
 Read = Callable[[Rule, Sequence[int | None]], list[tuple[int, int]]]  # a rule's reading: as ``Rule.look``
-Table = tuple[tuple[int, ...], ...]
 COMPILED_COUNTS = True  # ``solves`` reads a model of plain counts by the compiled kernel (tests compare it off)
-
-
-@cache
-def _table(low: int, high: int, allowed: frozenset[int] | None, size: int) -> Table:
-    """What a count decides, by [ones][open keys]: BROKEN, NOTHING, 0 (its open keys are 0) or 1."""
-    rule = Count((), low, high, "", "", allowed=allowed)
-
-    def decides(ones: int, open_: int) -> int:
-        totals = rule.feasible(ones, open_)
-        return (BROKEN if not totals else 0 if open_ and totals[-1] == ones
-                else 1 if open_ and totals[0] == ones + open_ else NOTHING)
-
-    return tuple(tuple(decides(ones, open_) for open_ in range(size - ones + 1)) for ones in range(size + 1))
 
 
 @dataclass
@@ -64,7 +50,7 @@ class Compiled:
     @classmethod
     def of(cls, model: Model) -> Compiled:
         flat = model.flat
-        tables: list[Table | None] = [_table(r.low, r.high, r.allowed, len(r.cells)) if counted else None  # type: ignore[attr-defined]
+        tables: list[Table | None] = [count_table(r.low, r.high, r.allowed, len(r.cells)) if counted else None  # type: ignore[attr-defined]
                                       for r, counted in zip(model.rules, flat.counts, strict=True)]
         loops = [k for k, rule in enumerate(model.rules) if isinstance(rule, Loop)]
         ends: dict[int, tuple[int, int]] = {}
@@ -330,8 +316,6 @@ def solves(model: Model, shown: frozenset[Hashable] | None = None, trials: Seque
     model of plain counts read with no ``deeper`` is solved by the compiled kernel (``solvers.kit.counts_kernel``),
     the same deductions in the same order."""
     if COMPILED_COUNTS and deeper is None and model.flat.counts_only and model.keys:
-        from solvers.kit import counts_kernel  # it reads this module's tables
-
         return counts_kernel.solves(model, shown, trials)
     return solves_on_state(model, shown, trials, deeper)
 

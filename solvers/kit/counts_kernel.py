@@ -6,7 +6,7 @@ It makes the same deductions in the same order as ``solvers.kit.arrays.State`` (
 ``trials`` key by key, ``solved``), so it gives the same answer for every input. The model is packed once
 into arrays (``Packed``): rule ``k``'s keys are ``rule_keys[rule_from[k]:rule_from[k + 1]]``, key ``i``'s
 rules ``key_rules[key_from[i]:key_from[i + 1]]``, and what rule ``k`` decides with ``ones`` keys at 1 and
-``open_`` keys open is ``tables[table_from[k] + ones * width[k] + open_]`` (``solvers.kit.arrays._table``,
+``open_`` keys open is ``tables[table_from[k] + ones * width[k] + open_]`` (``count_table``,
 padded square). Every function is non-recursive and compiled with ``cache=True``; ``warm_up`` loads them.
 """
 
@@ -21,9 +21,10 @@ import numpy as np
 from numba import njit
 
 from solvers.common import compile_lock
-from solvers.kit.arrays import BROKEN, NOTHING, _table
 from solvers.kit.rules import Cells, Count, Model, shows
 
+BROKEN, NOTHING = -2, -1  # what a count's table says besides the value of its open keys
+Table = tuple[tuple[int, ...], ...]
 UNLIMITED = -1  # ``rounds`` of a follow (or a trial) that goes on while the rules decide something
 
 
@@ -67,17 +68,31 @@ def _csr(lists: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
 
 
 @cache
+def count_table(low: int, high: int, allowed: frozenset[int] | None, size: int) -> Table:
+    """What a count decides, by [ones][open keys]: BROKEN, NOTHING, 0 (its open keys are 0) or 1. The kernel reads
+    it, and so does the Python state of ``solvers.kit.arrays`` for the models the kernel does not take."""
+    rule = Count((), low, high, "", "", allowed=allowed)
+
+    def decides(ones: int, open_: int) -> int:
+        totals = rule.feasible(ones, open_)
+        return (BROKEN if not totals else 0 if open_ and totals[-1] == ones
+                else 1 if open_ and totals[0] == ones + open_ else NOTHING)
+
+    return tuple(tuple(decides(ones, open_) for open_ in range(size - ones + 1)) for ones in range(size + 1))
+
+
+@cache
 def _square(low: int, high: int, size: int) -> np.ndarray:
-    """A count's table (``_table``) as one array, ``size + 1`` entries a row, BROKEN past a row's end (never read)."""
+    """A count's table (``count_table``) as one array, ``size + 1`` entries a row, BROKEN past a row's end (never read)."""
     square = np.full((size + 1, size + 1), BROKEN, np.int64)
-    for ones, row in enumerate(_table(low, high, None, size)):
+    for ones, row in enumerate(count_table(low, high, None, size)):
         square[ones, :len(row)] = row
     return square.reshape(-1)
 
 
 def pack(model: Model) -> Packed:
     """``model``'s arrays; its rules must all be plain counts (``model.flat.counts_only``: each key's counts are
-    its rules, each table ``_table`` with no ``allowed``), the givens as ``Compiled``'s."""
+    its rules, each table ``count_table`` with no ``allowed``), the givens as ``Compiled``'s."""
     flat = model.flat
     rule_keys, rule_from = _csr(flat.cells)
     key_rules, key_from = _csr(flat.at)

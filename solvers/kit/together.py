@@ -15,7 +15,7 @@ from functools import cache
 from typing import Any
 
 from solvers.common import Cell
-from solvers.kit.arrays import BROKEN, NOTHING, _table
+from solvers.kit.counts_kernel import BROKEN, NOTHING, count_table
 from solvers.kit.reading import group_reading
 from solvers.kit.rules import Broken, Count, Key, Values
 from solvers.sat import SatBackend
@@ -84,7 +84,7 @@ class Together:
                     open_ += 1
                 else:
                     ones += value
-            action = _table(low, high, allowed, len(members))[ones][open_]
+            action = count_table(low, high, allowed, len(members))[ones][open_]
             if action == BROKEN:
                 return None
             if action != NOTHING:
