@@ -207,15 +207,21 @@ def search_nodes(model: Any, most: int = 20_000) -> int:
     return count
 
 
+# Puzzles per level whose plain-search effort is compared: five, or more where two levels' efforts lie close.
+# Skyscrapers' hard and expert differ by a few nodes of the plain search at its default size, so that five puzzles
+# a level may put either first; twenty keep their order.
+SAMPLES = {"skyscrapers": 20}
+
+
 def made_at_each_level(name: str) -> dict[str, list[Generated]]:
-    """Five puzzles per level the genre generates, at its default size (seeds 0-4)."""
+    """Five puzzles per level the genre generates (``SAMPLES``: more), at its default size (seeds from 0)."""
     puzzle_type, found = TYPES[name], {}
     for level in puzzle_type.difficulty.names:  # type: ignore[union-attr]
         try:
             params = puzzle_type.params_model(difficulty=level)
         except ValidationError:
             continue  # a level the genre grades but does not generate
-        found[level] = [puzzle_type.generate(params, seed, Deadline.after(120)) for seed in range(5)]
+        found[level] = [puzzle_type.generate(params, seed, Deadline.after(120)) for seed in range(SAMPLES.get(name, 5))]
     return found
 
 
@@ -223,7 +229,7 @@ def made_at_each_level(name: str) -> dict[str, list[Generated]]:
 @pytest.mark.parametrize("name", sorted(name for name in KIT_TYPES if TYPES[name].difficulty is not None))
 def test_a_kit_genres_levels_are_unique_of_their_level_and_rise(name: str) -> None:
     """At every level the genre generates, at its default size: every backend finds the puzzle unique, its solution
-    passes the checker, and the grader puts it at the level asked. Over five puzzles per level, the median effort
+    passes the checker, and the grader puts it at the level asked. Over five puzzles per level (``SAMPLES``), the median effort
     of a plain backtracking search (a measure the grader does not use) never falls from one level to the next, and
     the top level's is above the first's. (That a seed makes the same puzzle again is the golden record's test.)"""
     puzzle_type, medians = TYPES[name], []
