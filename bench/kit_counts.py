@@ -43,6 +43,9 @@ def main() -> None:
         if name not in known:
             parser.error(f"{name!r} is not a kit genre; known: {', '.join(known)}")
         kind, made = TYPES[name], puzzles(name, args.seeds, args.size)
+        if not made:
+            print(f"{name}: no level is made at size {args.size}", flush=True)
+            continue
         for backend in kind.backends:
             seconds, over = [], 0
             for puzzle in tqdm(made, desc=f"{name} {backend}", leave=False):
