@@ -68,7 +68,7 @@ class Compiled:
                    ends, {frozenset(pair): i for i, pair in ends.items()}, 1 + max((max(p) for p in ends.values()), default=0),
                    quiet, quiet_at,
                    not loops or getattr(model.rules[loops[0]], "early", True),
-                   [(k, i, flat.low[k]) for k, rule in enumerate(model.rules) if rule.given for i in flat.cells[k]])
+                   flat.given_by)
 
 
 _last: list[Compiled] = []

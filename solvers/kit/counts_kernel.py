@@ -56,7 +56,6 @@ class Work(NamedTuple):
     decision: np.ndarray
     decided: np.ndarray
     looking: np.ndarray
-    next_looking: np.ndarray
     marked: np.ndarray
 
 
@@ -92,7 +91,7 @@ def _square(low: int, high: int, size: int) -> np.ndarray:
 
 def pack(model: Model) -> Packed:
     """``model``'s arrays; its rules must all be plain counts (``model.flat.counts_only``: each key's counts are
-    its rules, each table ``count_table`` with no ``allowed``), the givens as ``Compiled``'s."""
+    its rules, each table ``count_table`` with no ``allowed``)."""
     flat = model.flat
     rule_keys, rule_from = _csr(flat.cells)
     key_rules, key_from = _csr(flat.at)
@@ -101,8 +100,7 @@ def pack(model: Model) -> Packed:
     np.cumsum((width * width)[:-1], out=table_from[1:])
     tables = np.concatenate([np.zeros(0, np.int64), *(_square(low, high, len(cells))
                                                       for low, high, cells in zip(flat.low, flat.high, flat.cells, strict=True))])
-    givens = [(k, i, flat.low[k]) for k, rule in enumerate(model.rules) if rule.given for i in flat.cells[k]]
-    given_rule, given_key, given_value = np.array(givens, np.int64).reshape(-1, 3).T.copy()
+    given_rule, given_key, given_value = np.array(flat.given_by, np.int64).reshape(-1, 3).T.copy()
     return Packed(rule_keys, rule_from, key_rules, key_from, tables, table_from, width, given_rule, given_key, given_value)
 
 
@@ -124,7 +122,7 @@ def work(p: Packed) -> Work:
     open_ = p.rule_from[1:] - p.rule_from[:-1]
     return Work(values, np.zeros(rules, np.int64), open_, values.copy(), np.zeros(rules, np.int64), open_.copy(),
                 np.full(keys, -1, np.int64), np.zeros(keys, np.int64), np.zeros(rules, np.int64),
-                np.zeros(rules, np.int64), np.zeros(rules, np.bool_))
+                np.zeros(rules, np.bool_))
 
 
 @njit(cache=True)

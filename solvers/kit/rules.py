@@ -508,6 +508,7 @@ class Flat:
     givens: dict[int, int]
     counts: list[bool]  # a Count over distinct keys: what the array state reads by a table
     counts_only: bool  # every rule such a Count with no ``allowed``: the generator's array checks read them
+    given_by: list[tuple[int, int, int]]  # (given rule, key, value) for each key of a given rule, in rule order
 
 
 @dataclass(frozen=True)
@@ -551,9 +552,10 @@ class Model:
         counts = [isinstance(r, Count) and len(set(members)) == len(members)
                   for r, members in zip(self.rules, cells, strict=True)]
         counts_only = all(counted and r.allowed is None for r, counted in zip(self.rules, counts, strict=True))  # type: ignore[attr-defined]
-        return Flat(cells, at, [getattr(r, "low", 0) for r in self.rules], [getattr(r, "high", 0) for r in self.rules],
+        low = [getattr(r, "low", 0) for r in self.rules]
+        return Flat(cells, at, low, [getattr(r, "high", 0) for r in self.rules],
                     [r.clue for r in self.rules], {index[key]: value for key, value in self.givens().items()},
-                    counts, counts_only)
+                    counts, counts_only, [(k, i, low[k]) for k, rule in enumerate(self.rules) if rule.given for i in cells[k]])
 
 
 def described(rule: Rule, values: Values) -> str:
