@@ -1018,26 +1018,29 @@ def _thread_stack() -> Stack:
 
 
 def exact_value(p: int, o: int, alpha: int, beta: int, counters: Counters,
-                out_of_time: Callable[[], bool] | None = None) -> int:
+                out_of_time: Callable[[], bool] | None = None,
+                test: Callable[[int, int], int] | None = None) -> int:
     """Fail-soft exact score of (p, o) within (alpha, beta); meaningless if ``counters.aborted``.
 
     A wide window is not searched as such: from ``ESTIMATE_MIN_EMPTIES`` empties the score is first
     estimated by learned searches, which also leave their best moves in the table to order the exact
     search, and then proved by windows of one score, each test moving to the bound the last one
     returned (MTD(f)): a test window cuts far more of the tree than a wide one, and the estimate is
-    usually a few discs from the score. Every test is exact, so the value is."""
+    usually a few discs from the score. Every test is exact, so the value is. ``test(alpha, beta)``, when
+    given, answers the tests in place of one search on this thread (``solvers.othello.split``)."""
     if beta - alpha <= 2:
         return table().search(p, o, alpha, beta, -1, counters, out_of_time)
     guess = estimate(p, o, counters, out_of_time)
     lower, upper = -SCORE_MAX, SCORE_MAX  # what the tests have proved of the score
     while True:
-        test = min(max(guess, lower, alpha + 1), upper, beta - 1)
-        v = _search_on_the_clock(p, o, test - 1, test + 1, -1, counters, out_of_time)
+        t = min(max(guess, lower, alpha + 1), upper, beta - 1)
+        v = (_search_on_the_clock(p, o, t - 1, t + 1, -1, counters, out_of_time) if test is None
+             else test(t - 1, t + 1))
         if counters.aborted:
             return v
-        if v <= test - 1:
+        if v <= t - 1:
             upper = v
-        elif v >= test + 1:
+        elif v >= t + 1:
             lower = v
         else:
             return v

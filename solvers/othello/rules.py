@@ -19,7 +19,7 @@ from typing import Literal
 from pydantic import BaseModel, Field, field_validator, model_validator
 
 from solvers.common import BudgetExceeded, Deadline, InvalidInput, SolveOutcome, Violation, violation
-from solvers.othello import engine
+from solvers.othello import engine, split
 
 FILES = "ABCDEFGH"
 EXACT_MAX_EMPTIES = 26  # beyond this, solve goes straight to the heuristic search
@@ -367,7 +367,7 @@ class MoveScorer:
     def _compare(self, sq: int, known: int | None) -> None:
         try:
             if known is None:  # no score yet: a full window
-                v = self.within(sq, -engine.SCORE_MAX, engine.SCORE_MAX)
+                v = self._first(sq)
             else:
                 v = self.within(sq, known - 1, known + 1)
                 if v > known:  # a lower bound: search upwards from it
@@ -387,6 +387,23 @@ class MoveScorer:
             else:
                 self._bound(sq, -engine.SCORE_MAX, v)
             self._changed.notify_all()
+
+    def _first(self, sq: int) -> int:
+        """The likeliest move's score with a full window. The other moves wait for it, so from
+        ``split.SPLIT_MIN_EMPTIES`` empties its tests are split across the threads."""
+        p, o = self.children[sq]
+        if self.threads == 1 or 64 - (p | o).bit_count() < split.SPLIT_MIN_EMPTIES:
+            return self.within(sq, -engine.SCORE_MAX, engine.SCORE_MAX)
+        counters = self._effort().counters
+        splitter = split.Splitter(self.threads, self._out_of_time)
+        try:
+            v = engine.exact_value(p, o, -engine.SCORE_MAX, engine.SCORE_MAX, counters, self._out_of_time,
+                                   lambda alpha, beta: splitter.test(p, o, alpha, beta))
+        finally:
+            counters.array[engine.C_NODES] += splitter.nodes
+        if counters.aborted:
+            raise BudgetExceeded(f"exact search of {64 - (p | o).bit_count()} empties ran out of time")
+        return -v
 
     def _bound(self, sq: int, lower: int, upper: int) -> None:
         """Record what is proved of a move's score; bounds that meet make it exact (-64 at once)."""

@@ -13,8 +13,8 @@ from numba import njit
 from pydantic import ValidationError
 
 from generators import othello as gen
-from solvers.common import Deadline, InvalidInput
-from solvers.othello import engine, patterns, rules, train
+from solvers.common import BudgetExceeded, Deadline, InvalidInput
+from solvers.othello import engine, patterns, rules, split, train
 from tests.conftest import WHOLE_SETS, share
 
 START = "-" * 27 + "OX" + "-" * 6 + "XO" + "-" * 27  # D4 O, E4 X, D5 X, E5 O; black (X) moves first
@@ -203,6 +203,18 @@ def test_vector_flips_and_moves_match_plain_python_on_random_boards() -> None:
 # --- exact scores -------------------------------------------------------------------------------------
 
 
+def assert_fail_soft(v: int, alpha: int, beta: int, exact: int, p: int, o: int) -> None:
+    """``v`` is what a fail-soft search of a position scoring ``exact`` may return within (alpha, beta): at most
+    alpha an upper bound, at least beta a lower bound, between them the score."""
+    case = (rules.board_string(p, o, "X"), alpha, beta, v, exact)
+    if v <= alpha:
+        assert exact <= v, case
+    elif v >= beta:
+        assert exact >= v, case
+    else:
+        assert v == exact, case
+
+
 def test_exact_scores_match_brute_force_on_small_endgames() -> None:
     rng = random.Random(11)
     checked = 0
@@ -232,14 +244,7 @@ def test_exact_search_matches_the_reference_on_random_endgames_with_passes() -> 
             engine.table().clear()
         for alpha, beta in ((-64, 64), (exact - 1, exact), (exact, exact + 1), (exact - 3, exact - 1),
                             (exact + 1, exact + 3), (exact - 10, exact + 10)):
-            v = engine.exact_value(p, o, alpha, beta, counters)
-            board = rules.board_string(p, o, "X")
-            if v <= alpha:
-                assert exact <= v, (board, alpha, beta, v, exact)  # fail-soft upper bound
-            elif v >= beta:
-                assert exact >= v, (board, alpha, beta, v, exact)  # fail-soft lower bound
-            else:
-                assert v == exact, (board, alpha, beta, v, exact)
+            assert_fail_soft(engine.exact_value(p, o, alpha, beta, counters), alpha, beta, exact, p, o)
 
 
 def test_threads_searching_side_by_side_on_one_table_get_the_reference_values() -> None:
@@ -284,14 +289,71 @@ def test_wide_windows_are_estimated_then_proved_exactly() -> None:
         if i % 2 == 0:
             engine.table().clear()
         for alpha, beta in ((-64, 64), (exact - 11, exact + 9), (exact + 1, exact + 21), (exact - 21, exact - 1)):
-            v = engine.exact_value(p, o, alpha, beta, counters)
-            board = rules.board_string(p, o, "X")
-            if v <= alpha:
-                assert exact <= v, (board, alpha, beta, v, exact)
-            elif v >= beta:
-                assert exact >= v, (board, alpha, beta, v, exact)
-            else:
-                assert v == exact, (board, alpha, beta, v, exact)
+            assert_fail_soft(engine.exact_value(p, o, alpha, beta, counters), alpha, beta, exact, p, o)
+
+
+def test_a_split_test_answers_as_one_search_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A test split across threads (``solvers.othello.split``) returns what one engine search may: split here
+    from 14 empties, so that positions of 16-18 split at every level down to 14, on one thread and on two, on a
+    fresh and on a warm table, with windows below, around and above the score."""
+    monkeypatch.setattr(split, "SPLIT_MIN_EMPTIES", 14)
+    positions = random_game_positions(random.Random(12), 10, (16, 18), pass_roots=2)
+    for i, (p, o) in enumerate(positions):
+        exact = plain_value(p, o)
+        if i % 2 == 0:
+            engine.table().clear()
+        for threads in (1, 2):
+            for t in range(exact - 4, exact + 6, 2):
+                assert_fail_soft(split.Splitter(threads, lambda: False).test(p, o, t - 1, t + 1), t - 1, t + 1,
+                                 exact, p, o)
+
+
+def test_a_split_test_stops_on_the_clock_and_raises_a_helpers_failure(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Out of time, a split test raises BudgetExceeded rather than return what it had; a helper thread's error
+    reaches the caller instead of leaving a node unfinished (which would read as a cut)."""
+    monkeypatch.setattr(split, "SPLIT_MIN_EMPTIES", 14)
+    p, o = random_game_positions(random.Random(13), 1, (18, 18), pass_roots=0)[0]
+    with pytest.raises(BudgetExceeded):
+        split.Splitter(2, lambda: True).test(p, o, -1, 1)
+    searched = split.Splitter._search
+    helped = []
+
+    def failing(self: split.Splitter, *args: object) -> int:
+        if threading.current_thread().name.startswith("split-"):
+            helped.append(True)
+            raise RuntimeError("a helper's search failed")
+        return searched(self, *args)
+
+    monkeypatch.setattr(split.Splitter, "_search", failing)
+    exact = plain_value(p, o)
+    with pytest.raises(RuntimeError, match="helper's search failed"):
+        for t in range(exact - 10, exact + 12, 2):  # until a helper has searched (it fails at once)
+            engine.table().clear()
+            split.Splitter(2, lambda: False).test(p, o, t - 1, t + 1)
+    assert helped
+
+
+def test_the_likeliest_moves_search_is_split_and_its_nodes_counted(reference_dir: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every move's exact score of FFO #40 (20 empties) with the first move's search split from 16 empties: the
+    published scores, and the split searches' nodes in the count."""
+    monkeypatch.setattr(split, "SPLIT_MIN_EMPTIES", 16)
+    _, board, side, expected = ffo_positions(reference_dir)[39]
+    p, o = rules.position(board, side)
+    engine.table().clear()
+    split_nodes: dict[int, int] = {}  # each splitter's nodes after its latest test
+    original = split.Splitter.test
+
+    def counted(self: split.Splitter, *args: int) -> int:
+        value = original(self, *args)
+        split_nodes[id(self)] = self.nodes
+        return value
+
+    monkeypatch.setattr(split.Splitter, "test", counted)
+    scorer = rules.MoveScorer(p, o, Deadline.never(), threads=2)
+    scorer.settle()
+    assert {rules.square_name(sq): score for sq, score in scorer.scores().scores} == expected
+    assert split_nodes and scorer.nodes > sum(split_nodes.values())
 
 
 def test_the_estimate_searches_at_most_its_deepest_depth(monkeypatch: pytest.MonkeyPatch) -> None:
