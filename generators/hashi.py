@@ -15,6 +15,7 @@ from solvers.hashi import picture, puzzlink, tatham
 from solvers.hashi.rules import Bridges, HashiAnswer, HashiPuzzle, model
 from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
+from solvers.kit import solving as kit_solving
 from solvers.kit.network import NETWORK
 from solvers.techniques.human import HumanSolver, Level
 
@@ -92,7 +93,7 @@ def generate_puzzle(params: HashiParams, seed: int, deadline: Deadline) -> Gener
 
 
 check = kit.checker(model)
-solve = kit.solver(model)
+solve = kit_solving.solver(model)
 
 
 PUZZLE_TYPE = PuzzleType(

@@ -23,6 +23,7 @@ from solvers.hitori import picture, puzzlink, tatham
 from solvers.hitori.rules import HitoriAnswer, HitoriPuzzle, model
 from solvers.hitori.techniques import DIFFICULTY, board_of, warm_up
 from solvers.kit import rules as kit
+from solvers.kit import solving as kit_solving
 from solvers.kit.latin import latin_square
 from solvers.shading.techniques import SOLVER, outline
 from solvers.techniques.human import Grade
@@ -169,7 +170,7 @@ PUZZLE_TYPE = PuzzleType(
     answer_model=HitoriAnswer,
     generate=generate_puzzle,
     check=kit.checker(model),
-    solve=kit.solver(model),
+    solve=kit_solving.solver(model),
     render=picture.render,
     parse_url=puzzlink.parse_url,
     to_url=puzzlink.to_url,

@@ -26,6 +26,7 @@ from solvers.kakuro import picture, puzzlink
 from solvers.kakuro.rules import KakuroAnswer, KakuroPuzzle, model, runs_of
 from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
+from solvers.kit import solving as kit_solving
 from solvers.kit import sums_kernel
 from solvers.kit.sums import RUNS
 from solvers.kit.sums_kernel import FULL
@@ -381,7 +382,7 @@ def generate_puzzle(params: KakuroParams, seed: int, deadline: Deadline) -> Gene
 
 
 check = kit.checker(model)
-solve = kit.solver(model)
+solve = kit_solving.solver(model)
 
 
 PUZZLE_TYPE = PuzzleType(

@@ -23,6 +23,7 @@ from solvers.kenken import picture, tatham
 from solvers.kenken.rules import Cage, KenkenAnswer, KenkenPuzzle, fillings, model
 from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
+from solvers.kit import solving as kit_solving
 from solvers.kit.arrays import fast
 from solvers.kit.latin import latin_square
 from solvers.kit.partition import Cell, partition, region_cells, touching
@@ -223,7 +224,7 @@ def generate_puzzle(params: KenkenParams, seed: int, deadline: Deadline) -> Gene
 
 
 check = kit.checker(model)
-solve = kit.solver(model)
+solve = kit_solving.solver(model)
 PRESETS = (("4de", 0, 4, "easy"), ("5de", 0, 5, "easy"), ("6de", 0, 6, "easy"), ("6dn", 1, 6, "normal"),
            ("6dh", 2, 6, "hard"), ("5dx", 3, 5, "extreme"), ("9dn", 1, 9, "normal"))
 

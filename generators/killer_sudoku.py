@@ -22,6 +22,7 @@ from solvers.killer_sudoku import picture, tatham
 from solvers.killer_sudoku.rules import KillerCage, KillerSudokuAnswer, KillerSudokuPuzzle, N, model
 from solvers.killer_sudoku.techniques import DIFFICULTY, grade, solved_at
 from solvers.kit import rules as kit
+from solvers.kit import solving as kit_solving
 from solvers.kit.partition import partition, region_cells, touching
 from solvers.techniques.human import Grade
 
@@ -154,7 +155,7 @@ def generate_puzzle(params: KillerSudokuParams, seed: int, deadline: Deadline) -
 
 
 check = kit.checker(model)
-solve = kit.solver(model)
+solve = kit_solving.solver(model)
 PRESETS = (("3x3kdb", 1, "easy"), ("3x3kdi", 2, "medium"), ("3x3kda", 3, "medium"), ("3x3kde", 4, "expert"),
            ("3x3kdu", 5, "expert"))
 

@@ -18,6 +18,7 @@ from solvers.grid import neighbours
 from solvers.kit import counts_kernel
 from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
+from solvers.kit import solving as kit_solving
 from solvers.kit.arrays import fast
 from solvers.light_up import picture, puzzlink, tatham
 from solvers.light_up.rules import WALL, LightUpAnswer, LightUpPuzzle, model, sight
@@ -81,7 +82,7 @@ def generate_puzzle(params: LightUpParams, seed: int, deadline: Deadline) -> Gen
 
 
 check = kit.checker(model)
-solve = kit.solver(model)
+solve = kit_solving.solver(model)
 
 
 PUZZLE_TYPE = PuzzleType(

@@ -16,6 +16,7 @@ from generators.spec import PuzzleType, TathamPreset
 from solvers.common import Cell, Deadline
 from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
+from solvers.kit import solving as kit_solving
 from solvers.kit import together
 from solvers.kit.arrays import fast
 from solvers.masyu import picture, puzzlink, tatham
@@ -136,7 +137,7 @@ PUZZLE_TYPE = PuzzleType(
     answer_model=MasyuAnswer,
     generate=generate_puzzle,
     check=kit.checker(model),
-    solve=kit.solver(model),
+    solve=kit_solving.solver(model),
     render=picture.render,
     parse_url=puzzlink.parse_url,
     to_url=puzzlink.to_url,

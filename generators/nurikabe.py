@@ -19,6 +19,7 @@ from solvers.common import Cell, Deadline
 from solvers.grid import connected_regions, neighbours
 from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
+from solvers.kit import solving as kit_solving
 from solvers.nurikabe import picture, puzzlink
 from solvers.nurikabe.rules import NurikabeAnswer, NurikabePuzzle, model
 
@@ -156,7 +157,7 @@ PUZZLE_TYPE = PuzzleType(
     answer_model=NurikabeAnswer,
     generate=generate_puzzle,
     check=kit.checker(model),
-    solve=kit.solver(model),
+    solve=kit_solving.solver(model),
     render=picture.render,
     parse_url=puzzlink.parse_url,
     to_url=puzzlink.to_url,

@@ -17,6 +17,7 @@ from generators.spec import PuzzleType, TathamPreset
 from solvers.common import Cell, Deadline
 from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
+from solvers.kit import solving as kit_solving
 from solvers.kit.arrays import fast
 from solvers.kit.human import SHORT_ROUNDS
 from solvers.shikaku import kernel, picture, puzzlink, tatham
@@ -176,7 +177,7 @@ def generate_puzzle(params: Any, seed: int, deadline: Deadline) -> Generated:
 
 
 check = kit.checker(model)
-solve = kit.solver(model)
+solve = kit_solving.solver(model)
 
 
 PUZZLE_TYPE = PuzzleType(

@@ -20,6 +20,7 @@ from generators.spec import PuzzleType, TathamPreset
 from solvers.common import Deadline
 from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
+from solvers.kit import solving as kit_solving
 from solvers.kit.latin import latin_square
 from solvers.kit.seen import LINE_ANALYSIS, LINES, Seen, analysed, towers_seen
 from solvers.skyscrapers import kernel, picture, puzzlink, tatham
@@ -185,7 +186,7 @@ def generate_puzzle(params: SkyscrapersParams, seed: int, deadline: Deadline) ->
 
 
 check = kit.checker(model)
-solve = kit.solver(model)
+solve = kit_solving.solver(model)
 
 
 PUZZLE_TYPE = PuzzleType(

@@ -18,6 +18,7 @@ from generators.spec import PuzzleType, TathamPreset
 from solvers.common import Cell, Deadline
 from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
+from solvers.kit import solving as kit_solving
 from solvers.kit.arrays import fast
 from solvers.slitherlink import picture, puzzlink, tatham
 from solvers.slitherlink.rules import SlitherlinkAnswer, SlitherlinkPuzzle, around, layout, model
@@ -59,7 +60,7 @@ def generate_puzzle(params: SlitherlinkParams, seed: int, deadline: Deadline) ->
 
 
 check = kit.checker(model)
-solve = kit.solver(model)
+solve = kit_solving.solver(model)
 
 
 PUZZLE_TYPE = PuzzleType(

@@ -22,6 +22,7 @@ from solvers.common import Cell, Deadline
 from solvers.grid import neighbours
 from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
+from solvers.kit import solving as kit_solving
 from solvers.kit.arrays import fast
 from solvers.kit.human import SHORT_ROUNDS
 from solvers.kit.partition import Regions, renumbered
@@ -214,7 +215,7 @@ def generate_puzzle(params: StarBattleParams, seed: int, deadline: Deadline) -> 
 
 
 check = kit.checker(model)
-solve = kit.solver(model)
+solve = kit_solving.solver(model)
 
 
 PUZZLE_TYPE = PuzzleType(

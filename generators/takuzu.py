@@ -19,6 +19,7 @@ from generators.spec import PuzzleType, TathamPreset
 from solvers.common import Cell, Deadline
 from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
+from solvers.kit import solving as kit_solving
 from solvers.kit.arrays import fast
 from solvers.takuzu import picture, tatham
 from solvers.takuzu.rules import TakuzuAnswer, TakuzuPuzzle, model
@@ -130,7 +131,7 @@ def generate_puzzle(params: TakuzuParams, seed: int, deadline: Deadline) -> Gene
 
 
 check = kit.checker(model)
-solve = kit.solver(model)
+solve = kit_solving.solver(model)
 
 # Unruly's levels on ours: Trivial (threes, a line's last gap) and Easy (a line with all its 0s or 1s) are rules
 # alone; Normal (a line one short of a colour, where a placement would force three alike) is a short trial.

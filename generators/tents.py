@@ -18,6 +18,7 @@ from solvers.common import Cell, Deadline
 from solvers.grid import neighbours
 from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
+from solvers.kit import solving as kit_solving
 from solvers.kit.arrays import Levels, fast
 from solvers.tents import picture, puzzlink, tatham
 from solvers.tents.rules import TentsAnswer, TentsPuzzle, model
@@ -113,7 +114,7 @@ def generate_puzzle(params: TentsParams, seed: int, deadline: Deadline) -> Gener
 
 
 check = kit.checker(model)
-solve = kit.solver(model)
+solve = kit_solving.solver(model)
 
 
 PUZZLE_TYPE = PuzzleType(

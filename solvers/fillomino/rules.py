@@ -22,6 +22,7 @@ from pydantic import BaseModel, Field, model_validator
 from solvers.common import Deadline, SolveOutcome, Violation, grid_shape_violations
 from solvers.grid import connected_regions
 from solvers.kit import rules as kit
+from solvers.kit import solving as kit_solving
 from solvers.kit.islands import Islands
 from solvers.kit.rules import Count, Digits, Key, Model, _grid_of
 from solvers.techniques.human import Hint, cell_name
@@ -133,15 +134,16 @@ def solve(puzzle: FillominoPuzzle, limit: int, deadline: Deadline, backend: str 
     while True:
         counted = model(puzzle, top)
         over = _over(counted)
-        found = kit.solve(counted, limit, deadline, backend, None if kept_all else keep)
+        found = kit_solving.solve(counted, limit, deadline, backend, None if kept_all else keep)
         if not over or not found.complete or found.count == 0:
             break
         if kept_all:
             if all(v <= top for s in found.solutions for row in s["digits"] for v in row):
                 break
-        elif kit.solve(replace(counted, rules=(*counted.rules, Count(over, 1, len(over), "over", f"a region is over {top}"))),
-                       1, deadline, backend).count == 0:
-            break
+        else:
+            beyond = Count(over, 1, len(over), "over", f"a region is over {top}")
+            if kit_solving.solve(replace(counted, rules=(*counted.rules, beyond)), 1, deadline, backend).count == 0:
+                break
         top = min(puzzle.rows * puzzle.cols, 2 * top)
     return SolveOutcome(found.solutions[:keep] if keep is not None else found.solutions, found.complete,
                         count=found.count)

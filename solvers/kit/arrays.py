@@ -18,6 +18,7 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from solvers.common import Deadline
 from solvers.kit import counts_kernel
 from solvers.kit.counts_kernel import BROKEN, NOTHING, Table, count_table
 from solvers.kit.human import SHORT_ROUNDS
@@ -284,13 +285,16 @@ class State:
         return None if self.follow(self.near([i]), None, used, steps) else True
 
     def trials(self, rounds: int | None, used: set[int], steps: list[Step] | None = None,
-               plan: list[tuple[int, int, int | None]] | None = None, keys: set[int] | None = None) -> bool:
+               plan: list[tuple[int, int, int | None]] | None = None, keys: set[int] | None = None,
+               deadline: Deadline | None = None) -> bool:
         """Each open key (of ``keys``, else all) assumed each way and followed ``rounds`` rounds (None: as far as
         they go); a broken rule decides it the other way, and the rules go on. False when the rules break."""
         progress = True
         while progress and min(self.values) < 0:
             progress = False
             for i in [i for i in (range(len(self.values)) if keys is None else sorted(keys)) if self.values[i] < 0]:
+                if deadline is not None:
+                    deadline.check()
                 for value in (1, 0):
                     if self.values[i] >= 0:
                         break

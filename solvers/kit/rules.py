@@ -22,12 +22,11 @@ from solvers.common import (
     Cell,
     Deadline,
     InvalidInput,
-    SolveOutcome,
     Violation,
     grid_shape_violations,
     violation,
 )
-from solvers.sat import SatBackend, block, count_models, make_backend, solve_refined
+from solvers.sat import SatBackend, block, make_backend, solve_refined
 from solvers.techniques.human import cell_name, cells_named
 
 Key = Hashable
@@ -599,70 +598,6 @@ class Encoding:
         return {key for key, var in self.var.items() if var in true}
 
 
-def _follow(model: Model, values: list[int | None], looking: set[int], deadline: Deadline) -> None:
-    """Each rule of ``looking`` read by its own ``look``, and the rules of every key it decides after it, until none
-    decides more; raises Broken when one breaks or two disagree."""
-    flat = model.flat
-    while looking:
-        deadline.check()
-        k = looking.pop()
-        members = flat.cells[k]
-        for p, value in model.rules[k].look([values[i] for i in members]):
-            i = members[p]
-            if values[i] is None:
-                values[i] = value
-                looking.update(flat.at[i])
-            elif values[i] != value:
-                raise Broken(f"{model.rules[k].says}, against another rule")
-
-
-def settled(model: Model, deadline: Deadline, trials: bool = False) -> list[int | None]:
-    """What the rules alone decide (None: open), and with ``trials`` what a key assumed either way and followed to
-    a broken rule decides: every answer has those values. Raises Broken when the rules clash (no answer)."""
-    values: list[int | None] = [None] * len(model.keys)
-    for i, value in model.flat.givens.items():
-        values[i] = value
-    _follow(model, values, set(range(len(model.rules))), deadline)
-    progress = trials
-    while progress:
-        progress = False
-        for i in [i for i, value in enumerate(values) if value is None]:
-            for value in (1, 0):
-                if values[i] is not None:
-                    break
-                trial = values[:]
-                trial[i] = value
-                try:
-                    _follow(model, trial, set(model.flat.at[i]), deadline)
-                except Broken:
-                    values[i] = 1 - value
-                    _follow(model, values, set(model.flat.at[i]), deadline)
-                    progress = True
-    return values
-
-
-def solve(model: Model, limit: int, deadline: Deadline, backend: str | None = None,
-          keep: int | None = None) -> SolveOutcome:
-    """Count the answers up to ``max(limit, 2)`` on a SAT backend (CaDiCaL by default, z3 the second opinion),
-    keeping the first ``keep``. A loop or a network (``Connected``) is encoded by cuts added as models come, and a
-    large open board can take tens of thousands of such models before the proof that there is no second answer;
-    so for such a model what the rules and their trials decide (``settled``) goes in first, as unit clauses."""
-    decided: list[int | None] = [None] * len(model.keys)
-    if any(isinstance(rule, Connected) for rule in model.rules):
-        try:
-            decided = settled(model, deadline, trials=True)
-        except Broken:
-            return SolveOutcome([], True, count=0)
-    with make_backend(backend or "cadical") as sat:
-        encoding = Encoding(sat, model)
-        for key, value in zip(model.keys, decided, strict=True):
-            if value is not None:
-                sat.add_clause([encoding.var[key] if value else -encoding.var[key]])
-        found, counted, complete = count_models(sat, list(encoding.var.values()), max(limit, 2), deadline,
-                                                encoding.refine, keep=keep)
-    return SolveOutcome([model.layout.write(encoding.ones(true)) for true in found], complete, count=counted)
-
-
 class Prover:
     """Whether one answer is the only one under any set of shown clues, on one incremental SAT instance: every
     clue's rules guarded by a literal, the answer itself ruled out once, and a set of clues asked by assuming
@@ -694,13 +629,3 @@ def checker(model_of: Callable[[Any], Model]) -> Callable[[Any, Any], list[Viola
         return check(model_of(puzzle), answer.model_dump())
 
     return check_answer
-
-
-def solver(model_of: Callable[[Any], Model]) -> Callable[..., SolveOutcome]:
-    """A kit genre's ``solve``: its model of the puzzle counted on a SAT backend (``solve``)."""
-
-    def solve_puzzle(puzzle: Any, limit: int, deadline: Deadline, backend: str | None = None,
-                     keep: int | None = None) -> SolveOutcome:
-        return solve(model_of(puzzle), limit, deadline, backend, keep)
-
-    return solve_puzzle

@@ -10,7 +10,8 @@ import pytest
 from solvers.common import Deadline
 from solvers.kit import human
 from solvers.kit.human import kit_hint
-from solvers.kit.rules import Cells, Connected, Count, Digits, Layers, Model, Prover, check, solve
+from solvers.kit.rules import Cells, Connected, Count, Digits, Layers, Model, Prover, check
+from solvers.kit.solving import solve
 
 
 def brute_force(model: Model) -> list[dict]:

@@ -11,7 +11,8 @@ import pytest
 from solvers.common import Deadline
 from solvers.kit.arrays import State
 from solvers.kit.distinct import Distinct
-from solvers.kit.rules import Broken, Cells, Count, Model, check, solve
+from solvers.kit.rules import Broken, Cells, Count, Model, check
+from solvers.kit.solving import solve
 
 
 def distinct_rows(rows: int, cols: int, fixed: dict[tuple[int, int], int], ones: int | None) -> Model:

@@ -9,7 +9,8 @@ import pytest
 from solvers.common import Deadline
 from solvers.kit.arrays import State
 from solvers.kit.loop import Loop
-from solvers.kit.rules import Broken, Count, Layers, Model, solve
+from solvers.kit.rules import Broken, Count, Layers, Model
+from solvers.kit.solving import solve
 
 # A square a-b-c-d with three sides drawn, and a line e-f apart from it: the fourth side would close a loop
 # with e-f outside it.

@@ -10,7 +10,8 @@ import pytest
 
 from solvers.common import Deadline
 from solvers.kit.matching import Matching, perfect
-from solvers.kit.rules import Broken, Cells, Model, solve
+from solvers.kit.rules import Broken, Cells, Model
+from solvers.kit.solving import solve
 from solvers.kit.spaced import Spaced
 from tests.puzzles.test_kit import brute_force
 

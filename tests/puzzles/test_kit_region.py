@@ -10,7 +10,8 @@ import pytest
 
 from solvers.common import Deadline
 from solvers.kit.region import OneGroup
-from solvers.kit.rules import Broken, Cells, Count, Model, solve
+from solvers.kit.rules import Broken, Cells, Count, Model
+from solvers.kit.solving import solve
 from tests.puzzles.test_kit import brute_force
 
 

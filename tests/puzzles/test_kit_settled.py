@@ -1,5 +1,5 @@
-"""What the kit settles before a count (``solvers.kit.rules.settled``): sound (every value it decides is the
-answer's), complete where its trials reach, and a clash is no answer. A loop or a network is counted by cuts added
+"""What the kit settles before a count (``solvers.kit.solving.settled``, on the kit's arrays): sound (every value it
+decides is the answer's), complete where its trials reach, and a clash is no answer. A loop or a network is counted by cuts added
 as models come; on an open board that took tens of thousands of models before the rules' trials went first."""
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ import pytest
 
 from generators.registry import TYPES
 from solvers.common import Deadline
-from solvers.kit.rules import Connected, settled
+from solvers.kit.rules import Connected
+from solvers.kit.solving import settled
 from solvers.slitherlink.rules import SlitherlinkPuzzle
 
 OPEN_BOARD = Path(__file__).parents[1] / "data" / "slitherlink" / "open-15x15.json"
@@ -32,6 +33,7 @@ def test_what_is_settled_is_the_answers(name: str) -> None:
             assert any(isinstance(rule, Connected) for rule in model.rules)
             answer = model.layout.read(made.solution.model_dump())
             values = settled(model, Deadline.after(60), trials=True)
+            assert values is not None
             assert [v for v in values if v is not None], "the rules settle something"
             assert all(v is None or v == answer[key] for key, v in zip(model.keys, values, strict=True))
 
@@ -41,9 +43,10 @@ def test_an_open_board_is_settled_by_trials_and_counted_at_once() -> None:
     puzzle = SlitherlinkPuzzle(**json.loads(OPEN_BOARD.read_text()))
     model = kind.model(puzzle)  # type: ignore[misc]
     alone = settled(model, Deadline.after(60))
+    assert alone is not None
     assert sum(v is None for v in alone) > len(alone) // 2  # the rules alone leave most edges open
     with_trials = settled(model, Deadline.after(60), trials=True)
-    assert None not in with_trials
+    assert with_trials is not None and None not in with_trials
     outcome = kind.solve(puzzle, 2, Deadline.after(60))
     assert outcome.count == 1 and outcome.complete
     assert model.layout.read(outcome.solutions[0]) == dict(zip(model.keys, with_trials, strict=True))

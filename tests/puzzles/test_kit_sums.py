@@ -11,7 +11,8 @@ import pytest
 
 from solvers.common import Deadline
 from solvers.kit import sums_kernel
-from solvers.kit.rules import Count, Digits, Model, solve
+from solvers.kit.rules import Count, Digits, Model
+from solvers.kit.solving import solve
 from solvers.kit.sums import Sum, digit_sets, supports, ways
 
 
