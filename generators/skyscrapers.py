@@ -21,6 +21,7 @@ from solvers.common import Deadline
 from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
 from solvers.kit import solving as kit_solving
+from solvers.kit.arrays import fast
 from solvers.kit.latin import latin_square
 from solvers.kit.seen import LINE_ANALYSIS, LINES, Seen, analysed, towers_seen
 from solvers.skyscrapers import kernel, picture, puzzlink, tatham
@@ -34,8 +35,8 @@ CHAIN = 3  # rounds a hard trial is followed: enough for nine in ten of Tatham's
 # Tatham's four levels, one each: Easy reads a clue's line by its placed towers (``placed_only``), Hard by what its
 # cells may still hold (the line analysis), Extreme needs short chains of deductions, Unreasonable long ones.
 PEOPLE = kit_human.group_levels(LEVELS, LINES, CHAIN, "height")
-DIFFICULTY = kit_human.difficulty(PEOPLE, model, kit.Digits("digits", 1, 1, 9),
-                                  "N×N heights 1..N, 0 or null for an empty cell")
+DIFFICULTY = fast(kit_human.difficulty(PEOPLE, model, kit.Digits("digits", 1, 1, 9),
+                                       "N×N heights 1..N, 0 or null for an empty cell"), PEOPLE, model, analysed, CHAIN)
 Clue = tuple[str, int]  # (side, index) a clue outside; ("given", r * N + c) a digit inside
 Answer = dict[str, list[list[int]]]
 
