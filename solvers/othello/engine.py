@@ -1019,7 +1019,7 @@ def _thread_stack() -> Stack:
 
 def exact_value(p: int, o: int, alpha: int, beta: int, counters: Counters,
                 out_of_time: Callable[[], bool] | None = None,
-                test: Callable[[int, int], int] | None = None) -> int:
+                test: Callable[[int, int], int] | None = None, leaf: int | None = None) -> int:
     """Fail-soft exact score of (p, o) within (alpha, beta); meaningless if ``counters.aborted``.
 
     A wide window is not searched as such: from ``ESTIMATE_MIN_EMPTIES`` empties the score is first
@@ -1027,10 +1027,11 @@ def exact_value(p: int, o: int, alpha: int, beta: int, counters: Counters,
     search, and then proved by windows of one score, each test moving to the bound the last one
     returned (MTD(f)): a test window cuts far more of the tree than a wide one, and the estimate is
     usually a few discs from the score. Every test is exact, so the value is. ``test(alpha, beta)``, when
-    given, answers the tests in place of one search on this thread (``solvers.othello.split``)."""
+    given, answers the tests in place of one search on this thread (``solvers.othello.split``); ``leaf``: the
+    estimate's (``estimate``)."""
     if beta - alpha <= 2:
         return table().search(p, o, alpha, beta, -1, counters, out_of_time)
-    guess = estimate(p, o, counters, out_of_time)
+    guess = estimate(p, o, counters, out_of_time, leaf)
     lower, upper = -SCORE_MAX, SCORE_MAX  # what the tests have proved of the score
     while True:
         t = min(max(guess, lower, alpha + 1), upper, beta - 1)
@@ -1060,15 +1061,16 @@ def _search_on_the_clock(p: int, o: int, alpha: int, beta: int, depth: int, coun
     return table().search(p, o, alpha, beta, depth, counters, out_of_time, learned)
 
 
-def estimate(p: int, o: int, counters: Counters, out_of_time: Callable[[], bool] | None = None) -> int:
+def estimate(p: int, o: int, counters: Counters, out_of_time: Callable[[], bool] | None = None,
+             leaf: int | None = None) -> int:
     """A guess at the exact score (even, in discs): the learned evaluation, searched by iterative
-    deepening down to ``ESTIMATE_LEAF_EMPTIES`` empties (at most ``ESTIMATE_MAX_DEPTH`` plies) when there are at
-    least ``ESTIMATE_MIN_EMPTIES``."""
+    deepening down to ``leaf`` empties (``ESTIMATE_LEAF_EMPTIES`` when None; at most ``ESTIMATE_MAX_DEPTH`` plies)
+    when there are at least ``ESTIMATE_MIN_EMPTIES``."""
     n_empty = 64 - (p | o).bit_count()
     if n_empty < ESTIMATE_MIN_EMPTIES:
         value = int(patterns.pattern_eval(np.uint64(p), np.uint64(o), n_empty, WEIGHTS)) >> LEARNED_TO_QUARTERS
     else:  # the first depth's search scores the position as the static evaluation would, and more
-        for depth in range(1, min(n_empty - ESTIMATE_LEAF_EMPTIES, ESTIMATE_MAX_DEPTH) + 1):
+        for depth in range(1, min(n_empty - (ESTIMATE_LEAF_EMPTIES if leaf is None else leaf), ESTIMATE_MAX_DEPTH) + 1):
             value = _search_on_the_clock(p, o, -INF, INF, depth, counters, out_of_time, learned=True)
             if counters.aborted:
                 break

@@ -398,7 +398,7 @@ class MoveScorer:
         splitter = split.Splitter(self.threads, self._out_of_time)
         try:
             v = engine.exact_value(p, o, -engine.SCORE_MAX, engine.SCORE_MAX, counters, self._out_of_time,
-                                   lambda alpha, beta: splitter.test(p, o, alpha, beta))
+                                   lambda alpha, beta: splitter.test(p, o, alpha, beta), split.ESTIMATE_LEAF_EMPTIES)
         finally:
             counters.array[engine.C_NODES] += splitter.nodes
         if counters.aborted:

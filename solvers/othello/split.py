@@ -26,6 +26,9 @@ from solvers.common import BudgetExceeded
 from solvers.othello import engine
 
 SPLIT_MIN_EMPTIES = 20  # below, a node's searches take tens of milliseconds: one engine search each
+# The estimate before the split tests runs on one thread while the tests run on all, so it stops two plies sooner
+# than one thread's (``engine.ESTIMATE_LEAF_EMPTIES``): chosen on training positions by ``bench/split_estimate.py``.
+ESTIMATE_LEAF_EMPTIES = 12
 HELPER_TRIAL_SECONDS, HELPER_MIN_CPU_SHARE = 0.5, 0.7  # a helper searching this long with less of a core stops
 Child = tuple[int, int, int]  # a move's square and the position after it, from the opponent's side
 
