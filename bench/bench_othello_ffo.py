@@ -1,8 +1,11 @@
 """Othello engine on the FFO endgame suite: best score, every move scored exactly, and (if given a
 path to them) Edax and Egaroucid solving the same positions side by side in the same run.
 
-    PYTHONPATH=. python -m bench.bench_othello_ffo [--from 20] [--to 39] [--all-moves] [--verify] [--edax PATH]
-        [--egaroucid PATH [--egaroucid-eval FILE]]
+    PYTHONPATH=. python -m bench.bench_othello_ffo [--from 20] [--to 39] [--all-moves] [--verify [--http URL]]
+        [--edax PATH] [--egaroucid PATH [--egaroucid-eval FILE]]
+
+``--http URL`` sends verify's requests to a running service (``POST URL/verify/othello``, one at a time) instead of
+running them here: its wall seconds, a 503 counted as out of budget; the service's table is not cleared between them.
 
 Times are CPU seconds of the process doing the search (the machine is shared, so wall time is noisy),
 except that scoring every move runs ``--threads`` searches side by side (by default as the service does:
@@ -58,6 +61,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import httpx
+
 from solvers.common import BudgetExceeded, Deadline
 from solvers.othello import engine, rules
 
@@ -97,16 +102,29 @@ def all_moves(p: int, o: int, budget: float | None, threads: int | None) -> rule
     return scorer.scores()
 
 
-def verify_best(board: str, side: str, line: str) -> tuple[float, float]:
+def verify_best(board: str, side: str, line: str, http: str | None = None) -> tuple[float, float | None]:
     """Verify of the published best move with ``task`` best, as ``POST /verify/othello`` runs it (its threads
-    and the service's verify budget); wall and CPU seconds. Raises if a fact differs from the published ones."""
+    and the service's verify budget), or through the service at ``http``; wall and CPU seconds (no CPU through
+    the service). Raises if a fact differs from the published ones, BudgetExceeded when the budget ran out."""
     moves = published_moves(line)
     best = max(moves.values())
     move = min(m for m, score in moves.items() if score == best)
-    engine.table().clear()
     puzzle = rules.OthelloPuzzle(board=board, to_move=side, task="best")
-    wall, cpu, (violations, facts) = wall_and_cpu_seconds(
-        lambda: rules.assess(puzzle, rules.OthelloAnswer(move=move), Deadline.after(BUDGET_SECONDS)))
+    cpu: float | None
+    if http is None:
+        engine.table().clear()
+        wall, cpu, (violations, facts) = wall_and_cpu_seconds(
+            lambda: rules.assess(puzzle, rules.OthelloAnswer(move=move), Deadline.after(BUDGET_SECONDS)))
+    else:
+        started, cpu = time.perf_counter(), None
+        reply = httpx.post(f"{http}/verify/othello", json={"puzzle": puzzle.model_dump(), "answer": {"move": move}},
+                           timeout=BUDGET_SECONDS + 60)
+        wall = time.perf_counter() - started
+        if reply.status_code == 503:
+            raise BudgetExceeded(reply.text)
+        reply.raise_for_status()
+        facts = reply.json()
+        violations = facts["violations"]
     only = list(moves.values()).count(best) == 1
     if violations or facts["score"] != best or facts["best_score"] != best or facts["only_solving_move"] != only:
         raise RuntimeError(f"verify of {move}: {violations} {facts}, published best {best:+d}, only {only}")
@@ -249,6 +267,7 @@ def main() -> None:
     parser.add_argument("--all-moves", action="store_true", help="also score every move exactly")
     parser.add_argument("--verify", action="store_true",
                         help="also verify the published best move (task best) as POST /verify/othello does, in its budget")
+    parser.add_argument("--http", help="with --verify: a running service's base URL, to verify through it")
     parser.add_argument("--budget", type=float, default=None,
                         help="time budget for --all-moves (default: none, to measure the full cost)")
     parser.add_argument("--threads", type=int, default=None,
@@ -325,10 +344,10 @@ def run(args: argparse.Namespace, egaroucid: Egaroucid | None) -> None:
             row += f" {seconds:8.2f} {cpu:8.2f} " + (f"{scores.nodes / 1e6:6.1f}M" if scores else "budget")
         if args.verify:
             try:
-                seconds, cpu = verify_best(board, side, line)
+                seconds, cpu = verify_best(board, side, line, args.http)
                 verify_totals[0] += seconds
-                verify_totals[1] += cpu
-                row += f" {seconds:8.2f} {cpu:8.2f}"
+                verify_totals[1] += cpu or 0.0
+                row += f" {seconds:8.2f} " + (f"{cpu:8.2f}" if cpu is not None else f"{'-':>8}")
             except BudgetExceeded:
                 verify_over.append(number)
                 row += f" {'budget':>8} {'':>8}"
@@ -341,8 +360,8 @@ def run(args: argparse.Namespace, egaroucid: Egaroucid | None) -> None:
              f"{statistics.median(egaroucid_ratios):.2f})" if egaroucid else "")
           + (f"; every move {totals['all']:.1f} s wall, {totals['all cpu']:.1f} s CPU; "
              f"over {BUDGET_SECONDS:.0f} s wall: {over_budget or 'none'}" if args.all_moves else "")
-          + (f"; verify {verify_totals[0]:.1f} s wall, {verify_totals[1]:.1f} s CPU; out of its {BUDGET_SECONDS:.0f} s budget: "
-             f"{verify_over or 'none'}" if args.verify else ""))
+          + (f"; verify {verify_totals[0]:.1f} s wall" + ("" if args.http else f", {verify_totals[1]:.1f} s CPU")
+             + f"; out of its {BUDGET_SECONDS:.0f} s budget: {verify_over or 'none'}" if args.verify else ""))
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     if args.edax:
         print(f"(Edax child processes: {usage.ru_utime + usage.ru_stime:.1f} s CPU in all, start-up included)")
