@@ -874,6 +874,15 @@ def _search(p: np.uint64, o: np.uint64, alpha: int, beta: int, depth: int, resum
                            move_keys, weights, learned)
 
 
+@njit(cache=True)
+def _ordered_moves(p: np.uint64, o: np.uint64, tt: np.ndarray, move_bits: np.ndarray, move_flips: np.ndarray,
+                   move_keys: np.ndarray) -> int:
+    """Row 0 of the arrays: (p, o)'s moves as an exact node lists them; returns how many."""
+    data = _tt_find(p, o, tt)
+    return _list_moves(0, p, o, get_moves(p, o), _tt_move(data) if data != U0 else U0, move_bits, move_flips,
+                       move_keys, False, ORDER_WEIGHTS[1])
+
+
 # --- heuristic evaluation (positions with too many empties to solve) ---------------------------------
 
 
@@ -964,6 +973,22 @@ class Table:
 
     def clear(self) -> None:
         self.entries[:] = 0
+
+    def stored(self, p: int, o: int) -> tuple[int, int]:
+        """The exact bounds the table holds for (p, o) (-64, 64 when none)."""
+        data = np.uint64(_tt_find(np.uint64(p), np.uint64(o), self.entries))
+        return (int(_tt_lo(data)), int(_tt_hi(data))) if data else (-SCORE_MAX, SCORE_MAX)
+
+    def store(self, p: int, o: int, lo: int, hi: int, sq: int) -> None:
+        """Keep exact bounds of (p, o) and its best move, as a node of the search does."""
+        _tt_store(np.uint64(p), np.uint64(o), lo, hi, np.uint64(1 << sq), self.entries)
+
+    def ordered(self, p: int, o: int) -> list[int]:
+        """The moves of (p, o) in the exact search's order (``_list_moves``: the table's move first)."""
+        bits = np.zeros((1, MOVE_COLS), dtype=np.uint64)
+        n = _ordered_moves(np.uint64(p), np.uint64(o), self.entries, bits, np.zeros_like(bits),
+                           np.zeros((1, MOVE_COLS), dtype=np.int64))
+        return [int(b).bit_length() - 1 for b in bits[0, :n]]
 
     def search(self, p: int, o: int, alpha: int, beta: int, depth: int, counters: Counters,
                out_of_time: Callable[[], bool] | None = None, learned: bool = False) -> int:

@@ -26,7 +26,6 @@ EXACT_MAX_EMPTIES = 26  # beyond this, solve goes straight to the heuristic sear
 CHECK_MAX_EMPTIES = EXACT_MAX_EMPTIES  # verify proves its facts exactly, within the request's budget
 HEURISTIC_MAX_DEPTH = 10
 SCORING_THREADS = os.cpu_count() or 1  # searches side by side when a position's moves are scored
-HELPER_TRIAL_SECONDS, HELPER_MIN_CPU_SHARE = 0.5, 0.7  # a helper searching this long with less of a core stops
 THREADS_MIN_EMPTIES = 16  # below, searches take milliseconds: a second thread's full window costs more than it saves
 SQUARE = re.compile(r"^\s*([A-Ha-h])([1-8])\s*$")
 
@@ -173,10 +172,6 @@ class _Effort:
     cpu: float = 0.0
 
 
-def _starved(wall: float, cpu: float) -> bool:
-    return wall > HELPER_TRIAL_SECONDS and cpu < HELPER_MIN_CPU_SHARE * wall
-
-
 class MoveScorer:
     """Exact scores of a position's moves, each proved with the narrowest window the question needs.
 
@@ -228,7 +223,7 @@ class MoveScorer:
         p, o = self.children[sq]
         counters = effort.counters
         v = engine.exact_value(p, o, -beta, -alpha, counters,
-                               lambda: self._out_of_time() or (helper and _starved(*spent())))
+                               lambda: self._out_of_time() or (helper and split.starved(*spent())))
         effort.wall, effort.cpu = spent()
         if counters.aborted and not self._out_of_time():
             raise _Starved
@@ -310,7 +305,7 @@ class MoveScorer:
         def run(helper: bool) -> None:
             effort = self._effort()
             try:
-                while not (helper and _starved(effort.wall, effort.cpu)) and step():
+                while not (helper and split.starved(effort.wall, effort.cpu)) and step():
                     pass
             except _Starved:  # _compare or _test handed its search back; the other threads carry on
                 pass

@@ -20,8 +20,6 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from solvers.common import BudgetExceeded
 from solvers.othello import engine
 
@@ -65,6 +63,11 @@ class _Node:
                 return True
             node = node.parent
         return False
+
+
+def starved(wall: float, cpu: float) -> bool:
+    """A helper that has searched ``wall`` seconds with ``cpu`` of them on a core gets too little of one."""
+    return wall > HELPER_TRIAL_SECONDS and cpu < HELPER_MIN_CPU_SHARE * wall
 
 
 class _Cut(Exception):
@@ -112,10 +115,11 @@ class Splitter:
         moves = engine.legal_moves(p, o)
         if 64 - (p | o).bit_count() < SPLIT_MIN_EMPTIES or moves & (moves - 1) == 0:
             return self._search(p, o, alpha, beta, parent, starved)
-        lo, hi, known = _stored(p, o)
+        table = engine.table()
+        lo, hi = table.stored(p, o)
         if lo >= beta or hi <= alpha or lo == hi:
             return lo if lo >= beta or lo == hi else hi
-        first, *others = _ordered(p, o, moves, known)
+        first, *others = [(sq, *engine.play(p, o, sq)) for sq in table.ordered(p, o)]
         best = -self._value(*first[1:], -beta, -alpha, parent, starved)
         node = _Node(max(alpha, best), beta, best, first[0], deque(others), parent,
                      0 if parent is None else parent.depth + 1)
@@ -124,8 +128,7 @@ class Splitter:
         best = node.best
         lower, upper = (best, engine.SCORE_MAX) if best >= beta else (-engine.SCORE_MAX, best) if best <= alpha \
             else (best, best)
-        engine._tt_store(np.uint64(p), np.uint64(o), lower, upper, np.uint64(1 << node.best_move),
-                         engine.table().entries)
+        table.store(p, o, lower, upper, node.best_move)
         return best
 
     def _search(self, p: int, o: int, alpha: int, beta: int, parent: _Node | None,
@@ -214,51 +217,23 @@ class Splitter:
     def _help(self) -> None:
         """A helper thread: takes moves of the split nodes. A helper that gets too little of a core (a busy
         machine) hands its engine search back and stops."""
-        wall = cpu = 0.0
-        started = time.perf_counter()
-        cpu_started = time.thread_time()
+        started, cpu_started = time.perf_counter(), time.thread_time()  # since it last woke
 
-        def starved() -> bool:
-            spent = time.perf_counter() - started
-            return spent > HELPER_TRIAL_SECONDS and time.thread_time() - cpu_started < HELPER_MIN_CPU_SHARE * spent
+        def short_of_a_core() -> bool:
+            return starved(time.perf_counter() - started, time.thread_time() - cpu_started)
 
         while True:
             with self._changed:
                 work = self._take(None)
                 while work is None and not self._done:
-                    wall, cpu = wall + time.perf_counter() - started, cpu + time.thread_time() - cpu_started
                     self._changed.wait()
                     started, cpu_started = time.perf_counter(), time.thread_time()
                     work = self._take(None)
                 if work is None:
                     return
             try:
-                if not self._run(*work, starved):
+                if not self._run(*work, short_of_a_core):
                     return
             except BaseException:  # noqa: BLE001 (kept in _error by _run, or out of time: the caller raises)
                 return
 
-
-def _stored(p: int, o: int) -> tuple[int, int, int]:
-    """What the table holds of (p, o): its bounds and its best move's square (-1: none)."""
-    data = np.uint64(engine._tt_find(np.uint64(p), np.uint64(o), engine.table().entries))
-    if not data:
-        return -engine.SCORE_MAX, engine.SCORE_MAX, -1
-    return int(engine._tt_lo(data)), int(engine._tt_hi(data)), int(engine._tt_move(data)).bit_length() - 1
-
-
-def _ordered(p: int, o: int, moves: int, known: int) -> list[Child]:
-    """The moves as the exact search orders them at this many empties: the table's move first, then fastest
-    first with the evaluation of the best reply (``engine._order_key``, its exact-search weights)."""
-    weights = engine.ORDER_WEIGHTS[1]
-    odd = np.uint64(engine._odd_quadrants(np.uint64(~(p | o) & (1 << 64) - 1)))
-    children = []
-    for sq in (sq for sq in range(64) if moves >> sq & 1):
-        b = np.uint64(1 << sq)
-        f = np.uint64(engine.flips(np.uint64(p), np.uint64(o), b))
-        q, r = engine.play(p, o, sq)
-        key = -10_000 if sq == known else (
-            int(engine._order_key(np.uint64(p), np.uint64(o), b, f, weights, odd))
-            + int(weights[engine.W_REPLY]) * int(engine._best_reply_value(np.uint64(q), np.uint64(r))))
-        children.append((key, sq, q, r))
-    return [(sq, q, r) for _, sq, q, r in sorted(children)]

@@ -11,7 +11,7 @@ import pytest
 
 from generators import othello as gen
 from solvers.common import BudgetExceeded, Deadline, InvalidInput
-from solvers.othello import engine, rules
+from solvers.othello import engine, rules, split
 from solvers.othello import techniques as human
 from tests.conftest import share
 from tests.puzzles.test_othello import ffo_positions, random_game_positions, reference_value
@@ -112,8 +112,8 @@ def test_a_starved_helper_hands_its_search_back_and_the_scores_stay_exact(monkey
                                                                           reference_dir: Path) -> None:
     """On a busy machine a helper thread gets too little of a core: it stops in the middle of its
     search, hands the search back and quits, and the calling thread proves every score alone."""
-    monkeypatch.setattr(rules, "HELPER_TRIAL_SECONDS", 0.0)
-    monkeypatch.setattr(rules, "HELPER_MIN_CPU_SHARE", 2.0)  # never enough: every helper is starved
+    monkeypatch.setattr(split, "HELPER_TRIAL_SECONDS", 0.0)
+    monkeypatch.setattr(split, "HELPER_MIN_CPU_SHARE", 2.0)  # never enough: every helper is starved
     _, board, side, published = ffo_positions(reference_dir)[25 - 1]  # FFO #25, 19 empties
     p, o = rules.position(board, side)
     engine.table().clear()
