@@ -43,6 +43,15 @@ def redis_redelivery(visibility_timeout: int) -> dict[str, int]:
             "unacked_restore_throttle": 1, "unacked_mutex_expire": 30}
 
 
+def transport_options(settings: FleetSettings) -> dict[str, int | bool]:
+    """RabbitMQ confirms each publish, so a send returns only once the broker holds the message (for a
+    durable queue, on disk): `pregenerate --queue` is done only when its work would survive a broker restart.
+    Redis takes its redelivery options instead."""
+    if (settings.broker_url or "").startswith(("amqp", "pyamqp")):
+        return {"confirm_publish": True}
+    return redis_redelivery(settings.fleet_visibility_timeout)
+
+
 def make_celery(settings: FleetSettings) -> Celery:
     engine = Celery("puzzlegen", broker=settings.broker_url or "memory://", set_as_current=False)
     engine.conf.update(
@@ -53,7 +62,7 @@ def make_celery(settings: FleetSettings) -> Celery:
         task_ignore_result=True,  # results live in the database
         task_default_queue=settings.fleet_queue,
         task_default_delivery_mode="persistent",
-        broker_transport_options=redis_redelivery(settings.fleet_visibility_timeout),
+        broker_transport_options=transport_options(settings),
         broker_connection_retry_on_startup=True,
         worker_send_task_events=False,
         worker_hijack_root_logger=False,

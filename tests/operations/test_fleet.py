@@ -181,6 +181,22 @@ def test_a_worker_killed_mid_way_loses_and_repeats_nothing(fleet_env, tmp_path, 
 
 
 @ON_RABBITMQ
+@pytest.mark.parametrize("fleet_env", ["rabbitmq", "redis"], indirect=True)
+def test_a_send_returns_once_the_broker_holds_the_message(fleet_env) -> None:
+    """RabbitMQ publishes are confirmed (else the count below, and a restart, could miss messages still in
+    flight); Redis gets its redelivery options instead."""
+    engine = make_celery(settings_of(fleet_env))
+    with engine.connection_for_write() as connection:
+        if fleet_env["BROKER_URL"].startswith("amqp"):
+            assert connection.connection.confirm_publish is True
+        else:
+            assert connection.default_channel.visibility_timeout == int(fleet_env["FLEET_VISIBILITY_TIMEOUT"])
+    target = PoolTarget.of("number-sums", 30, size=5)
+    enqueue([(target.type_name, [item]) for item in pool_slots(target, 0, 30)], 20.0, engine)
+    assert queue_depth(engine) == 30
+
+
+@ON_RABBITMQ
 @pytest.mark.parametrize("fleet_env", ["rabbitmq"], indirect=True)
 def test_queued_work_survives_a_rabbitmq_restart(fleet_env, tmp_path) -> None:
     """RabbitMQ keeps durable queues and persistent messages on disk; Redis here keeps nothing, and the
