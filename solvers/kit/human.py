@@ -14,7 +14,7 @@ row: the model's key ``i`` is its cell ``(0, i)``, and the layout names keys for
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from pydantic import BaseModel, create_model
@@ -57,21 +57,25 @@ def _look(model: Model, state: GridState, rules: Iterable[int], worded: bool = T
             if decided.setdefault(i, (value, rule.says))[0] != value:
                 raise Contradiction(f"{decided[i][1]}, so {layout.say([keys[i]], decided[i][0])}; yet {rule.says}",
                                     model.where(rule))
-        message = _worded(model, rule, values, forced) if worded else ""
+        message = _worded(model, rule, members, values, forced) if worded else ""
         steps.append(Step("rule", message, tuple(((0, i), v) for i, v in forced), tuple(model.where(rule))))
     return steps
 
 
-def _worded(model: Model, rule: Any, values: list[int | None], forced: list[tuple[int, int]]) -> str:
+def _worded(model: Model, rule: Any, members: Sequence[int], values: list[int | None],
+            forced: list[tuple[int, int]]) -> str:
     """What a rule decided, as a hint says it: "row 1 holds 1 star, and only one place is left for it: r1c3 is a
-    star"; the keys set to each value named together."""
+    star", or "..., and r1c2 is a star already: r1c1 and r1c3 are empty" (the 1s that fill it named, so the
+    player sees which they are); the keys set to each value named together."""
     layout, keys = model.layout, model.keys
     said = "; ".join(layout.say([keys[i] for i, v in forced if v == value], value)
                      for value in dict.fromkeys(v for _, v in forced))
     if not isinstance(rule, Count) or len({v for _, v in forced}) > 1:
         return f"{rule.says}: {said}"
     left = len(forced)
-    why = (f"it has {sum(v for v in values if v)} already" if forced[0][1] == 0 else
+    placed = list(dict.fromkeys(keys[i] for i, v in zip(members, values, strict=True) if v))
+    full = f"{layout.say(placed, 1)} already" if placed else "it takes none"
+    why = (full if forced[0][1] == 0 else
            f"only {'one place is' if left == 1 else f'{left} places are'} left for it")
     return f"{rule.says}, and {why}: {said}"
 

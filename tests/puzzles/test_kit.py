@@ -138,8 +138,8 @@ def test_the_prover_finds_the_other_loop_and_none_once_the_clues_decide() -> Non
 
 def test_a_rules_hint_reads_as_a_sentence() -> None:
     """A count's last places counted, not named twice ("only r1c1 are left" once said this of two lines at one
-    cell); several cells of a value said together, in the plural; a key a rule holds twice said once; a digit
-    ruled out of several cells, or several digits out of one, in one clause."""
+    cell); the 1s that fill a count named; several cells of a value said together, in the plural; a key a rule
+    holds twice said once; a digit ruled out of several cells, or several digits out of one, in one clause."""
     stars = Model(Cells("s", 1, 4, "a star", "empty"),
                   (Count(((0, 0), (0, 1), (0, 2), (0, 3)), 2, 2, "row", "the row has two stars"),))
     state = human.start(stars)
@@ -152,7 +152,10 @@ def test_a_rules_hint_reads_as_a_sentence() -> None:
     state = human.start(lines)
     state.values[1] = 1
     message, = (s.message for s in human._every_rule(lines, state))
-    assert message == "one line, and it has 1 already: h00, v00, v10 are crossed"
+    assert message == "one line, and h01 is drawn already: h00, v00, v10 are crossed"  # the 1 that fills it named
+    empty = Model(Cells("s", 1, 2, "a star", "empty"), (Count(((0, 0), (0, 1)), 0, 0, "none", "no stars here"),))
+    message, = (s.message for s in human._every_rule(empty, human.start(empty)))
+    assert message == "no stars here, and it takes none: r1c1, r1c2 are empty"
     digits = Digits("d", 1, 2, 3)
     assert digits.say([(0, 0, 1), (0, 1, 1), (0, 0, 2), (0, 1, 2)], 0) == "r1c1, r1c2 are not 1 or 2"
     assert digits.say([(0, 0, 1), (0, 0, 3), (0, 1, 3)], 0) == "r1c1 is not 1 or 3; r1c2 is not 3"
