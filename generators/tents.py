@@ -16,10 +16,11 @@ from generators.pipeline import Generated, generate_at_level
 from generators.spec import PuzzleType, TathamPreset
 from solvers.common import Cell, Deadline
 from solvers.grid import neighbours
+from solvers.kit import counts_kernel
 from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
 from solvers.kit import solving as kit_solving
-from solvers.kit.arrays import Levels, fast
+from solvers.kit.arrays import TRIALS, fast, solves
 from solvers.tents import picture, puzzlink, tatham
 from solvers.tents.rules import TentsAnswer, TentsPuzzle, model
 
@@ -104,12 +105,16 @@ class TentsGenre:
 
 
 def generate_puzzle(params: TentsParams, seed: int, deadline: Deadline) -> Generated:
-    """As the kit's ``make_at_level``, with the level checks on arrays (``solvers.kit.arrays``): the trees'
-    pairing is not a plain count, which the kit's own array checks need."""
+    """As the kit's ``make_at_level``, with the level checks on arrays (``solvers.kit.arrays.solves``, compiled for
+    these rules): below the top level every count is shown, so a board is checked once, with nothing to reuse."""
     level = PEOPLE.level_names.index(params.difficulty)
     top = level == len(PEOPLE.level_names) - 1
-    fits = None if top else Levels(level).fits
-    return generate_at_level(lambda draw_seed, budget: make(TentsGenre(top), TentsAnswer, params, draw_seed, budget, fits),
+
+    def fits(model: kit.Model, shown: frozenset[Line]) -> bool:
+        return solves(model, shown, TRIALS[:level])
+
+    return generate_at_level(lambda draw_seed, budget: make(TentsGenre(top), TentsAnswer, params, draw_seed, budget,
+                                                            None if top else fits),
                              DIFFICULTY.grade, params.difficulty, seed, deadline)
 
 
@@ -141,4 +146,5 @@ PUZZLE_TYPE = PuzzleType(
                "tents": f"one for every {SHARE} cells, as in Tatham's generator"},
     difficulty=DIFFICULTY,
     model=model,
+    warm_up=counts_kernel.warm_up,  # its level checks and grade: solvers.kit.arrays
 )

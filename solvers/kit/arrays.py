@@ -29,7 +29,7 @@ from solvers.techniques.human import Contradiction, Difficulty, Grade, HumanSolv
 TRIALS = (SHORT_ROUNDS, None)  # the kit's trials by level: the medium level takes the first, the hard one both
 Step = tuple[int, float]  # (the technique's number: 0 rule, 1 short trial, 2 trial, 3 the deeper reading; effort)
 Read = Callable[[Rule, Sequence[int | None]], list[tuple[int, int]]]  # a rule's reading: as ``Rule.look``
-COMPILED_COUNTS = True  # ``solves`` reads a model of plain counts by the compiled kernel (tests compare it off)
+COMPILED = True  # ``solves`` and ``grade`` read a model the compiled kernel takes by it (tests compare it off)
 
 
 @dataclass
@@ -317,9 +317,9 @@ def solves(model: Model, shown: frozenset[Hashable] | None = None, trials: Seque
            deeper: Read | None = None) -> bool:
     """Whether the rules (read by ``deeper`` too when they are stuck), then trials of each of ``trials`` rounds
     (None: followed to the end), solve ``model`` showing ``shown``: the kit's level ``n`` takes ``TRIALS[:n]``. A
-    model of plain counts read with no ``deeper`` is solved by the compiled kernel (``solvers.kit.counts_kernel``),
-    the same deductions in the same order."""
-    if COMPILED_COUNTS and deeper is None and model.flat.counts_only and model.keys:
+    model the compiled kernel takes (``solvers.kit.counts_kernel``), read with no ``deeper``, is solved by it: the
+    same deductions in the same order."""
+    if COMPILED and deeper is None and counts_kernel.takes(model):
         return counts_kernel.solves(model, shown, trials)
     return solves_on_state(model, shown, trials, deeper)
 
@@ -358,6 +358,9 @@ def grade(people: HumanSolver[Model, Any], model: Model, deeper: Read | None = N
     own = ["rule", *([names[rule + 1]] if deeper is not None else []), "short trial", "trial"]
     assert names[rule:] == own and len(people.levels[0].techniques) == rule + 1
     numbers = [rule, len(names) - 2, len(names) - 1, rule + 1]  # the arrays' technique numbers in ``names``
+    if COMPILED and deeper is None and counts_kernel.takes(model):
+        solved, tallies = counts_kernel.graded(model, (chain, None))
+        return people.grade_tallied([(numbers[t], count, effort) for t, count, effort in tallies], solved)
     steps: list[Step] = []
     state = State(model)
 

@@ -1,13 +1,16 @@
-"""The kit's level check (``solvers.kit.arrays.solves``) compiled with numba, for a model of plain counts alone
-(each rule a ``Count`` with no ``allowed``) and no ``deeper`` reading: the generator's thousands of checks
-of one board with different clues shown, most of them failing only after a trial of every open key.
+"""The kit's level check (``solvers.kit.arrays.solves``) and grade (``solvers.kit.arrays.grade``) compiled with
+numba, for a model whose rules are plain counts (each a ``Count`` with no ``allowed``), counts of 1s kept apart
+along a line (``Spaced``) and pairings (``Matching``), read with no ``deeper``: the generator's thousands of
+checks of one board with different clues shown, most of them failing only after a trial of every open key.
 
 It makes the same deductions in the same order as ``solvers.kit.arrays.State`` (``follow`` round by round,
-``trials`` key by key, ``solved``), so it gives the same answer for every input. The model is packed once
-into arrays (``Packed``): rule ``k``'s keys are ``rule_keys[rule_from[k]:rule_from[k + 1]]``, key ``i``'s
-rules ``key_rules[key_from[i]:key_from[i + 1]]``, and what rule ``k`` decides with ``ones`` keys at 1 and
-``open_`` keys open is ``tables[table_from[k] + ones * width[k] + open_]`` (``count_table``,
-padded square). Every function is non-recursive and compiled with ``cache=True``; ``warm_up`` loads them.
+``trials`` key by key, ``solved``), so it gives the same answer for every input, and the grade the same steps.
+The model is packed once into arrays (``Packed``): rule ``k``'s keys are ``rule_keys[rule_from[k]:rule_from[k +
+1]]``, key ``i``'s rules ``key_rules[key_from[i]:key_from[i + 1]]``, and what count ``k`` decides with ``ones``
+keys at 1 and ``open_`` keys open is ``tables[table_from[k] + ones * width[k] + open_]`` (``count_table``,
+padded square). A spaced rule's key ``j`` stands at ``place[j]`` of its line; a pairing's owners are
+``owner_from[k]:owner_from[k + 1]``, owner ``o``'s keys (positions in its rule) ``options[option_from[o]:
+option_from[o + 1]]``. Every function is non-recursive and compiled with ``cache=True``; ``warm_up`` loads them.
 """
 
 from __future__ import annotations
@@ -21,9 +24,13 @@ import numpy as np
 from numba import njit
 
 from solvers.common import compile_lock
+from solvers.kit.matching import Matching
 from solvers.kit.rules import Cells, Count, Model, shows
+from solvers.kit.spaced import Spaced
 
 BROKEN, NOTHING = -2, -1  # what a count's table says besides the value of its open keys
+COUNT, SPACED, PAIRING = 0, 1, 2  # the kinds of rule the kernel reads
+RULE, SHORT_TRIAL, TRIAL = 0, 1, 2  # a grade's steps, numbered as ``solvers.kit.arrays.Step``
 Table = tuple[tuple[int, ...], ...]
 UNLIMITED = -1  # ``rounds`` of a follow (or a trial) that goes on while the rules decide something
 
@@ -41,6 +48,12 @@ class Packed(NamedTuple):
     given_rule: np.ndarray
     given_key: np.ndarray
     given_value: np.ndarray
+    kind: np.ndarray
+    count: np.ndarray
+    place: np.ndarray
+    owner_from: np.ndarray
+    option_from: np.ndarray
+    options: np.ndarray
 
 
 class Work(NamedTuple):
@@ -57,6 +70,11 @@ class Work(NamedTuple):
     decided: np.ndarray
     looking: np.ndarray
     marked: np.ndarray
+    forced_key: np.ndarray  # what one rule decides (``decide``)
+    forced_value: np.ndarray
+    run: np.ndarray  # a spaced rule's open keys, by runs
+    tally: np.ndarray  # a grade's steps by technique (RULE, SHORT_TRIAL, TRIAL): how many, their total effort
+    recording: np.ndarray  # [whether steps are tallied now]
 
 
 def _csr(lists: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
@@ -89,9 +107,17 @@ def _square(low: int, high: int, size: int) -> np.ndarray:
     return square.reshape(-1)
 
 
+def takes(model: Model) -> bool:
+    """Whether the kernel reads ``model``: every rule a plain count (a ``Count`` over distinct keys with no
+    ``allowed``), a ``Spaced`` line or a ``Matching``."""
+    flat = model.flat
+    return bool(model.keys) and (flat.counts_only or all(
+        isinstance(rule, Spaced | Matching) or counted and rule.allowed is None  # type: ignore[attr-defined]
+        for rule, counted in zip(model.rules, flat.counts, strict=True)))
+
+
 def pack(model: Model) -> Packed:
-    """``model``'s arrays; its rules must all be plain counts (``model.flat.counts_only``: each key's counts are
-    its rules, each table ``count_table`` with no ``allowed``)."""
+    """``model``'s arrays (``takes(model)``)."""
     flat = model.flat
     rule_keys, rule_from = _csr(flat.cells)
     key_rules, key_from = _csr(flat.at)
@@ -101,7 +127,16 @@ def pack(model: Model) -> Packed:
     tables = np.concatenate([np.zeros(0, np.int64), *(_square(low, high, len(cells))
                                                       for low, high, cells in zip(flat.low, flat.high, flat.cells, strict=True))])
     given_rule, given_key, given_value = np.array(flat.given_by, np.int64).reshape(-1, 3).T.copy()
-    return Packed(rule_keys, rule_from, key_rules, key_from, tables, table_from, width, given_rule, given_key, given_value)
+    kind = np.array([SPACED if isinstance(r, Spaced) else PAIRING if isinstance(r, Matching) else COUNT
+                     for r in model.rules], np.int64)
+    place = np.fromiter(chain.from_iterable(r.at if isinstance(r, Spaced) else (0,) * len(r.cells) for r in model.rules),
+                        np.int64, len(rule_keys))
+    owners = [r.options if isinstance(r, Matching) else () for r in model.rules]
+    owner_from = np.zeros(len(owners) + 1, np.int64)
+    np.cumsum([len(o) for o in owners], out=owner_from[1:])
+    options, option_from = _csr([keys for o in owners for keys in o])
+    return Packed(rule_keys, rule_from, key_rules, key_from, tables, table_from, width, given_rule, given_key, given_value,
+                  kind, np.array(flat.low, np.int64), place, owner_from, option_from, options)
 
 
 _last: list[tuple[Model, Packed]] = []
@@ -120,9 +155,11 @@ def work(p: Packed) -> Work:
     keys, rules = p.key_from.shape[0] - 1, p.rule_from.shape[0] - 1
     values = np.full(keys, -1, np.int64)
     open_ = p.rule_from[1:] - p.rule_from[:-1]
+    longest = max(1, open_.max()) if rules else 1
     return Work(values, np.zeros(rules, np.int64), open_, values.copy(), np.zeros(rules, np.int64), open_.copy(),
                 np.full(keys, -1, np.int64), np.zeros(keys, np.int64), np.zeros(rules, np.int64),
-                np.zeros(rules, np.bool_))
+                np.zeros(rules, np.bool_), np.zeros(longest, np.int64), np.zeros(longest, np.int64),
+                np.zeros(longest, np.int64), np.zeros((3, 2), np.float64), np.zeros(1, np.bool_))
 
 
 @njit(cache=True)
@@ -159,23 +196,187 @@ def near(p: Packed, w: Work, active: np.ndarray, keys: np.ndarray, count: int) -
 
 
 @njit(cache=True)
+def _force(w: Work, found: int, i: int, value: int) -> int:
+    w.forced_key[found] = i
+    w.forced_value[found] = value
+    return found + 1
+
+
+@njit(cache=True)
+def _spaced(p: Packed, w: Work, k: int) -> int:
+    """``solvers.kit.spaced.spaced`` of rule ``k``: what it decides into ``w.forced_*`` (how many), -1 broken."""
+    start, end = p.rule_from[k], p.rule_from[k + 1]
+    ones, found, runs, room, length = 0, 0, 0, 0, 0
+    for j in range(start, end):
+        value = w.values[p.rule_keys[j]]
+        touches_left = j > start and p.place[j - 1] == p.place[j] - 1
+        touches_right = j + 1 < end and p.place[j + 1] == p.place[j] + 1
+        if value == 1:
+            ones += 1
+            if touches_right and w.values[p.rule_keys[j + 1]] == 1:
+                return -1
+        if value != -1:
+            continue
+        if (touches_left and w.values[p.rule_keys[j - 1]] == 1) or (touches_right and w.values[p.rule_keys[j + 1]] == 1):
+            found = _force(w, found, p.rule_keys[j], 0)
+            continue
+        if not (length and touches_left and w.run[runs - 1] == j - 1):  # a new run
+            room += (length + 1) // 2
+            length = 0
+        w.run[runs] = j
+        runs += 1
+        length += 1
+    room += (length + 1) // 2
+    needed = p.count[k] - ones
+    if needed < 0 or needed > room:
+        return -1
+    if needed == 0:
+        for n in range(runs):
+            found = _force(w, found, p.rule_keys[w.run[n]], 0)
+    elif needed == room:
+        first = 0
+        for n in range(runs + 1):
+            if n == runs or (n > first and p.place[w.run[n]] != p.place[w.run[n - 1]] + 1):
+                if (n - first) % 2:
+                    for m in range(first, n):
+                        found = _force(w, found, p.rule_keys[w.run[m]], 1 - (m - first) % 2)
+                first = n
+    return found
+
+
+@njit(cache=True)
+def _perfect(p: Packed, w: Work, k: int, edges: np.ndarray) -> bool:
+    """Whether the owners of pairing ``k`` take distinct 1-keys (``edges``: owner by key position), every
+    1-key taken (``solvers.kit.matching.perfect``): augmenting paths found breadth first."""
+    owners, size = edges.shape
+    ones = 0
+    for j in range(size):
+        ones += w.values[p.rule_keys[p.rule_from[k] + j]] == 1
+    if ones != owners:
+        return False
+    owner_of = np.full(size, -1, np.int64)
+    key_of = np.full(owners, -1, np.int64)
+    via = np.empty(size, np.int64)
+    queue = np.empty(owners, np.int64)
+    for start in range(owners):
+        via[:] = -1
+        queue[0], head, tail, free = start, 0, 1, -1
+        while head < tail and free < 0:
+            o = queue[head]
+            head += 1
+            for j in range(size):
+                if edges[o, j] and via[j] < 0 and w.values[p.rule_keys[p.rule_from[k] + j]] == 1:
+                    via[j] = o
+                    if owner_of[j] < 0:
+                        free = j
+                        break
+                    queue[tail] = owner_of[j]
+                    tail += 1
+        if free < 0:
+            return False
+        while free >= 0:
+            o = via[free]
+            previous = key_of[o]
+            owner_of[free], key_of[o] = o, free
+            free = previous
+    return True
+
+
+@njit(cache=True)
+def _link(edges: np.ndarray, linked_owner: np.ndarray, linked_key: np.ndarray, o: int, j: int) -> None:
+    linked_owner[o], linked_key[j] = True, True
+    edges[:, j] = False
+    edges[o, :] = False
+    edges[o, j] = True
+
+
+@njit(cache=True)
+def _pairing(p: Packed, w: Work, k: int) -> int:
+    """``solvers.kit.matching.Matching.look`` of rule ``k``: owners with one key left and 1-keys with one owner
+    left linked until nothing changes, then what that decides, into ``w.forced_*`` (how many), -1 broken."""
+    start, owners = p.rule_from[k], p.owner_from[k + 1] - p.owner_from[k]
+    size = p.rule_from[k + 1] - start
+    edges = np.zeros((owners, size), np.bool_)
+    for o in range(owners):
+        for n in range(p.option_from[p.owner_from[k] + o], p.option_from[p.owner_from[k] + o + 1]):
+            j = p.options[n]
+            edges[o, j] = w.values[p.rule_keys[start + j]] != 0
+    linked_owner, linked_key = np.zeros(owners, np.bool_), np.zeros(size, np.bool_)
+    changed = True
+    while changed:
+        changed = False
+        for o in range(owners):
+            left = edges[o].sum()
+            if left == 0:
+                return -1
+            if left == 1 and not linked_owner[o]:
+                _link(edges, linked_owner, linked_key, o, np.argmax(edges[o]))
+                changed = True
+        for j in range(size):
+            if w.values[p.rule_keys[start + j]] == 1 and not linked_key[j]:
+                left = edges[:, j].sum()
+                if left == 0:
+                    return -1
+                if left == 1:
+                    _link(edges, linked_owner, linked_key, np.argmax(edges[:, j]), j)
+                    changed = True
+    found, decided = 0, True
+    for j in range(size):
+        i = p.rule_keys[start + j]
+        if w.values[i] < 0:
+            decided = False
+            if linked_key[j]:
+                found = _force(w, found, i, 1)
+            elif not edges[:, j].any():
+                found = _force(w, found, i, 0)
+    if found == 0 and decided and not _perfect(p, w, k, edges):
+        return -1
+    return found
+
+
+@njit(cache=True)
+def decide(p: Packed, w: Work, k: int) -> int:
+    """What rule ``k`` decides of its open keys now, into ``w.forced_key`` and ``w.forced_value``: how many, -1
+    when it is broken (as ``State.look``)."""
+    if p.kind[k] == SPACED:
+        return _spaced(p, w, k)
+    if p.kind[k] == PAIRING:
+        return _pairing(p, w, k)
+    value = action(p, w, k)
+    if value == BROKEN:
+        return -1
+    found = 0
+    if value != NOTHING:
+        for j in range(p.rule_from[k], p.rule_from[k + 1]):
+            if w.values[p.rule_keys[j]] < 0:
+                found = _force(w, found, p.rule_keys[j], value)
+    return found
+
+
+@njit(cache=True)
+def _tally(w: Work, technique: int, effort: float) -> None:
+    if w.recording[0]:
+        w.tally[technique, 0] += 1.0
+        w.tally[technique, 1] += effort
+
+
+@njit(cache=True)
 def round_(p: Packed, w: Work, count: int) -> int:
     """What the first ``count`` rules of ``w.looking`` decide together, from the state before any of it: how many
-    keys (in ``w.decided``, their values in ``w.decision``), -1 when one breaks or two decide a key both ways."""
+    keys (in ``w.decided``, their values in ``w.decision``), -1 when one breaks or two decide a key both ways. A
+    rule that decides something is a step of the grade."""
     decided = 0
     broken = False
     for n in range(count):
         k = w.looking[n]
-        value = action(p, w, k)
-        if value == NOTHING:
-            continue
-        if value == BROKEN:
+        found = decide(p, w, k)
+        if found < 0:
             broken = True
             break
-        for j in range(p.rule_from[k], p.rule_from[k + 1]):
-            i = p.rule_keys[j]
-            if w.values[i] >= 0:
-                continue
+        if found:
+            _tally(w, RULE, 1.0)
+        for m in range(found):
+            i, value = w.forced_key[m], w.forced_value[m]
             if w.decision[i] < 0:
                 w.decision[i] = value
                 w.decided[decided] = i
@@ -221,17 +422,22 @@ def follow_key(p: Packed, w: Work, active: np.ndarray, i: int, rounds: int) -> i
 @njit(cache=True)
 def attempt(p: Packed, w: Work, active: np.ndarray, i: int, value: int, rounds: int) -> int:
     """Assume key ``i`` is ``value`` and follow it ``rounds`` rounds: 1 when a rule broke (``i`` is then the other
-    value, followed as far as the rules go), 0 when none did, -1 when the rules then break (as ``State.attempt``)."""
+    value, followed as far as the rules go), 0 when none did, -1 when the rules then break (as ``State.attempt``).
+    A trial that broke is a step of the grade, with the round it broke in as its effort; its own rules are not."""
     w.kept_values[:] = w.values
     w.kept_ones[:] = w.ones
     w.kept_open[:] = w.open_
+    recording = w.recording[0]
+    w.recording[0] = False
     set_key(p, w, i, value)
     broke = follow_key(p, w, active, i, rounds)
+    w.recording[0] = recording
     w.values[:] = w.kept_values
     w.ones[:] = w.kept_ones
     w.open_[:] = w.kept_open
     if not broke:
         return 0
+    _tally(w, TRIAL if rounds == UNLIMITED else SHORT_TRIAL, float(broke))
     set_key(p, w, i, 1 - value)
     return -1 if follow_key(p, w, active, i, UNLIMITED) else 1
 
@@ -267,16 +473,17 @@ def solved(p: Packed, w: Work, active: np.ndarray) -> bool:
     if w.values.min() < 0:
         return False
     for k in range(active.shape[0]):  # noqa: SIM110 - numba
-        if active[k] and action(p, w, k) == BROKEN:
+        if active[k] and decide(p, w, k) < 0:
             return False
     return True
 
 
 @njit(cache=True)
-def solve(p: Packed, active: np.ndarray, rounds: np.ndarray) -> bool:
-    """``solvers.kit.arrays.solves`` with no ``deeper``: the active given rules' keys set (a key given twice takes
-    the last rule's value), the active rules followed to the end, then trials of each of ``rounds`` in turn."""
+def start(p: Packed, active: np.ndarray, recording: bool) -> tuple[Work, bool]:
+    """A state with the active given rules' keys set (a key given twice takes the last rule's value), and the
+    active rules followed to the end (their steps tallied from here on when ``recording``); whether no rule broke."""
     w = work(p)
+    w.recording[0] = recording
     for n in range(p.given_rule.shape[0]):
         if active[p.given_rule[n]]:
             w.decision[p.given_key[n]] = p.given_value[n]
@@ -289,7 +496,14 @@ def solve(p: Packed, active: np.ndarray, rounds: np.ndarray) -> bool:
         if active[k]:
             w.looking[count] = k
             count += 1
-    if follow(p, w, active, count, UNLIMITED):
+    return w, not follow(p, w, active, count, UNLIMITED)
+
+
+@njit(cache=True)
+def solve(p: Packed, active: np.ndarray, rounds: np.ndarray) -> bool:
+    """``solvers.kit.arrays.solves`` with no ``deeper``: from ``start``, trials of each of ``rounds`` in turn."""
+    w, whole = start(p, active, False)
+    if not whole:
         return False
     for r in rounds:
         if w.values.min() < 0 and not trials(p, w, active, r):
@@ -297,18 +511,47 @@ def solve(p: Packed, active: np.ndarray, rounds: np.ndarray) -> bool:
     return solved(p, w, active)
 
 
+@njit(cache=True)
+def grade(p: Packed, rounds: np.ndarray) -> tuple[bool, np.ndarray]:
+    """``solvers.kit.arrays.grade`` with no ``deeper``: the rules, then trials of each of ``rounds`` in turn, each
+    level going on from the state the one below left; whether that solves it, and the steps tallied."""
+    active = np.ones(p.rule_from.shape[0] - 1, np.bool_)
+    w, whole = start(p, active, True)
+    broken = not whole
+    for level in range(rounds.shape[0] + 1):
+        if level and not broken and w.values.min() < 0:
+            broken = not trials(p, w, active, rounds[level - 1])
+        if not broken and solved(p, w, active):
+            return True, w.tally
+    return False, w.tally
+
+
 def solves(model: Model, shown: frozenset[Hashable] | None, trials_rounds: Sequence[int | None]) -> bool:
-    """``solvers.kit.arrays.solves`` for a model of plain counts (``model.flat.counts_only``) and no ``deeper``."""
+    """``solvers.kit.arrays.solves`` for a model the kernel takes (``takes``) and no ``deeper``."""
     active = np.array([shows(clue, shown) for clue in model.flat.clue], np.bool_)
     rounds = np.array([UNLIMITED if r is None else r for r in trials_rounds], np.int64)
     return bool(solve(packed(model), active, rounds))
 
 
+def graded(model: Model, trials_rounds: Sequence[int | None]) -> tuple[bool, list[tuple[int, int, float]]]:
+    """``solvers.kit.arrays.grade``'s solve for a model the kernel takes: whether it is solved, and for each
+    technique (RULE, SHORT_TRIAL, TRIAL) its steps and their total effort."""
+    rounds = np.array([UNLIMITED if r is None else r for r in trials_rounds], np.int64)
+    solved_, tally = grade(packed(model), rounds)
+    return bool(solved_), [(t, int(n), float(effort)) for t, (n, effort) in enumerate(tally)]
+
+
 def warm_up() -> None:
-    """Compile (or load from numba's cache) every function here on two keys and three counts."""
+    """Compile (or load from numba's cache) every function here on two keys, three counts, a spaced line and a
+    pairing."""
     with compile_lock(__name__):
         model = Model(Cells("keys", 1, 2, "one", "zero"),
                       (Count(((0, 0), (0, 1)), 1, 1, "one", ""), Count(((0, 0),), 0, 0, "given", "", given=True),
                        Count(((0, 1),), 1, 1, "clue", "", clue="clue")))
+        lines = Model(Cells("keys", 1, 3, "one", "zero"),
+                      (Spaced(((0, 0), (0, 1), (0, 2)), (0, 1, 2), 1, "line", ""),
+                       Matching(((((0, 0)), ((0, 1), (0, 2))),), "pairs", "")))
         for shown in (None, frozenset()):
             solves(model, shown, (2, None))
+            solves(lines, shown, (2, None))
+        graded(lines, (2, None))

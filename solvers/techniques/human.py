@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel
@@ -232,6 +232,14 @@ class HumanSolver(Generic[P, S]):
         ``techniques()`` order: as a compiled kernel reports them."""
         numbered = self.techniques()
         return self.grade_steps([(numbered[t][0], numbered[t][1].name, effort) for t, effort in steps], solved)
+
+    def grade_tallied(self, tallies: Iterable[tuple[int, int, float]], solved: bool) -> Grade:
+        """The grade of a path given as (technique number, steps, their total effort) per technique, as a
+        compiled kernel that keeps no list of steps tallies them: the same grade as each step given alone."""
+        numbered = self.techniques()
+        steps = [(numbered[t][0], numbered[t][1].name, effort) for t, count, effort in tallies if count]
+        grade = self.grade_steps(steps, solved)
+        return replace(grade, steps=sum(count for _, count, _ in tallies))
 
     def grade_steps(self, steps: Sequence[tuple[int, str, float]], solved: bool) -> Grade:
         """The grade of a path given as (level index, technique, effort) per step, for a type whose compiled

@@ -1,6 +1,7 @@
-"""The compiled level check of plain counts (``solvers.kit.counts_kernel``) answers as the Python ``State`` does
-(``solvers.kit.arrays.solves_on_state``) on random models of counts and on Light Up's boards, and the Light Up
-generator makes the same puzzles with it as without it."""
+"""The compiled level check and grade (``solvers.kit.counts_kernel``) answer as the Python ``State`` does
+(``solvers.kit.arrays.solves_on_state``, ``arrays.grade`` with the kernel off) on random models of counts, spaced
+lines and pairings, and on Light Up's and Tents' boards; the Light Up and Tents generators make the same puzzles
+with it as without it."""
 
 from __future__ import annotations
 
@@ -8,11 +9,15 @@ import random
 
 import pytest
 
+from generators import light_up, tents
 from generators.light_up import LightUpGenre, LightUpParams, generate_puzzle
+from generators.tents import TentsGenre, TentsParams
 from solvers.common import Deadline
 from solvers.kit import arrays, counts_kernel
 from solvers.kit.arrays import TRIALS, solves_on_state
+from solvers.kit.matching import Matching
 from solvers.kit.rules import Cells, Count, Model
+from solvers.kit.spaced import Spaced
 
 TRIAL_SETS = ((), (TRIALS[0],), TRIALS)
 
@@ -84,6 +89,103 @@ def test_light_up_boards_answer_as_the_state(size: int, seed: int) -> None:
 def test_light_up_puzzles_unchanged(size: int, difficulty: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     params = LightUpParams(size=size, difficulty=difficulty)
     compiled = generate_puzzle(params, seed, Deadline.after(120))
-    monkeypatch.setattr(arrays, "COMPILED_COUNTS", False)
+    monkeypatch.setattr(arrays, "COMPILED", False)
     on_state = generate_puzzle(params, seed, Deadline.after(120))
     assert compiled.puzzle.model_dump() == on_state.puzzle.model_dump()
+
+
+def planted_model(rng: random.Random) -> Model:
+    """Counts, spaced lines (some places skipped) and a pairing over the keys of one row, each true of a random
+    answer: a model with an answer, whose grade's rounds never break (a round that breaks stops at a rule that
+    depends on the order the rules are looked at)."""
+    size = rng.randint(2, 12)
+    keys = [(0, c) for c in range(size)]
+    answer = {key: int(rng.random() < 0.4) for key in keys}
+    rules: list = []
+    for _ in range(rng.randint(1, 2 * size)):
+        cells = tuple(rng.sample(keys, rng.randint(1, min(size, 5))))
+        ones = sum(answer[key] for key in cells)
+        if rng.random() < 0.1:
+            rules.append(Count(cells[:1], answer[cells[0]], answer[cells[0]], "given", "", given=True))
+        else:
+            rules.append(Count(cells, rng.randint(0, ones), rng.randint(ones, len(cells)), "count", ""))
+    for _ in range(rng.randint(0, 3)):
+        cells = tuple(rng.sample(keys, rng.randint(1, min(size, 6))))
+        places, place = [], 0
+        for n, key in enumerate(cells):  # apart wherever two 1s would stand side by side
+            place += 1 + (n > 0 and (answer[key] and answer[cells[n - 1]] or rng.random() < 0.3))
+            places.append(place)
+        rules.append(Spaced(cells, tuple(places), sum(answer[key] for key in cells), "line", ""))
+    ones = [key for key in keys if answer[key]]
+    if ones and rng.random() < 0.8:
+        owners = tuple(((0, n), tuple(dict.fromkeys([key, *rng.sample(keys, rng.randint(0, 2))])))
+                       for n, key in enumerate(ones))
+        rules.append(Matching(owners, "pairs", ""))
+    rng.shuffle(rules)
+    return Model(Cells("keys", 1, size, "one", "zero"), tuple(rules))
+
+
+def graded_both_ways(people, model: Model, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(arrays, "COMPILED", False)
+    on_state = arrays.grade(people, model)
+    monkeypatch.setattr(arrays, "COMPILED", True)
+    return arrays.grade(people, model), on_state
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_spaced_lines_and_pairings_answer_and_grade_as_the_state(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(100 + seed)
+    answers, levels = [], set()
+    for _ in range(150):
+        model = planted_model(rng)
+        assert counts_kernel.takes(model)
+        for trials in TRIAL_SETS:
+            expected = solves_on_state(model, None, trials)
+            assert counts_kernel.solves(model, None, trials) == expected, (model, trials)
+            answers.append(expected)
+        compiled, on_state = graded_both_ways(tents.PEOPLE, model, monkeypatch)
+        assert compiled == on_state, model
+        levels.add(compiled.level)
+    assert True in answers and False in answers
+    assert {"easy", "medium", None} <= levels  # the grades reach the rules, short trials, and unsolved
+
+
+@pytest.mark.parametrize(("size", "seed"), [(6, 0), (8, 1), (10, 2), (15, 3)])
+def test_tents_boards_answer_and_grade_as_the_state(size: int, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(seed)
+    answers, levels = [], set()
+    for hide in (False, True):
+        genre = TentsGenre(hide)
+        for _ in range(4):
+            board, answer = genre.draw(TentsParams(size=size), rng)
+            every = frozenset(genre.clues(board, answer))
+            model, order = genre.model(genre.puzzle(board, answer, every)), sorted(every)
+            for shown in (None, frozenset(), frozenset(rng.sample(order, len(order) // 2))):
+                for trials in TRIAL_SETS:
+                    expected = solves_on_state(model, shown, trials)
+                    assert counts_kernel.solves(model, shown, trials) == expected, (size, seed, shown, trials)
+                    answers.append(expected)
+            compiled, on_state = graded_both_ways(tents.PEOPLE, model, monkeypatch)
+            assert compiled == on_state
+            levels.add(compiled.level)
+    assert True in answers and False in answers
+    assert len(levels) > 1
+
+
+@pytest.mark.parametrize(("size", "difficulty"), [(7, "easy"), (10, "medium"), (14, "hard")])
+def test_light_up_puzzles_grade_as_on_the_state(size: int, difficulty: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    for seed in range(3):
+        made = generate_puzzle(LightUpParams(size=size, difficulty=difficulty), seed, Deadline.after(120))
+        compiled, on_state = graded_both_ways(light_up.PEOPLE, light_up.model(made.puzzle), monkeypatch)
+        assert compiled == on_state
+        assert compiled.level == difficulty
+
+
+@pytest.mark.parametrize(("size", "difficulty", "seed"), [(8, "easy", 0), (8, "medium", 1), (10, "medium", 2)])
+def test_tents_puzzles_unchanged(size: int, difficulty: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    params = TentsParams(size=size, difficulty=difficulty)
+    compiled = tents.generate_puzzle(params, seed, Deadline.after(120))
+    monkeypatch.setattr(arrays, "COMPILED", False)
+    on_state = tents.generate_puzzle(params, seed, Deadline.after(120))
+    assert compiled.puzzle.model_dump() == on_state.puzzle.model_dump()
+    assert compiled.difficulty == on_state.difficulty
