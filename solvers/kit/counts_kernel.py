@@ -8,7 +8,7 @@ It makes the same deductions in the same order as ``solvers.kit.arrays.State`` (
 The model is packed once into arrays (``Packed``): rule ``k``'s keys are ``rule_keys[rule_from[k]:rule_from[k +
 1]]``, key ``i``'s rules ``key_rules[key_from[i]:key_from[i + 1]]``, and what count ``k`` decides with ``ones``
 keys at 1 and ``open_`` keys open is ``tables[table_from[k] + ones * width[k] + open_]`` (``count_table``,
-padded square). A spaced rule's key ``j`` stands at ``place[j]`` of its line; a pairing's owners are
+padded square, one for all counts alike). A spaced rule's key ``j`` stands at ``place[j]`` of its line; a pairing's owners are
 ``owner_from[k]:owner_from[k + 1]``, owner ``o``'s keys (positions in its rule) ``options[option_from[o]:
 option_from[o + 1]]``. Every function is non-recursive and compiled with ``cache=True``; ``warm_up`` loads them.
 """
@@ -122,15 +122,23 @@ def pack(model: Model) -> Packed:
     rule_keys, rule_from = _csr(flat.cells)
     key_rules, key_from = _csr(flat.at)
     width = np.diff(rule_from) + 1
+    shared: dict[tuple[int, int, int], int] = {}  # each count's table, written once for all rules alike
+    squares: list[np.ndarray] = [np.zeros(0, np.int64)]
     table_from = np.zeros(len(width), np.int64)
-    np.cumsum((width * width)[:-1], out=table_from[1:])
-    tables = np.concatenate([np.zeros(0, np.int64), *(_square(low, high, len(cells))
-                                                      for low, high, cells in zip(flat.low, flat.high, flat.cells, strict=True))])
+    end = 0
+    for k, shape in enumerate(zip(flat.low, flat.high, map(len, flat.cells), strict=True)):
+        if shape not in shared:
+            shared[shape] = end
+            squares.append(_square(*shape))
+            end += len(squares[-1])
+        table_from[k] = shared[shape]
+    tables = np.concatenate(squares)
     given_rule, given_key, given_value = np.array(flat.given_by, np.int64).reshape(-1, 3).T.copy()
     kind = np.array([SPACED if isinstance(r, Spaced) else PAIRING if isinstance(r, Matching) else COUNT
                      for r in model.rules], np.int64)
-    place = np.fromiter(chain.from_iterable(r.at if isinstance(r, Spaced) else (0,) * len(r.cells) for r in model.rules),
-                        np.int64, len(rule_keys))
+    place = np.zeros(len(rule_keys), np.int64)
+    for k in np.flatnonzero(kind == SPACED):
+        place[rule_from[k]:rule_from[k + 1]] = model.rules[k].at  # type: ignore[attr-defined]
     owners = [r.options if isinstance(r, Matching) else () for r in model.rules]
     owner_from = np.zeros(len(owners) + 1, np.int64)
     np.cumsum([len(o) for o in owners], out=owner_from[1:])
@@ -283,43 +291,71 @@ def _perfect(p: Packed, w: Work, k: int, edges: np.ndarray) -> bool:
 
 
 @njit(cache=True)
-def _link(edges: np.ndarray, linked_owner: np.ndarray, linked_key: np.ndarray, o: int, j: int) -> None:
-    linked_owner[o], linked_key[j] = True, True
-    edges[:, j] = False
-    edges[o, :] = False
-    edges[o, j] = True
-
-
-@njit(cache=True)
 def _pairing(p: Packed, w: Work, k: int) -> int:
     """``solvers.kit.matching.Matching.look`` of rule ``k``: owners with one key left and 1-keys with one owner
-    left linked until nothing changes, then what that decides, into ``w.forced_*`` (how many), -1 broken."""
-    start, owners = p.rule_from[k], p.owner_from[k + 1] - p.owner_from[k]
+    left linked until nothing changes (a work list of the owners and keys whose edges changed), then what that
+    decides, into ``w.forced_*`` (how many), -1 broken."""
+    start, first, owners = p.rule_from[k], p.owner_from[k], p.owner_from[k + 1] - p.owner_from[k]
     size = p.rule_from[k + 1] - start
     edges = np.zeros((owners, size), np.bool_)
+    owner_left, key_left = np.zeros(owners, np.int64), np.zeros(size, np.int64)
     for o in range(owners):
-        for n in range(p.option_from[p.owner_from[k] + o], p.option_from[p.owner_from[k] + o + 1]):
+        for n in range(p.option_from[first + o], p.option_from[first + o + 1]):
             j = p.options[n]
-            edges[o, j] = w.values[p.rule_keys[start + j]] != 0
+            if w.values[p.rule_keys[start + j]] != 0 and not edges[o, j]:
+                edges[o, j] = True
+                owner_left[o] += 1
+                key_left[j] += 1
     linked_owner, linked_key = np.zeros(owners, np.bool_), np.zeros(size, np.bool_)
-    changed = True
-    while changed:
-        changed = False
-        for o in range(owners):
-            left = edges[o].sum()
-            if left == 0:
+    work_list = np.empty(owners + size + owner_left.sum() + 1, np.int64)  # an owner o as o, a key j as owners + j
+    waiting = 0
+    for o in range(owners):
+        work_list[waiting] = o
+        waiting += 1
+    for j in range(size):
+        if w.values[p.rule_keys[start + j]] == 1:
+            work_list[waiting] = owners + j
+            waiting += 1
+    while waiting:
+        waiting -= 1
+        x = work_list[waiting]
+        o, j = -1, -1
+        if x < owners:
+            if owner_left[x] == 0:
                 return -1
-            if left == 1 and not linked_owner[o]:
-                _link(edges, linked_owner, linked_key, o, np.argmax(edges[o]))
-                changed = True
-        for j in range(size):
-            if w.values[p.rule_keys[start + j]] == 1 and not linked_key[j]:
-                left = edges[:, j].sum()
-                if left == 0:
-                    return -1
-                if left == 1:
-                    _link(edges, linked_owner, linked_key, np.argmax(edges[:, j]), j)
-                    changed = True
+            if owner_left[x] == 1 and not linked_owner[x]:
+                o = x
+                for n in range(p.option_from[first + o], p.option_from[first + o + 1]):
+                    if edges[o, p.options[n]]:
+                        j = p.options[n]
+        else:
+            j = x - owners
+            if w.values[p.rule_keys[start + j]] != 1 or linked_key[j]:
+                continue
+            if key_left[j] == 0:
+                return -1
+            if key_left[j] == 1:
+                for n in range(owners):
+                    if edges[n, j]:
+                        o = n
+        if o < 0 or j < 0:
+            continue
+        linked_owner[o], linked_key[j] = True, True
+        for n in range(p.option_from[first + o], p.option_from[first + o + 1]):
+            other = p.options[n]
+            if other != j and edges[o, other]:
+                edges[o, other] = False
+                owner_left[o] -= 1
+                key_left[other] -= 1
+                work_list[waiting] = owners + other
+                waiting += 1
+        for other in range(owners):
+            if other != o and edges[other, j]:
+                edges[other, j] = False
+                key_left[j] -= 1
+                owner_left[other] -= 1
+                work_list[waiting] = other
+                waiting += 1
     found, decided = 0, True
     for j in range(size):
         i = p.rule_keys[start + j]
@@ -327,7 +363,7 @@ def _pairing(p: Packed, w: Work, k: int) -> int:
             decided = False
             if linked_key[j]:
                 found = _force(w, found, i, 1)
-            elif not edges[:, j].any():
+            elif key_left[j] == 0:
                 found = _force(w, found, i, 0)
     if found == 0 and decided and not _perfect(p, w, k, edges):
         return -1

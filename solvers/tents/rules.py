@@ -51,9 +51,10 @@ def beside(puzzle: TentsPuzzle, cell: Cell) -> tuple[Cell, ...]:
     return tuple(n for n in neighbours(cell, puzzle.rows, puzzle.cols) if not puzzle.trees[n[0]][n[1]])
 
 
-def groups(puzzle: TentsPuzzle) -> list[list[Cell]]:
-    """The trees in groups that share a cell where a tent may stand: a pairing splits into one per group."""
-    parent = {tree: tree for tree in puzzle.tree_cells()}
+def groups(spots: dict[Cell, tuple[Cell, ...]]) -> list[list[Cell]]:
+    """The trees (each with the cells ``beside`` it) in groups that share a cell where a tent may stand: a
+    pairing splits into one per group."""
+    parent = {tree: tree for tree in spots}
 
     def root(tree: Cell) -> Cell:
         while parent[tree] != tree:
@@ -62,7 +63,7 @@ def groups(puzzle: TentsPuzzle) -> list[list[Cell]]:
 
     first: dict[Cell, Cell] = {}
     for tree in parent:
-        for cell in beside(puzzle, tree):
+        for cell in spots[tree]:
             parent[root(tree)] = root(first.setdefault(cell, tree))
     found: dict[Cell, list[Cell]] = {}
     for tree in parent:
@@ -86,7 +87,8 @@ def model(puzzle: TentsPuzzle, hideable: bool = False) -> Model:
     """The rules as the kit reads them; ``hideable``: the counts are clues the generator may hide."""
     rows, cols = puzzle.rows, puzzle.cols
     rules: list[Rule] = []
-    near_tree = {cell for tree in puzzle.tree_cells() for cell in beside(puzzle, tree)}
+    spots = {tree: beside(puzzle, tree) for tree in puzzle.tree_cells()}
+    near_tree = {cell for cells in spots.values() for cell in cells}
     for r in range(rows):
         for c in range(cols):
             if puzzle.trees[r][c]:
@@ -103,8 +105,8 @@ def model(puzzle: TentsPuzzle, hideable: bool = False) -> Model:
         rules += _line(puzzle, [(r, c) for c in range(cols)], puzzle.row_counts[r], "row", r, hideable)
     for c in range(cols):
         rules += _line(puzzle, [(r, c) for r in range(rows)], puzzle.col_counts[c], "column", c, hideable)
-    for trees in groups(puzzle):
-        rules.append(Matching(tuple((tree, beside(puzzle, tree)) for tree in trees), "tree-tent-pairs",
+    for trees in groups(spots):
+        rules.append(Matching(tuple((tree, spots[tree]) for tree in trees), "tree-tent-pairs",
                               f"the {len(trees)} trees from {cell_name(trees[0])} to {cell_name(trees[-1])} each pair "
                               "with a tent of their own beside them" if len(trees) > 1 else
                               f"the tree at {cell_name(trees[0])} has one tent beside it, its own",
