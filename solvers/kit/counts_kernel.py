@@ -147,14 +147,32 @@ def pack(model: Model) -> Packed:
                   kind, np.array(flat.low, np.int64), place, owner_from, option_from, options)
 
 
-_last: list[tuple[Model, Packed]] = []
+class Clued(NamedTuple):
+    """A model's distinct clues, and each rule's among them (-1: none): which rules a set of clues shown
+    keeps is then one look per clue, not per rule."""
+
+    clues: list[Hashable]
+    of_rule: np.ndarray
+
+    @classmethod
+    def of(cls, model: Model) -> Clued:
+        number = {clue: n for n, clue in enumerate(dict.fromkeys(c for c in model.flat.clue if c is not None))}
+        return cls(list(number), np.array([-1 if c is None else number[c] for c in model.flat.clue], np.int64))
+
+    def active(self, shown: frozenset[Hashable] | None) -> np.ndarray:
+        """Whether each rule stands when ``shown`` are (``solvers.kit.rules.shows``)."""
+        on = np.array([shows(clue, shown) for clue in self.clues] + [True], np.bool_)
+        return on[self.of_rule]
 
 
-def packed(model: Model) -> Packed:
-    """The model's packed form, kept for the last model asked (the generator asks about one at a time)."""
+_last: list[tuple[Model, Packed, Clued]] = []
+
+
+def packed(model: Model) -> tuple[Packed, Clued]:
+    """The model's packed form and clues, kept for the last model asked (the generator asks about one at a time)."""
     if not _last or _last[0][0] is not model:
-        _last[:] = [(model, pack(model))]
-    return _last[0][1]
+        _last[:] = [(model, pack(model), Clued.of(model))]
+    return _last[0][1], _last[0][2]
 
 
 @njit(cache=True)
@@ -203,7 +221,7 @@ def near(p: Packed, w: Work, active: np.ndarray, keys: np.ndarray, count: int) -
     return found
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _force(w: Work, found: int, i: int, value: int) -> int:
     w.forced_key[found] = i
     w.forced_value[found] = value
@@ -372,28 +390,27 @@ def _pairing(p: Packed, w: Work, k: int) -> int:
 
 @njit(cache=True)
 def decide(p: Packed, w: Work, k: int) -> int:
-    """What rule ``k`` decides of its open keys now, into ``w.forced_key`` and ``w.forced_value``: how many, -1
-    when it is broken (as ``State.look``)."""
-    if p.kind[k] == SPACED:
-        return _spaced(p, w, k)
-    if p.kind[k] == PAIRING:
-        return _pairing(p, w, k)
-    value = action(p, w, k)
-    if value == BROKEN:
-        return -1
-    found = 0
-    if value != NOTHING:
-        for j in range(p.rule_from[k], p.rule_from[k + 1]):
-            if w.values[p.rule_keys[j]] < 0:
-                found = _force(w, found, p.rule_keys[j], value)
-    return found
+    """What rule ``k``, a spaced line or a pairing, decides of its open keys now, into ``w.forced_key`` and
+    ``w.forced_value``: how many, -1 when it is broken (as ``State.look``). A count is read inline by its table."""
+    return _spaced(p, w, k) if p.kind[k] == SPACED else _pairing(p, w, k)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _tally(w: Work, technique: int, effort: float) -> None:
     if w.recording[0]:
         w.tally[technique, 0] += 1.0
         w.tally[technique, 1] += effort
+
+
+@njit(cache=True, inline="always")
+def _merge(w: Work, decided: int, i: int, value: int) -> int:
+    """Key ``i`` decided ``value`` in this round: how many keys the round has decided, -1 when it decided ``i``
+    the other way already."""
+    if w.decision[i] < 0:
+        w.decision[i] = value
+        w.decided[decided] = i
+        return decided + 1
+    return decided if w.decision[i] == value else -1
 
 
 @njit(cache=True)
@@ -401,25 +418,35 @@ def round_(p: Packed, w: Work, count: int) -> int:
     """What the first ``count`` rules of ``w.looking`` decide together, from the state before any of it: how many
     keys (in ``w.decided``, their values in ``w.decision``), -1 when one breaks or two decide a key both ways. A
     rule that decides something is a step of the grade."""
-    decided = 0
-    broken = False
+    decided, broken = 0, False
     for n in range(count):
         k = w.looking[n]
-        found = decide(p, w, k)
-        if found < 0:
-            broken = True
-            break
-        if found:
-            _tally(w, RULE, 1.0)
-        for m in range(found):
-            i, value = w.forced_key[m], w.forced_value[m]
-            if w.decision[i] < 0:
-                w.decision[i] = value
-                w.decided[decided] = i
-                decided += 1
-            elif w.decision[i] != value:
+        if p.kind[k] == COUNT:  # most looks: the count's table, inline
+            value = action(p, w, k)
+            if value == NOTHING:
+                continue
+            if value == BROKEN:
                 broken = True
                 break
+            _tally(w, RULE, 1.0)  # a table decides only while keys are open
+            for j in range(p.rule_from[k], p.rule_from[k + 1]):
+                if w.values[p.rule_keys[j]] < 0:
+                    got = _merge(w, decided, p.rule_keys[j], value)
+                    broken, decided = got < 0, max(got, decided)
+                    if broken:
+                        break
+        else:
+            found = decide(p, w, k)
+            if found < 0:
+                broken = True
+                break
+            if found:
+                _tally(w, RULE, 1.0)
+            for m in range(found):
+                got = _merge(w, decided, w.forced_key[m], w.forced_value[m])
+                broken, decided = got < 0, max(got, decided)
+                if broken:
+                    break
         if broken:
             break
     if broken:
@@ -508,8 +535,8 @@ def solved(p: Packed, w: Work, active: np.ndarray) -> bool:
     """Every key decided and no active rule broken."""
     if w.values.min() < 0:
         return False
-    for k in range(active.shape[0]):  # noqa: SIM110 - numba
-        if active[k] and decide(p, w, k) < 0:
+    for k in range(active.shape[0]):
+        if active[k] and (action(p, w, k) == BROKEN if p.kind[k] == COUNT else decide(p, w, k) < 0):
             return False
     return True
 
@@ -564,16 +591,16 @@ def grade(p: Packed, rounds: np.ndarray) -> tuple[bool, np.ndarray]:
 
 def solves(model: Model, shown: frozenset[Hashable] | None, trials_rounds: Sequence[int | None]) -> bool:
     """``solvers.kit.arrays.solves`` for a model the kernel takes (``takes``) and no ``deeper``."""
-    active = np.array([shows(clue, shown) for clue in model.flat.clue], np.bool_)
+    p, clued = packed(model)
     rounds = np.array([UNLIMITED if r is None else r for r in trials_rounds], np.int64)
-    return bool(solve(packed(model), active, rounds))
+    return bool(solve(p, clued.active(shown), rounds))
 
 
 def graded(model: Model, trials_rounds: Sequence[int | None]) -> tuple[bool, list[tuple[int, int, float]]]:
     """``solvers.kit.arrays.grade``'s solve for a model the kernel takes: whether it is solved, and for each
     technique (RULE, SHORT_TRIAL, TRIAL) its steps and their total effort."""
     rounds = np.array([UNLIMITED if r is None else r for r in trials_rounds], np.int64)
-    solved_, tally = grade(packed(model), rounds)
+    solved_, tally = grade(packed(model)[0], rounds)
     return bool(solved_), [(t, int(n), float(effort)) for t, (n, effort) in enumerate(tally)]
 
 

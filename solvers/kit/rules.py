@@ -542,8 +542,8 @@ class Model:
     def flat(self) -> Flat:
         """The rules by number: each rule's keys and each key's rules (a look after a change reads only those),
         for the techniques and for the generator's thousands of level checks (``solvers.kit.arrays.State``)."""
-        index = self.index
-        cells = [[index[key] for key in rule.cells] for rule in self.rules]
+        get = self.index.__getitem__
+        cells = [list(map(get, rule.cells)) for rule in self.rules]
         at: list[list[int]] = [[] for _ in self.keys]
         for k, members in enumerate(cells):
             for i in dict.fromkeys(members):
@@ -553,7 +553,7 @@ class Model:
         counts_only = all(counted and r.allowed is None for r, counted in zip(self.rules, counts, strict=True))  # type: ignore[attr-defined]
         low = [getattr(r, "low", 0) for r in self.rules]
         return Flat(cells, at, low, [getattr(r, "high", 0) for r in self.rules],
-                    [r.clue for r in self.rules], {index[key]: value for key, value in self.givens().items()},
+                    [r.clue for r in self.rules], {get(key): value for key, value in self.givens().items()},
                     counts, counts_only, [(k, i, low[k]) for k, rule in enumerate(self.rules) if rule.given for i in cells[k]])
 
 
