@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from functools import cache
-from itertools import chain
+from itertools import chain, pairwise
 from typing import NamedTuple
 
 import numpy as np
@@ -109,11 +109,17 @@ def _square(low: int, high: int, size: int) -> np.ndarray:
 
 def takes(model: Model) -> bool:
     """Whether the kernel reads ``model``: every rule a plain count (a ``Count`` over distinct keys with no
-    ``allowed``), a ``Spaced`` line or a ``Matching``."""
+    ``allowed``), a ``Spaced`` line of distinct keys in order along it (the kernel finds a key's neighbours by
+    position), or a ``Matching``."""
     flat = model.flat
     return bool(model.keys) and (flat.counts_only or all(
-        isinstance(rule, Spaced | Matching) or counted and rule.allowed is None  # type: ignore[attr-defined]
+        _in_order(rule) if isinstance(rule, Spaced) else
+        isinstance(rule, Matching) or counted and rule.allowed is None  # type: ignore[attr-defined]
         for rule, counted in zip(model.rules, flat.counts, strict=True)))
+
+
+def _in_order(rule: Spaced) -> bool:
+    return len(set(rule.cells)) == len(rule.cells) and all(a < b for a, b in pairwise(rule.at))
 
 
 def pack(model: Model) -> Packed:

@@ -125,6 +125,18 @@ def planted_model(rng: random.Random) -> Model:
     return Model(Cells("keys", 1, size, "one", "zero"), tuple(rules))
 
 
+def test_a_spaced_line_out_of_order_is_left_to_the_state() -> None:
+    """The kernel reads a spaced line's neighbours by position: a line whose places do not rise, or that holds a
+    key twice, goes the Python way, with the same answer."""
+    keys = ((0, 0), (0, 1), (0, 2))
+    for cells, places in ((keys, (2, 1, 0)), (keys[:2] + keys[:1], (0, 1, 2))):
+        model = Model(Cells("keys", 1, 3, "one", "zero"), (Spaced(cells, places, 1, "line", ""),
+                                                            Count(keys[:1], 0, 0, "given", "", given=True)))
+        assert not counts_kernel.takes(model)
+        assert arrays.solves(model, None, TRIALS) == solves_on_state(model, None, TRIALS)
+    assert counts_kernel.takes(Model(Cells("keys", 1, 3, "one", "zero"), (Spaced(keys, (0, 2, 3), 1, "line", ""),)))
+
+
 def graded_both_ways(people, model: Model, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
     monkeypatch.setattr(arrays, "COMPILED", False)
     on_state = arrays.grade(people, model)
