@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import random
 
-from generators.kit import make
+from generators.kit import make_at_level
 from generators.params import rectangle_params
-from generators.pipeline import Generated, generate_at_level
+from generators.pipeline import Generated
 from generators.spec import PuzzleType, TathamPreset
 from solvers.common import Cell, Deadline
 from solvers.grid import neighbours
@@ -20,7 +20,7 @@ from solvers.kit import counts_kernel
 from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
 from solvers.kit import solving as kit_solving
-from solvers.kit.arrays import TRIALS, fast, solves
+from solvers.kit.arrays import fast
 from solvers.tents import picture, puzzlink, tatham
 from solvers.tents.rules import TentsAnswer, TentsPuzzle, model
 
@@ -105,17 +105,9 @@ class TentsGenre:
 
 
 def generate_puzzle(params: TentsParams, seed: int, deadline: Deadline) -> Generated:
-    """As the kit's ``make_at_level``, with the level checks on arrays (``solvers.kit.arrays.solves``, compiled for
-    these rules): below the top level every count is shown, so a board is checked once, with nothing to reuse."""
-    level = PEOPLE.level_names.index(params.difficulty)
-    top = level == len(PEOPLE.level_names) - 1
-
-    def fits(model: kit.Model, shown: frozenset[Line]) -> bool:
-        return solves(model, shown, TRIALS[:level])
-
-    return generate_at_level(lambda draw_seed, budget: make(TentsGenre(top), TentsAnswer, params, draw_seed, budget,
-                                                            None if top else fits),
-                             DIFFICULTY.grade, params.difficulty, seed, deadline)
+    """The kit's ``make_at_level``; only the top level hides counts (``TentsGenre``)."""
+    top = params.difficulty == PEOPLE.level_names[-1]
+    return make_at_level(TentsGenre(top), TentsAnswer, DIFFICULTY, PEOPLE, params, seed, deadline)
 
 
 check = kit.checker(model)

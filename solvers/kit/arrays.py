@@ -334,10 +334,11 @@ def solves_on_state(model: Model, shown: frozenset[Hashable] | None = None, tria
 
 def within(people: HumanSolver[Model, Any], model: Model, level: str, shown: frozenset[Hashable] | None = None) -> bool:
     """Whether the techniques up to ``level`` solve ``model`` showing the clues ``shown`` (all when None): the
-    generator keeps a draw at its level with it. A model of counts alone at the kit's first two levels is read on
-    arrays (``solves``); a genre's own techniques take their path."""
+    generator keeps a draw at its level with it. A model the compiled kernel reads (``counts_kernel.takes``: counts,
+    spaced lines, pairings) at the kit's first two levels is read on arrays (``solves``); a genre's own techniques
+    take their path."""
     index = people.level_names.index(level)
-    if model.flat.counts_only and (index == 0 or index == 1 and len(people.levels[1].techniques) == 1):
+    if counts_kernel.takes(model) and (index == 0 or index == 1 and len(people.levels[1].techniques) == 1):
         return solves(model, shown, TRIALS[:index])
     try:
         return people.run(model if shown is None else model.showing(shown), upto=index).state.solved
