@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from operator import itemgetter
 from typing import Any
 
 from solvers.common import Deadline
@@ -47,6 +48,12 @@ class Compiled:
     quiet_at: list[list[int]] = field(default_factory=list)  # each key's rules with ``quiet_above`` (their open keys)
     early: bool = True  # the loop's look decides links that would close it early (``Loop.early``)
     givens: list[tuple[int, int, int]] = field(default_factory=list)  # (given rule, key, value): set while shown
+    taken: list[Callable[[list[int]], tuple[int, ...]] | None] = field(default_factory=list)  # ``takes_arrays`` rules' keys
+
+    def __post_init__(self) -> None:
+        self.taken = [itemgetter(*cells) if table is None and len(cells) > 1 and getattr(rule, "takes_arrays", False)
+                      else None for rule, table, cells in zip(self.model.rules, self.tables, self.model.flat.cells,
+                                                              strict=True)]
 
     @classmethod
     def of(cls, model: Model) -> Compiled:
@@ -181,8 +188,8 @@ class State:
             return self._loop_look()
         if self.open[k] > self.c.quiet[k]:
             return []
-        members, values, rule = self.cells[k], self.values, self.c.model.rules[k]
-        known = [None if values[i] < 0 else values[i] for i in members]
+        members, values, rule, taken = self.cells[k], self.values, self.c.model.rules[k], self.c.taken[k]
+        known = taken(values) if taken is not None else [None if values[i] < 0 else values[i] for i in members]
         return [(members[p], v) for p, v in (rule.look(known) if read is None else read(rule, known))
                 if values[members[p]] < 0]
 

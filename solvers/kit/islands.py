@@ -16,9 +16,11 @@ room for a new island around it, leaves.
 
 from __future__ import annotations
 
+from array import array
 from collections import deque
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from solvers.common import Cell
 from solvers.kit.rules import Broken, Key, Model, Rule
@@ -52,6 +54,8 @@ class Islands:
     plane: _Plane = field(init=False, repr=False, compare=False)
     memo: dict[tuple[int, int, bool], dict[int, tuple[int, str, int]] | Broken] = field(
         init=False, repr=False, compare=False, default_factory=dict)  # readings by state: trials meet one again and again
+    lazy: ClassVar[bool] = True
+    takes_arrays: ClassVar[bool] = True
 
     def __post_init__(self) -> None:
         if self.size is not None and self.numbers:
@@ -171,7 +175,7 @@ class Islands:
         """Islands of a size: the readings COMPLETE, EXIT and JOIN (REACH is ``read``'s, a person's deeper look)."""
         if self.size is not None:
             return [(i, v) for i, (v, _, _) in sorted(self.reading(values, deep=False).items())]
-        values = list(values)
+        values = [None if v is None or v < 0 else v for v in values]
         for i, _ in self.seeds:  # a numbered cell holds the value, decided or not yet
             if values[i] == 1 - self.value:
                 raise Broken("a numbered cell is not on an island")
@@ -326,6 +330,9 @@ class Islands:
         return grown
 
 
+_DIGIT = {v: bytes(ord("1") if b == v % 256 else ord("0") for b in range(256)) for v in (-1, 0, 1)}  # a byte -> "1"/"0"
+
+
 @dataclass(frozen=True)
 class _Plane:
     """The positions of a rule's cells as the bits of one int, row by row over their bounding box, so a joined
@@ -385,15 +392,19 @@ class _Plane:
         return [index[b] for b in at]
 
     def masks(self, values: Sequence[int | None], value: int) -> tuple[int, int, int]:
-        """The positions holding ``value``, those holding the other, and the open ones."""
-        if self.row_major:  # the bits read off one string: twice as fast as a bit at a time
-            text = "".join(["2" if v is None else "1" if v == value else "0" for v in reversed(values)])
-            held, open_ = int(text.replace("2", "0"), 2), int(text.replace("1", "0").replace("2", "1"), 2)
+        """The positions holding ``value``, those holding the other, and the open ones (None or -1)."""
+        if self.row_major:  # the bits read off one string of bytes, last position first
+            try:
+                raw = array("b", values)
+            except TypeError:  # None for an open position: a person's state
+                raw = array("b", [-1 if v is None else v for v in values])
+            text = raw.tobytes()[::-1]
+            held, open_ = int(text.translate(_DIGIT[value]), 2), int(text.translate(_DIGIT[-1]), 2)
             return held, self.full & ~(held | open_), open_
         held = left = open_ = 0
         bit = self.bit
         for i, v in enumerate(values):
-            if v is None:
+            if v is None or v < 0:
                 open_ |= 1 << bit[i]
             elif v == value:
                 held |= 1 << bit[i]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from solvers.common import Cell
 from solvers.kit.rules import Broken, Key
@@ -28,6 +29,7 @@ class OneGroup:
     clue: Hashable | None = None
     given: bool = False
     adjacent: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+    lazy: ClassVar[bool] = True
 
     def __post_init__(self) -> None:
         at = {cell: i for i, cell in enumerate(self.cells)}

@@ -14,7 +14,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from itertools import product
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from pydantic import Field
 
@@ -86,10 +86,13 @@ class Rule(Protocol):
 
     def look(self, values: Sequence[int | None]) -> list[tuple[int, int]]:
         """The positions of ``cells`` the rule decides from ``values`` (None = open), with their values;
-        raises Broken when no way of deciding the open ones keeps it."""
+        raises Broken when no way of deciding the open ones keeps it. A rule with a true ``takes_arrays`` (a class
+        attribute) reads -1 as open too, in ``look`` and ``read``: ``solvers.kit.arrays`` then hands it the keys'
+        values as they are, without a copy."""
 
     def cuts(self, values: Sequence[int], lits: Sequence[int]) -> list[list[int]]:
-        """Clauses the SAT encoding left out that a complete ``values`` breaks (lazy constraints); []: kept."""
+        """Clauses the SAT encoding left out that a complete ``values`` breaks (lazy constraints); []: kept. A rule
+        whose encoding leaves clauses out says so by a true ``lazy`` (a class attribute); the solver asks no other."""
 
 
 @dataclass(frozen=True)
@@ -175,6 +178,7 @@ class Connected:
     clue: Hashable | None = None
     given: bool = False
     cells: tuple[Key, ...] = field(init=False)
+    lazy: ClassVar[bool] = True
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "cells", tuple(key for key, _, _ in self.links))
@@ -586,7 +590,7 @@ class Encoding:
         self.sat, self.model = sat, model
         self.var = {key: sat.new_var() for key in model.keys}
         self.lazy = [(rule, [self.var[key] for key in rule.cells]) for rule in model.rules
-                     if not isinstance(rule, Count)]
+                     if getattr(rule, "lazy", False)]
         for rule in model.rules:
             guard = None if guards is None or rule.clue is None else guards.setdefault(rule.clue, sat.new_var())
             rule.encode(sat, [self.var[key] for key in rule.cells], guard)

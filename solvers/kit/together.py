@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from itertools import chain
+from typing import Any, ClassVar
 
 from solvers.common import Cell
 from solvers.kit.counts_kernel import BROKEN, NOTHING, count_table
@@ -42,12 +43,13 @@ class Together:
     _shape: Shape = field(init=False, repr=False)  # each count's bounds and keys as positions: ``_joint``'s key
     _seen: dict[tuple[int | None, ...], list[tuple[int, int]] | None] = field(
         init=False, default_factory=dict, compare=False, hash=False, repr=False)
+    takes_arrays: ClassVar[bool] = True
 
     def __post_init__(self) -> None:
-        cells = tuple(dict.fromkeys(key for rule in self.rules for key in rule.cells))
-        position = {key: p for p, key in enumerate(cells)}
+        cells = tuple(dict.fromkeys(chain.from_iterable(rule.cells for rule in self.rules)))
+        position = {key: p for p, key in enumerate(cells)}.__getitem__
         object.__setattr__(self, "cells", cells)
-        object.__setattr__(self, "_shape", tuple((rule.low, rule.high, rule.allowed, tuple(position[key] for key in rule.cells))
+        object.__setattr__(self, "_shape", tuple((rule.low, rule.high, rule.allowed, tuple(map(position, rule.cells)))
                                                  for rule in self.rules))
 
     def broken_by(self, values: Values) -> bool:
@@ -62,7 +64,7 @@ class Together:
     def look(self, values: Sequence[int | None]) -> list[tuple[int, int]]:
         memo = tuple(values)
         if memo not in self._seen:
-            self._seen[memo] = self._read(list(values))
+            self._seen[memo] = self._read([None if v is None or v < 0 else v for v in values])
         forced = self._seen[memo]
         if forced is None:
             raise Broken("no way of drawing these lines keeps all of it")
