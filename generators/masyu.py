@@ -6,6 +6,7 @@ generator shows or hides. Levels are the kit's: Tatham's Easy our easy, his Tric
 from __future__ import annotations
 
 import random
+from functools import cache
 from itertools import product
 
 from generators.kit import make_on_levels
@@ -71,22 +72,29 @@ def _mask(sq: list[list[bool]], r: int, c: int) -> int:
 NEAR = [(r, c) for r in range(1, 5) for c in range(1, 5) if r in (2, 3) or c in (2, 3)]  # pearls a square can move
 
 
+@cache
+def _pearl_in(window: int) -> bool:
+    """Whether a pearl fits at the centre amid a 4×4 block of squares (bit 4a + b: square (a, b) is inside the
+    loop's region), the centre being the corner that squares (1, 1) and (2, 2) share: its lines and its four
+    neighbours' are the outline's there."""
+    sq = [[bool(window >> (4 * a + b) & 1) for b in range(4)] for a in range(4)]
+    lines = [[0, _mask(sq, 1, 2), 0], [_mask(sq, 2, 1), _mask(sq, 2, 2), _mask(sq, 2, 3)], [0, _mask(sq, 3, 2), 0]]
+    return pearl(lines, 1, 1) is not None
+
+
 def _pearls_gained(inside: set[Cell], square: Cell, rows: int, cols: int) -> int:
     """How many more cells may hold a pearl with ``square`` inside than without, when the loop is the outline of
     ``inside`` (squares whose corners are cell centres: square (r, c) is down and right of centre (r, c)). Read off
-    the 7×7 squares around it: its four corners' lines change, and with them the pearls of those four centres and
-    of the eight beside them."""
+    the 7×7 squares around it (bit 7a + b: square (i + a - 3, j + b - 3)): its four corners' lines change, and with
+    them the pearls of those four centres and of the eight beside them, each read off the 4×4 squares around it."""
     i, j = square
-    sq = [[(i + a, j + b) in inside for b in range(-3, 4)] for a in range(-3, 4)]
-    lines = [[_mask(sq, r, c) for c in range(1, 7)] for r in range(1, 7)]
+    block = sum(1 << (7 * a + b) for a in range(7) for b in range(7) if (i + a - 3, j + b - 3) in inside)
+    near = [(r - 1) * 7 + c - 1 for r, c in NEAR if 0 <= i + r - 2 < rows and 0 <= j + c - 2 < cols]
 
-    def count() -> int:
-        return sum(0 <= i + r - 2 < rows and 0 <= j + c - 2 < cols and pearl(lines, r, c) is not None for r, c in NEAR)
-    before = count()
-    sq[3][3] = True
-    for r, c in ((2, 2), (2, 3), (3, 2), (3, 3)):
-        lines[r][c] = _mask(sq, r + 1, c + 1)
-    return count() - before
+    def count(bits: int) -> int:
+        return sum(_pearl_in((bits >> at & 15) | (bits >> at + 7 & 15) << 4 | (bits >> at + 14 & 15) << 8
+                             | (bits >> at + 21 & 15) << 12) for at in near)
+    return count(block | 1 << 24) - count(block)
 
 
 class MasyuGenre:
