@@ -109,7 +109,8 @@ def test_a_count_past_the_answers_kept_is_exact_too(monkeypatch: pytest.MonkeyPa
 @pytest.mark.parametrize(("size", "at_least"), [(1, False), (2, False), (3, False), (4, False), (3, True)])
 def test_a_reading_of_islands_of_a_size_never_contradicts_an_answer(size: int, at_least: bool) -> None:
     """Random partial states of a 3×4 grid: what a look or a whole reading decides, every answer that extends the
-    state agrees with; one that finds the rule broken has no such answer."""
+    state agrees with; one that finds the rule broken has no such answer. The arrays' form of a state (-1 open, a
+    tuple: ``takes_arrays``) reads the same."""
     rng = random.Random(size)
     cells = tuple((r, c, 7) for r in range(3) for c in range(4))
     rule = Islands(cells, 1, {}, "size", "islands", size=size, at_least=at_least)
@@ -117,12 +118,16 @@ def test_a_reading_of_islands_of_a_size_never_contradicts_an_answer(size: int, a
     for _ in range(150):
         state = [rng.choice((0, 1, None, None, None)) for _ in range(12)]
         fitting = [a for a in answers if all(s is None or s == v for s, v in zip(state, a, strict=True))]
+        arrays_form = tuple(-1 if v is None else v for v in state)
         for read in (rule.look, rule.read):
             try:
                 decided = read(state)
             except Broken:
                 assert not fitting, state
+                with pytest.raises(Broken):
+                    read(arrays_form)
                 continue
+            assert read(arrays_form) == decided, state
             for i, v in decided:
                 assert all(a[i] == v for a in fitting), (state, i, v)
 

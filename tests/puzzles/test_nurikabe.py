@@ -82,7 +82,8 @@ def test_the_kit_counts_what_brute_force_counts_on_both_backends(seed: int) -> N
 
 def test_a_look_of_the_islands_rule_never_contradicts_an_answer() -> None:
     """Random partial states of 3×3 grids with two numbers: what a look decides, every answer that extends the
-    state agrees with; a look that finds the rule broken has no such answer."""
+    state agrees with; a look that finds the rule broken has no such answer. The arrays' form of a state (-1 open,
+    a tuple: ``takes_arrays``) reads the same."""
     rng = random.Random(1)
     cells = tuple((r, c) for r in range(3) for c in range(3))
     for _ in range(60):
@@ -98,7 +99,10 @@ def test_a_look_of_the_islands_rule_never_contradicts_an_answer() -> None:
                 decided = rule.look(state)
             except Broken:
                 assert not fitting, (numbers, state)
+                with pytest.raises(Broken):
+                    rule.look(tuple(-1 if v is None else v for v in state))
                 continue
+            assert rule.look(tuple(-1 if v is None else v for v in state)) == decided
             for i, v in decided:
                 assert all(a[i] == v for a in fitting), (numbers, state, i, v)
 
