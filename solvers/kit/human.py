@@ -32,6 +32,7 @@ from solvers.techniques.human import (
     Step,
     Technique,
     Trials,
+    cell_name,
     cells_named,
 )
 
@@ -74,10 +75,18 @@ def _worded(model: Model, rule: Any, members: Sequence[int], values: list[int | 
         return f"{rule.says}: {said}"
     left = len(forced)
     placed = list(dict.fromkeys(keys[i] for i, v in zip(members, values, strict=True) if v))
-    full = f"{layout.say(placed, 1)} already" if placed else "it takes none"
+    full = f"{_it(model, rule, layout.say(placed, 1))} already" if placed else "it takes none"
     why = (full if forced[0][1] == 0 else
            f"only {'one place is' if left == 1 else f'{left} places are'} left for it")
     return f"{rule.says}, and {why}: {said}"
+
+
+def _it(model: Model, rule: Count, said: str) -> str:
+    """``said`` of a rule on one cell, that cell called "it": "r1c3 holds one number, and it is 4 already", not
+    "…, and r1c3 is 4 already"."""
+    where = model.where(rule)
+    name = f"{cell_name(where[0])} " if len(where) == 1 else None
+    return f"it {said[len(name):]}" if name and rule.says.startswith(name) and said.startswith(name) else said
 
 
 def _every_rule(model: Model, state: GridState) -> list[Step]:

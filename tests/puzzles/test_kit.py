@@ -157,5 +157,10 @@ def test_a_rules_hint_reads_as_a_sentence() -> None:
     message, = (s.message for s in human._every_rule(empty, human.start(empty)))
     assert message == "no stars here, and it takes none: r1c1, r1c2 are empty"
     digits = Digits("d", 1, 2, 3)
+    one = Model(digits, (Count(((0, 1, 1), (0, 1, 2), (0, 1, 3)), 1, 1, "one", "r1c2 holds one number"),))
+    state = human.start(one)
+    state.values[one.index[(0, 1, 2)]] = 1
+    message, = (s.message for s in human._every_rule(one, state))
+    assert message == "r1c2 holds one number, and it is 2 already: r1c2 is not 1 or 3"  # the cell not named twice
     assert digits.say([(0, 0, 1), (0, 1, 1), (0, 0, 2), (0, 1, 2)], 0) == "r1c1, r1c2 are not 1 or 2"
     assert digits.say([(0, 0, 1), (0, 0, 3), (0, 1, 3)], 0) == "r1c1 is not 1 or 3; r1c2 is not 3"
