@@ -7,11 +7,13 @@ import random
 
 import pytest
 
+from generators.registry import TYPES
 from solvers.common import Deadline
 from solvers.kit import human
 from solvers.kit.human import kit_hint
 from solvers.kit.rules import Cells, Connected, Count, Digits, Layers, Model, Prover, check
 from solvers.kit.solving import solve
+from tests import golden
 
 
 def brute_force(model: Model) -> list[dict]:
@@ -164,3 +166,19 @@ def test_a_rules_hint_reads_as_a_sentence() -> None:
     assert message == "r1c2 holds one number, and it is 2 already: r1c2 is not 1 or 3"  # the cell not named twice
     assert digits.say([(0, 0, 1), (0, 1, 1), (0, 0, 2), (0, 1, 2)], 0) == "r1c1, r1c2 are not 1 or 2"
     assert digits.say([(0, 0, 1), (0, 0, 3), (0, 1, 3)], 0) == "r1c1 is not 1 or 3; r1c2 is not 3"
+
+
+@pytest.mark.parametrize("type_name", [name for name in golden.graded_types() if TYPES[name].model is not None])
+def test_only_a_lazy_rule_adds_cuts(type_name: str) -> None:
+    """The SAT prover asks only rules with a true ``lazy`` for cuts (``Encoding``): on a recorded puzzle of every kit
+    genre, no other rule ever has one, under random complete values of its keys."""
+    kind = TYPES[type_name]
+    rng = random.Random(type_name)
+    for line in golden.load(type_name)[:2]:
+        model = kind.model(kind.puzzle_model(**line["puzzle"]))
+        for rule in model.rules:
+            if getattr(rule, "lazy", False):
+                continue
+            lits = list(range(1, len(rule.cells) + 1))
+            for _ in range(3):
+                assert rule.cuts([rng.randint(0, 1) for _ in lits], lits) == [], (type_name, rule.code)
