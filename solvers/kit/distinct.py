@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
+from typing import ClassVar
 
 from solvers.common import Cell
 from solvers.kit.rules import Broken, Key, Values
@@ -28,15 +29,16 @@ class Distinct:
     given: bool = False
     cells: tuple[Key, ...] = field(init=False)
     quiet_above = 1  # with more open keys it decides nothing and breaks nothing (``solvers.kit.arrays`` skips it)
+    takes_arrays: ClassVar[bool] = True
 
     def __post_init__(self) -> None:
         if len({len(group) for group in self.groups}) > 1:
             raise ValueError(f"{self.code}: the groups must be of one length")
         object.__setattr__(self, "cells", tuple(key for group in self.groups for key in group))
 
-    def _split(self, values: Sequence[int | None]) -> list[tuple[int | None, ...]]:
+    def _split(self, values: Sequence[int | None]) -> list[Sequence[int | None]]:
         size = len(self.groups[0]) if self.groups else 0
-        return [tuple(values[g * size:(g + 1) * size]) for g in range(len(self.groups))]
+        return [values[g * size:(g + 1) * size] for g in range(len(self.groups))]
 
     def broken_by(self, values: Values) -> bool:
         held = [tuple(values[key] for key in group) for group in self.groups]
@@ -54,19 +56,23 @@ class Distinct:
             sat.add_clause(differ + ([] if guard is None else [-guard]))
 
     def look(self, values: Sequence[int | None]) -> list[tuple[int, int]]:
-        """Two decided groups alike break it; a group alike to a decided one but for one open key decides it."""
-        if values.count(None) > 1:  # then no pair is one decided group and one with a single open key
+        """Two decided groups alike break it; a group alike to a decided one but for one open key decides it. An
+        open key is None, or -1 in the arrays' form (``takes_arrays``), read by slices rather than key by key."""
+        empty = -1 if -1 in values else None
+        if values.count(empty) > 1:  # then no pair is one decided group and one with a single open key
             return []
-        split = self._split(values)
-        if None not in values:
+        split = self._split(tuple(values))
+        if empty is None and None not in values:
             if len(set(split)) < len(split):
                 raise Broken("two of them would be the same")
             return []
-        g, i = next((g, group.index(None)) for g, group in enumerate(split) if None in group)
-        size = len(split[g])
+        at = values.index(empty)
+        size = len(split[0])
+        g, i = divmod(at, size)
+        group = split[g]
         for other in split[:g] + split[g + 1:]:
-            if all(x == y for x, y in zip(split[g], other, strict=True) if x is not None):
-                return [(g * size + i, 1 - other[i])]  # type: ignore[operator]
+            if other[:i] == group[:i] and other[i + 1:] == group[i + 1:]:
+                return [(at, 1 - other[i])]  # type: ignore[operator]
         return []
 
     def cuts(self, values: Sequence[int], lits: Sequence[int]) -> list[list[int]]:

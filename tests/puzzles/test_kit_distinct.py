@@ -60,11 +60,15 @@ def test_the_look_decides_only_what_every_completion_agrees_on(seed: int) -> Non
             full[i] = bit
         if not rule.broken_by(dict(zip(rule.cells, full, strict=True))):
             completions.append(full)
+    arrays_form = tuple(-1 if v is None else v for v in values)  # as ``solvers.kit.arrays`` hands it (takes_arrays)
     try:
         forced = rule.look(values)
     except Broken:
         assert not completions
+        with pytest.raises(Broken):
+            rule.look(arrays_form)
         return
+    assert rule.look(arrays_form) == forced
     for i, value in forced:
         assert all(full[i] == value for full in completions), (values, forced)
     if len(open_) == 1 and len(completions) == 1:
