@@ -120,8 +120,8 @@ class Count:
         return not self.fits(self.ones(values))
 
     def encode(self, sat: SatBackend, lits: Sequence[int], guard: int | None) -> None:
-        weights = Counter(lits)
-        if max(weights.values(), default=1) > 1:
+        if len(set(lits)) < len(lits):  # a key listed twice
+            weights = Counter(lits)
             if self.low != self.high or guard is not None:
                 raise ValueError(f"{self.code}: a weighted count must be exact and always shown")
             sat.add_weighted_equal(list(weights), list(weights.values()), self.low)
