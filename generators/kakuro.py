@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable
+from operator import or_
 
 import numpy as np
 from pydantic import model_validator
@@ -104,7 +105,10 @@ def _alone_after(black: list[list[int]], cells: list[Cell]) -> int:
 
 def _band(black: list[list[int]], r: int) -> list[int]:
     """Per column, 1 where any of the ``BLOCK`` rows from ``r`` is black there."""
-    return [max(column) for column in zip(*black[r:r + BLOCK], strict=True)]
+    band = black[r]
+    for row in black[r + 1:r + BLOCK]:
+        band = list(map(or_, band, row))
+    return band
 
 
 def draw_pattern(rows: int, cols: int, rng: random.Random, longest: int = 9) -> Pattern:

@@ -7,6 +7,7 @@ The board is R×C as puz.link counts it: the outer row and column of clues are n
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from pydantic import BaseModel, Field, model_validator
@@ -78,20 +79,27 @@ class KakuroPuzzle(BaseModel):
         return getattr(self, direction)[r][c]
 
 
+@cache
+def _lines(rows: int, cols: int) -> tuple[tuple[str, tuple[Cell, ...]], ...]:
+    """Every row across, then every column down, as its cells: what ``runs_of`` walks, made once per shape."""
+    return (tuple(("across", tuple((r, c) for c in range(cols))) for r in range(rows))
+            + tuple(("down", tuple((r, c) for r in range(rows))) for c in range(cols)))
+
+
 def runs_of(black: list[list[int]] | tuple[tuple[int, ...], ...]) -> list[tuple[str, tuple[Cell, ...]]]:
     """Each run of white cells of a pattern (1 = black): across runs row by row, then down runs column by column."""
-    rows, cols = len(black), len(black[0])
     found = []
-    lines = [("across", [(r, c) for c in range(cols)]) for r in range(rows)]
-    lines += [("down", [(r, c) for r in range(rows)]) for c in range(cols)]
-    for direction, line in lines:
-        run: list[Cell] = []
-        for r, c in [*line, (-1, -1)]:  # a last cell off the board ends the last run
-            if r >= 0 and not black[r][c]:
-                run.append((r, c))
-            elif run:
-                found.append((direction, tuple(run)))
-                run = []
+    for direction, line in _lines(len(black), len(black[0])):
+        start = -1  # where the run being read began (-1: none)
+        for i, (r, c) in enumerate(line):
+            if not black[r][c]:
+                if start < 0:
+                    start = i
+            elif start >= 0:
+                found.append((direction, line[start:i]))
+                start = -1
+        if start >= 0:
+            found.append((direction, line[start:]))
     return found
 
 
