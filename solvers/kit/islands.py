@@ -136,6 +136,12 @@ class Islands:
                     queue.append(j)
         return order
 
+    def _whole(self, values: Sequence[int]) -> bool:
+        """Whether every island of a size in the complete ``values`` has its size: read on bit masks, before any
+        fault is listed (most models the SAT solver offers break only a few of a genre's sizes)."""
+        size, parts = self.size or 0, self.plane.parts(self.plane.masks(values, self.value)[0])
+        return all(part.bit_count() == size or self.at_least and part.bit_count() > size for part in parts)
+
     def broken_by(self, values: Mapping[Key, int]) -> bool:
         return bool(self._faults([values[key] for key in self.cells], closed=False))
 
@@ -167,6 +173,8 @@ class Islands:
                         sat.add_clause([-holds[i], -holds[j], -holds[k]])  # type: ignore[attr-defined]
 
     def cuts(self, values: Sequence[int], lits: Sequence[int]) -> list[list[int]]:
+        if self.size is not None and self._whole(values):
+            return []
         holds = [lit if self.value else -lit for lit in lits]
         return [[-holds[i] for i in leave] + [holds[j] for j in join]
                 for _, _, leave, join in self._faults(values, closed=False)]

@@ -245,3 +245,17 @@ def test_the_picture_shows_givens_answer_and_regions() -> None:
     assert "Fillomino 6×6" in svg and ">4</text>" in svg and "solved-digit" in svg
     assert render(puzzle, None, play=True).count('data-cell="') == 36
     assert PUZZLE_TYPE.check is check
+
+
+def test_the_quick_look_before_cuts_finds_a_broken_island_exactly_when_the_faults_do() -> None:
+    """``Islands._whole`` (bit masks, before the SAT refinement lists faults) on random complete grids, islands of a
+    size or at least a size, cells in reading order or not."""
+    rng = random.Random(4)
+    for _ in range(2000):
+        rows, cols = rng.randint(1, 6), rng.randint(1, 6)
+        cells = tuple((r, c, 3) for r in range(rows) for c in range(cols))
+        if rng.random() < 0.3:
+            cells = tuple(rng.sample(cells, len(cells)))
+        rule = Islands(cells, rng.randint(0, 1), {}, "s", "s", size=rng.randint(1, 5), at_least=rng.random() < 0.3)
+        values = [int(rng.random() < 0.5) for _ in cells]
+        assert rule._whole(values) == (not rule._faults(values, closed=False)), values
