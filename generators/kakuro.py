@@ -115,7 +115,8 @@ def draw_pattern(rows: int, cols: int, rng: random.Random, longest: int = 9) -> 
     """Black cells with rotational symmetry; a white BLOCK×BLOCK square gets a black cell, a white cell alone in
     its row or column goes black, a run longer than ``longest`` gets a black cell inside; white cells apart from
     the largest piece go black (the pieces mirror each other, so the pattern stays symmetric, and no other run
-    changes); drawn again until that piece is at least ``MIN_WHITE`` of the board and its own mirror. Where a
+    changes); drawn again until that piece is at least ``MIN_WHITE`` of the board and its own mirror (given up at
+    the end of a round of fixes that leaves the largest piece under that share). Where a
     black cell may go, it goes where it leaves the fewest white cells alone (a long run is cut leaving two cells
     or more each side), so that few cells go black and a draw is rarely thrown away."""
     while True:
@@ -158,6 +159,8 @@ def draw_pattern(rows: int, cols: int, rng: random.Random, longest: int = 9) -> 
                     cut = 2 if len(run) >= 5 else 1
                     paint_best(list(run[cut:len(run) - cut]))
                     changed = True
+            if changed and len(_largest_piece(black)) < MIN_WHITE * rows * cols:
+                break  # painting only shrinks the white pieces: this draw can no longer keep enough white
         piece = _largest_piece(black)
         if piece and (rows - 1 - min(piece)[0], cols - 1 - min(piece)[1]) in piece \
                 and len(piece) >= MIN_WHITE * rows * cols:
