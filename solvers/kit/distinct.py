@@ -28,6 +28,7 @@ class Distinct:
     clue: Hashable | None = None
     given: bool = False
     cells: tuple[Key, ...] = field(init=False)
+    parts: tuple[slice, ...] = field(init=False, repr=False, compare=False)  # each group's positions in ``cells``
     quiet_above = 1  # with more open keys it decides nothing and breaks nothing (``solvers.kit.arrays`` skips it)
     takes_arrays: ClassVar[bool] = True
 
@@ -35,10 +36,8 @@ class Distinct:
         if len({len(group) for group in self.groups}) > 1:
             raise ValueError(f"{self.code}: the groups must be of one length")
         object.__setattr__(self, "cells", tuple(key for group in self.groups for key in group))
-
-    def _split(self, values: Sequence[int | None]) -> list[Sequence[int | None]]:
         size = len(self.groups[0]) if self.groups else 0
-        return [values[g * size:(g + 1) * size] for g in range(len(self.groups))]
+        object.__setattr__(self, "parts", tuple(slice(g * size, (g + 1) * size) for g in range(len(self.groups))))
 
     def broken_by(self, values: Values) -> bool:
         held = [tuple(values[key] for key in group) for group in self.groups]
@@ -61,7 +60,8 @@ class Distinct:
         empty = -1 if -1 in values else None
         if values.count(empty) > 1:  # then no pair is one decided group and one with a single open key
             return []
-        split = self._split(tuple(values))
+        whole = tuple(values)
+        split = [whole[part] for part in self.parts]
         if empty is None and None not in values:
             if len(set(split)) < len(split):
                 raise Broken("two of them would be the same")
