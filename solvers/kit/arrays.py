@@ -50,11 +50,6 @@ class Compiled:
     givens: list[tuple[int, int, int]] = field(default_factory=list)  # (given rule, key, value): set while shown
     taken: list[Callable[[list[int]], tuple[int, ...]] | None] = field(default_factory=list)  # ``takes_arrays`` rules' keys
 
-    def __post_init__(self) -> None:
-        self.taken = [itemgetter(*cells) if table is None and len(cells) > 1 and getattr(rule, "takes_arrays", False)
-                      else None for rule, table, cells in zip(self.model.rules, self.tables, self.model.flat.cells,
-                                                              strict=True)]
-
     @classmethod
     def of(cls, model: Model) -> Compiled:
         flat = model.flat
@@ -72,11 +67,13 @@ class Compiled:
         else:
             counts_at = [[k for k in ks if tables[k] is not None] for ks in flat.at]
             quiet_at = [[k for k in ks if tables[k] is None and quiet[k] < len(model.rules[k].cells)] for ks in flat.at]
+        taken = [itemgetter(*cells) if table is None and len(cells) > 1 and getattr(rule, "takes_arrays", False) else None
+                 for rule, table, cells in zip(model.rules, tables, flat.cells, strict=True)]
         return cls(model, tables, counts_at, loops[0] if loops else -1,
                    ends, {frozenset(pair): i for i, pair in ends.items()}, 1 + max((max(p) for p in ends.values()), default=0),
                    quiet, quiet_at,
                    not loops or getattr(model.rules[loops[0]], "early", True),
-                   flat.given_by)
+                   flat.given_by, taken)
 
 
 _last: list[Compiled] = []
