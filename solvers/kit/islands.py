@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from solvers.common import Cell
-from solvers.kit.rules import Broken, Key, Model, Rule
+from solvers.kit.rules import Broken, Key, Model, Rule, open_as_none
 from solvers.techniques.human import Contradiction, GridState, Step, Technique, cell_name, cells_named
 
 COMPLETE, EXIT, JOIN, REACH, CRITICAL = "complete", "exit", "join", "reach", "critical"  # an island of a size's readings
@@ -183,7 +183,7 @@ class Islands:
         """Islands of a size: the readings COMPLETE, EXIT and JOIN (REACH is ``read``'s, a person's deeper look)."""
         if self.size is not None:
             return [(i, v) for i, (v, _, _) in sorted(self.reading(values, deep=False).items())]
-        values = [None if v is None or v < 0 else v for v in values]
+        values = open_as_none(values)
         for i, _ in self.seeds:  # a numbered cell holds the value, decided or not yet
             if values[i] == 1 - self.value:
                 raise Broken("a numbered cell is not on an island")

@@ -62,6 +62,11 @@ def shows(clue: Hashable | None, shown: Iterable[Hashable] | None) -> bool:
     return clue is None or shown is None or clue in shown
 
 
+def open_as_none(values: Sequence[int | None]) -> list[int | None]:
+    """``values`` with every open key None, from either form a ``takes_arrays`` rule is handed (None or -1 open)."""
+    return [None if v is None or v < 0 else v for v in values]
+
+
 def touches(clue: Hashable | None, gone: Iterable[Hashable]) -> bool:
     """Whether a rule reading ``clue`` reads one of the clues ``gone``."""
     if isinstance(clue, Clues):

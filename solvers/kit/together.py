@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 from solvers.common import Cell
 from solvers.kit.counts_kernel import BROKEN, NOTHING, count_table
 from solvers.kit.reading import group_reading
-from solvers.kit.rules import Broken, Count, Key, Values
+from solvers.kit.rules import Broken, Count, Key, Values, open_as_none
 from solvers.sat import SatBackend
 
 
@@ -64,7 +64,7 @@ class Together:
     def look(self, values: Sequence[int | None]) -> list[tuple[int, int]]:
         memo = tuple(values)
         if memo not in self._seen:
-            self._seen[memo] = self._read([None if v is None or v < 0 else v for v in values])
+            self._seen[memo] = self._read(open_as_none(values))
         forced = self._seen[memo]
         if forced is None:
             raise Broken("no way of drawing these lines keeps all of it")
