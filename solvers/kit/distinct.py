@@ -58,11 +58,12 @@ class Distinct:
         """Two decided groups alike break it; a group alike to a decided one but for one open key decides it. An
         open key is None, or -1 in the arrays' form (``takes_arrays``), read by slices rather than key by key."""
         empty = -1 if -1 in values else None
-        if values.count(empty) > 1:  # then no pair is one decided group and one with a single open key
+        opened = values.count(empty)
+        if opened > 1:  # then no pair is one decided group and one with a single open key
             return []
         whole = tuple(values)
         split = [whole[part] for part in self.parts]
-        if empty is None and None not in values:
+        if not opened:
             if len(set(split)) < len(split):
                 raise Broken("two of them would be the same")
             return []
