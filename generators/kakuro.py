@@ -119,6 +119,7 @@ def draw_pattern(rows: int, cols: int, rng: random.Random, longest: int = 9) -> 
     the end of a round of fixes that leaves the largest piece under that share). Where a
     black cell may go, it goes where it leaves the fewest white cells alone (a long run is cut leaving two cells
     or more each side), so that few cells go black and a draw is rarely thrown away."""
+    enough = MIN_WHITE * rows * cols
     while True:
         black = [[0] * cols for _ in range(rows)]
 
@@ -159,12 +160,12 @@ def draw_pattern(rows: int, cols: int, rng: random.Random, longest: int = 9) -> 
                     cut = 2 if len(run) >= 5 else 1
                     paint_best(list(run[cut:len(run) - cut]))
                     changed = True
-            if changed and len(_largest_piece(black)) < MIN_WHITE * rows * cols:
+            if changed and len(_largest_piece(black)) < enough:
                 break  # painting only shrinks the white pieces: this draw can no longer keep enough white
-        piece = _largest_piece(black)
-        if piece and (rows - 1 - min(piece)[0], cols - 1 - min(piece)[1]) in piece \
-                and len(piece) >= MIN_WHITE * rows * cols:
-            return tuple(tuple(int((r, c) not in piece) for c in range(cols)) for r in range(rows))
+        else:
+            piece = _largest_piece(black)
+            if piece and (rows - 1 - min(piece)[0], cols - 1 - min(piece)[1]) in piece and len(piece) >= enough:
+                return tuple(tuple(int((r, c) not in piece) for c in range(cols)) for r in range(rows))
 
 
 def fill(pattern: Pattern, rng: random.Random) -> list[list[int]] | None:
