@@ -40,6 +40,8 @@ LONGEST = {"easy": 5, "medium": 6}  # the longest run drawn per level: long runs
 BLOCK = 3  # no BLOCK×BLOCK square of white cells: wide open areas are what leaves sums ambiguous
 OPTIONS = 8  # ways to fill a run's free cells weighed when it is chosen
 REPAIRS = 40  # digit changes tried on one fill before another is drawn
+HOPELESS = 0.45  # a built fill leaving this share of its white cells open is drawn again, not repaired
+WEIGHED = 2  # cells whose best digit each repair weighs, keeping the one that leaves the fewest cells open
 MADE = ("easy", "medium")  # the levels generated; hard is graded (a puzzle needing trials) but not made
 PEOPLE = HumanSolver((
     Level("easy", (kit_human.RULE,)),
@@ -251,10 +253,11 @@ class Runs:
     def totals(self, digits: list[list[int]]) -> np.ndarray:
         return np.array([sum(digits[r][c] for r, c in run) for run in self.runs], np.int64)
 
-    def open(self, digits: list[list[int]], deeper: bool) -> list[int]:
-        """The cells (by index) the runs read alone leave more than one digit; [] when they solve the puzzle."""
+    def open(self, totals: np.ndarray, deeper: bool) -> list[int]:
+        """The cells (by index) the runs with these totals, read alone, leave more than one digit; [] when they
+        solve the puzzle."""
         masks = np.full(len(self.cells), FULL, np.int64)
-        self.follow(self.totals(digits), masks, self.every, deeper)
+        self.follow(totals, masks, self.every, deeper)
         return np.flatnonzero(masks & (masks - 1)).tolist()
 
     def digit(self, digits: list[list[int]], i: int) -> int:
@@ -301,18 +304,21 @@ def build(runs: Runs, digits: list[list[int]], rng: random.Random, ways: int, de
         masks = best[2]
 
 
-def _best_change(runs: Runs, digits: list[list[int]], i: int, rng: random.Random, deeper: bool) -> list[int]:
-    """Give cell ``i`` the digit (of those its runs leave it) after which the runs alone leave the fewest cells
-    open; returns those cells."""
-    r, c = runs.cells[i]
-    best = (len(runs.cells) + 1, digits[r][c], list(range(len(runs.cells))))
-    for d in rng.sample(runs.free_digits(digits, i, {}) or [digits[r][c]], len(runs.free_digits(digits, i, {})) or 1):
-        digits[r][c] = d
-        left = runs.open(digits, deeper)
-        if len(left) < best[0] or len(left) == best[0] and rng.random() < 0.5:
-            best = (len(left), d, left)
-    digits[r][c] = best[1]
-    return best[2]
+def _best_change(runs: Runs, digits: list[list[int]], totals: np.ndarray, i: int, rng: random.Random,
+                 deeper: bool) -> tuple[list[int], int]:
+    """The digit for cell ``i`` (of those its runs leave it) after which the runs alone leave the fewest cells
+    open, and those cells; ``digits`` and ``totals`` are as they were on return."""
+    was = digits[runs.cells[i][0]][runs.cells[i][1]]
+    best: tuple[list[int], int] | None = None
+    options = runs.free_digits(digits, i, {})  # the digit it holds is one of them
+    for d in rng.sample(options, len(options)):
+        totals[runs.of[i]] += d - was
+        left = runs.open(totals, deeper)
+        totals[runs.of[i]] -= d - was
+        if best is None or len(left) < len(best[0]) or len(left) == len(best[0]) and rng.random() < 0.5:
+            best = (left, d)
+    assert best is not None
+    return best
 
 
 class KakuroGenre:
@@ -338,14 +344,22 @@ class KakuroGenre:
         changes do not get there."""
         deeper = self.level != "easy"
         build(runs, digits, rng, OPTIONS, deeper)
-        open_cells = runs.open(digits, deeper)
+        totals = runs.totals(digits)
+        open_cells = runs.open(totals, deeper)
+        if len(open_cells) > HOPELESS * len(runs.cells):
+            return False
         for _ in range(REPAIRS):
             self.deadline.check()
             if not open_cells:
-                return not deeper or bool(runs.open(digits, False))
+                return not deeper or bool(runs.open(totals, False))
             shut = set(range(len(runs.cells))) - set(open_cells)
             edge = [i for i in open_cells if any(j in shut for k in runs.of[i] for j in runs.members[k])]
-            open_cells = _best_change(runs, digits, rng.choice(edge or open_cells), rng, deeper)
+            weighed = rng.sample(edge or open_cells, min(WEIGHED, len(edge or open_cells)))
+            open_cells, d, i = min(((*_best_change(runs, digits, totals, i, rng, deeper), i) for i in weighed),
+                                   key=lambda change: len(change[0]))
+            r, c = runs.cells[i]
+            totals[runs.of[i]] += d - digits[r][c]
+            digits[r][c] = d
         return False
 
     def clues(self, pattern: Pattern, answer: Answer) -> list[Cell]:
