@@ -119,6 +119,10 @@ def merged(puzzle: KillerSudokuPuzzle, k: int, j: int) -> KillerSudokuPuzzle:
     return KillerSudokuPuzzle(givens=puzzle.givens, cages=sorted(cages, key=lambda cage: cage.cells[0]))
 
 
+def union(puzzle: KillerSudokuPuzzle, k: int, j: int) -> frozenset[tuple[int, int]]:
+    return frozenset([*puzzle.cages[k].cells, *puzzle.cages[j].cells])
+
+
 def harder(level: str) -> Adjust[KillerSudokuPuzzle, KillerSudokuAnswer]:
     """The adjustment toward ``level`` of a draw a lower level solves: neighbouring cages merge one pair at a time
     (a cage's sum over more cells tells less), each merge kept while a lower level still solves the puzzle (so it
@@ -131,8 +135,9 @@ def harder(level: str) -> Adjust[KillerSudokuPuzzle, KillerSudokuAnswer]:
         if graded.level not in LEVELS or LEVELS.index(graded.level) >= rank:
             return None
         puzzle, grid = generated.puzzle, generated.solution.digits
+        past: list[frozenset[tuple[int, int]]] = []  # merged cages that took the puzzle past the level
         while True:
-            pairs = merges(puzzle, grid)
+            pairs = [(k, j) for k, j in merges(puzzle, grid) if not any(cells <= union(puzzle, k, j) for cells in past)]
             rng.shuffle(pairs)
             for k, j in pairs[:MERGE_TRIES]:
                 tried = merged(puzzle, k, j)
@@ -142,6 +147,7 @@ def harder(level: str) -> Adjust[KillerSudokuPuzzle, KillerSudokuAnswer]:
                 if now in LEVELS and LEVELS.index(now) < rank:
                     puzzle = tried
                     break
+                past.append(union(puzzle, k, j))
             else:
                 return None
 
