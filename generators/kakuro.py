@@ -340,8 +340,9 @@ class KakuroGenre:
     def repaired(self, runs: Runs, pattern: Pattern, digits: list[list[int]], rng: random.Random) -> bool:
         """Build the fill, then change digits until the level's reading of the runs solves it (easy: by their
         placed digits; medium: by what their cells may hold, and not by their placed digits alone). A puzzle the
-        level's deductions solve has one answer. False when the draw lands below the level, or ``REPAIRS``
-        changes do not get there."""
+        level's deductions solve has one answer. False when the draw lands below the level, the built fill leaves
+        more than ``HOPELESS`` of its cells open (such fills almost never repair), or ``REPAIRS`` changes do not
+        get there."""
         deeper = self.level != "easy"
         build(runs, digits, rng, OPTIONS, deeper)
         totals = runs.totals(digits)

@@ -120,6 +120,7 @@ def merged(puzzle: KillerSudokuPuzzle, k: int, j: int) -> KillerSudokuPuzzle:
 
 
 def union(puzzle: KillerSudokuPuzzle, k: int, j: int) -> frozenset[tuple[int, int]]:
+    """The cells of cages ``k`` and ``j``: what a merge is remembered by once the cages are renumbered."""
     return frozenset([*puzzle.cages[k].cells, *puzzle.cages[j].cells])
 
 
@@ -128,7 +129,9 @@ def harder(level: str) -> Adjust[KillerSudokuPuzzle, KillerSudokuAnswer]:
     (a cage's sum over more cells tells less), each merge kept while a lower level still solves the puzzle (so it
     stays unique), until a merge leaves a puzzle only ``level`` solves. One grade tells both: its path takes a
     harder technique only where the easier ones are stuck. None for a draw above the level, or when none of
-    ``MERGE_TRIES`` merges keeps it solvable (Solo's way)."""
+    ``MERGE_TRIES`` merges keeps it solvable (Solo's way). A merge past the level is not tried again on the draw,
+    nor one whose cage holds its cells: a merge takes a sum away, so it tells no more than the puzzle past the
+    level did."""
     rank = LEVELS.index(level)
 
     def adjust(generated: Generated, graded: Grade, rng: random.Random, deadline: Deadline) -> Generated | None:
