@@ -13,13 +13,16 @@ import pytest
 from pydantic import ValidationError
 
 from bench.stats import spearman
+from generators import killer_sudoku as killer
 from generators.killer_sudoku import DIFFICULTY, MERGED_CAGE, KillerSudokuParams, check, generate_puzzle, solve
+from generators.pipeline import Generated
 from solvers.common import Deadline
 from solvers.killer_sudoku.picture import render
 from solvers.killer_sudoku.rules import KillerCage, KillerSudokuAnswer, KillerSudokuPuzzle, fillings
 from solvers.killer_sudoku.tatham import parse_tatham
 from solvers.killer_sudoku.techniques import SOLVER, board_of, fitting, grade
 from solvers.sudoku.techniques import bit
+from solvers.techniques.human import Grade
 from tests.conftest import REFERENCE, read_jsonl
 
 RULES = {"row-repeats", "column-repeats", "box-repeats", "cage-sum", "given"}
@@ -173,6 +176,46 @@ def test_without_givens_medium_merges_cages_until_a_medium_technique_is_needed()
     assert made.difficulty is not None and made.difficulty.level == "medium"
     assert solve(made.puzzle, 2, Deadline.after(20), "z3").count == 1
     assert check(made.puzzle, made.solution) == []
+
+
+def test_a_merge_past_the_level_is_not_tried_again_on_its_draw(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each merge the walk grades, with its cells and whether it went past the level: after one went past, no
+    later merge of that draw holds all its cells (it could only tell less)."""
+    Cells = frozenset[tuple[int, int]]
+    tried: list[tuple[Cells, bool]] = []
+    merging: list[Cells] = []
+
+    def merged(puzzle: KillerSudokuPuzzle, k: int, j: int) -> KillerSudokuPuzzle:
+        merging.append(killer.union(puzzle, k, j))
+        return real_merged(puzzle, k, j)
+
+    def graded(puzzle: KillerSudokuPuzzle, deadline: Deadline) -> Grade:
+        found = grade(puzzle, deadline)
+        if merging:
+            tried.append((merging.pop(), found.level is None))  # past expert, the top level
+        return found
+
+    real_merged = killer.merged
+    monkeypatch.setattr(killer, "merged", merged)
+    monkeypatch.setattr(killer, "grade", graded)
+    draws: list[list[tuple[Cells, bool]]] = []
+    adjust = killer.harder("expert")
+
+    def one_draw(generated: Generated, level: Grade, rng: random.Random, deadline: Deadline) -> Generated | None:
+        tried.clear()
+        made = adjust(generated, level, rng, deadline)
+        draws.append(tried[:])
+        return made
+
+    monkeypatch.setattr(killer, "harder", lambda level: one_draw)
+    for seed in range(20):  # until enough merges went past the level to tell
+        generate_puzzle(KillerSudokuParams(difficulty="expert", givens=False), seed, Deadline.after(120))
+        if sum(past for draw in draws for _, past in draw) >= 30:
+            break
+    assert sum(past for draw in draws for _, past in draw) >= 30
+    for draw in draws:
+        for at, (cells, past) in enumerate(draw):
+            assert not past or not any(cells <= later for later, _ in draw[at + 1:])
 
 
 def test_the_picture_draws_dashed_cages_sums_and_the_solution() -> None:
