@@ -6,13 +6,17 @@ levels), hints, and the picture."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
+import numpy as np
 import pytest
 
+from generators import kakuro
 from generators.kakuro import (
     DIFFICULTY,
     PEOPLE,
     KakuroParams,
+    Runs,
     check,
     draw_pattern,
     fill,
@@ -130,6 +134,36 @@ def test_each_level_is_made_at_the_largest_size_unique_and_at_its_level(level: s
     for backend in ("cadical", "z3"):
         outcome = solve(made.puzzle, 2, Deadline.after(60), backend)
         assert outcome.complete and outcome.count == 1, backend
+
+
+def test_a_hopeless_fill_is_drawn_again_without_repairs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Per draw, the cells the built fill leaves open and the repairs tried: a fill leaving more than ``HOPELESS``
+    of its white cells open gets none, and the others may."""
+    draws: list[list[int]] = []  # per draw: white cells, open after the build, repairs
+
+    def build(runs: Runs, *args: Any) -> None:
+        real_build(runs, *args)
+        draws.append([len(runs.cells)])
+
+    def opened(runs: Runs, totals: np.ndarray, deeper: bool) -> list[int]:
+        found = real_open(runs, totals, deeper)
+        if len(draws[-1]) == 1:
+            draws[-1] += [len(found), 0]
+        return found
+
+    def change(*args: Any) -> tuple[list[int], int]:
+        draws[-1][2] += 1
+        return real_change(*args)
+
+    real_build, real_open, real_change = kakuro.build, Runs.open, kakuro._best_change
+    monkeypatch.setattr(kakuro, "build", build)
+    monkeypatch.setattr(Runs, "open", opened)
+    monkeypatch.setattr(kakuro, "_best_change", change)
+    generate_puzzle(KakuroParams(size=14, difficulty="easy"), 0, Deadline.after(120))
+    hopeless = [draw for draw in draws if draw[1] > kakuro.HOPELESS * draw[0]]
+    assert hopeless and len(hopeless) < len(draws)
+    assert all(repairs == 0 for _, _, repairs in hopeless)
+    assert any(repairs for white, left, repairs in draws if left <= kakuro.HOPELESS * white)
 
 
 def test_hard_is_graded_not_generated() -> None:
