@@ -1,15 +1,15 @@
 """Killer Sudoku: fill the 9×9 grid with digits 1..9, each once in every row, column and 3×3 box; the digits of
 each cage (dashed outline) differ and sum to its total; given digits stay.
 
-The model is the kit's (not Sudoku's compiled engine): the Sudoku units as counts, and each cage a tuple rule
-over the orders of its digit sets (``solvers.kit.tuples``), for the checker and both SAT backends. A person's
-levels are Sudoku's techniques with cage techniques (``solvers.killer_sudoku.techniques``).
+The model is the kit's (not Sudoku's compiled engine): the Sudoku units as counts, and each cage Kakuro's run rule
+(``solvers.kit.sums.Sum``: each digit at most once, and one of the digit sets that make the total), for the checker
+and both SAT backends; its encoding by digit sets gives a solver far fewer clauses than every order of them would.
+A person's levels are Sudoku's techniques with cage techniques (``solvers.killer_sudoku.techniques``).
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
 from functools import lru_cache
 
 from pydantic import BaseModel, Field, model_validator
@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field, model_validator
 from solvers.common import Cell, grid_shape_violations
 from solvers.kit.latin import latin_rules
 from solvers.kit.rules import Count, Digits, Model, Rule
-from solvers.kit.tuples import Tuples
+from solvers.kit.sums import Sum
 from solvers.techniques.human import cell_name, cells_named
 
 N, BOX = 9, 3
@@ -53,22 +53,15 @@ class KillerSudokuAnswer(BaseModel):
     digits: list[list[int]] = Field(description="9×9 digits 1..9 (the givens included).")
 
 
-def fillings(cage: KillerCage) -> Iterator[tuple[int, ...]]:
-    """Every order of every set of different digits that sums to the cage's total."""
-    for digits in itertools.combinations(range(1, N + 1), len(cage.cells)):
-        if sum(digits) == cage.sum:
-            yield from itertools.permutations(digits)
-
-
 @lru_cache(maxsize=RULES_KEPT)
-def _cage_rule(group: tuple[Cell, ...], total: int) -> Tuples:
-    """One rule object per cage, so the models of puzzles that share the cage share its fillings."""
-    return Tuples(group, N, tuple(fillings(KillerCage(cells=list(group), sum=total))), "cage-sum",
-                  f"the cage {total} at {cells_named(group)} sums to {total} with different digits", placed_only=True)
+def _cage_rule(group: tuple[Cell, ...], total: int) -> Sum:
+    """One rule object per cage, so the models of puzzles that share the cage share it."""
+    return Sum(group, N, total, "cage-sum", f"the cage {total} at {cells_named(group)} sums to {total} with "
+               "different digits", placed_only=True)
 
 
 def model(puzzle: KillerSudokuPuzzle) -> Model:
-    """Sudoku's units as counts over one-hot keys, each given a count shown, and each cage a tuple rule."""
+    """Sudoku's units as counts over one-hot keys, each given a count shown, and each cage a sum rule."""
     rules: list[Rule] = []
     cells, units = latin_rules(N, "one-digit", "digit", BOX)
     for r, c in itertools.product(range(N), repeat=2):
