@@ -260,6 +260,12 @@ class Runs:
         self.follow(totals, masks, self.every, deeper)
         return np.flatnonzero(masks & (masks - 1)).tolist()
 
+    def change(self, digits: list[list[int]], totals: np.ndarray, i: int, d: int) -> None:
+        """Cell ``i`` takes ``d``, its runs' totals following."""
+        r, c = self.cells[i]
+        totals[self.of[i]] += d - digits[r][c]
+        digits[r][c] = d
+
     def digit(self, digits: list[list[int]], i: int) -> int:
         return digits[self.cells[i][0]][self.cells[i][1]]
 
@@ -308,13 +314,13 @@ def _best_change(runs: Runs, digits: list[list[int]], totals: np.ndarray, i: int
                  deeper: bool) -> tuple[list[int], int]:
     """The digit for cell ``i`` (of those its runs leave it) after which the runs alone leave the fewest cells
     open, and those cells; ``digits`` and ``totals`` are as they were on return."""
-    was = digits[runs.cells[i][0]][runs.cells[i][1]]
+    was = runs.digit(digits, i)
     best: tuple[list[int], int] | None = None
     options = runs.free_digits(digits, i, {})  # the digit it holds is one of them
     for d in rng.sample(options, len(options)):
-        totals[runs.of[i]] += d - was
+        runs.change(digits, totals, i, d)
         left = runs.open(totals, deeper)
-        totals[runs.of[i]] -= d - was
+        runs.change(digits, totals, i, was)
         if best is None or len(left) < len(best[0]) or len(left) == len(best[0]) and rng.random() < 0.5:
             best = (left, d)
     assert best is not None
@@ -355,12 +361,11 @@ class KakuroGenre:
                 return not deeper or bool(runs.open(totals, False))
             shut = set(range(len(runs.cells))) - set(open_cells)
             edge = [i for i in open_cells if any(j in shut for k in runs.of[i] for j in runs.members[k])]
-            weighed = rng.sample(edge or open_cells, min(WEIGHED, len(edge or open_cells)))
+            near = edge or open_cells
+            weighed = rng.sample(near, min(WEIGHED, len(near)))
             open_cells, d, i = min(((*_best_change(runs, digits, totals, i, rng, deeper), i) for i in weighed),
                                    key=lambda change: len(change[0]))
-            r, c = runs.cells[i]
-            totals[runs.of[i]] += d - digits[r][c]
-            digits[r][c] = d
+            runs.change(digits, totals, i, d)
         return False
 
     def clues(self, pattern: Pattern, answer: Answer) -> list[Cell]:

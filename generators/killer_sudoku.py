@@ -140,7 +140,8 @@ def harder(level: str) -> Adjust[KillerSudokuPuzzle, KillerSudokuAnswer]:
         puzzle, grid = generated.puzzle, generated.solution.digits
         past: list[frozenset[tuple[int, int]]] = []  # merged cages that took the puzzle past the level
         while True:
-            pairs = [(k, j) for k, j in merges(puzzle, grid) if not any(cells <= union(puzzle, k, j) for cells in past)]
+            pairs = [(k, j) for k, j in merges(puzzle, grid) for cage in [union(puzzle, k, j)]
+                     if not any(cells <= cage for cells in past)]
             rng.shuffle(pairs)
             for k, j in pairs[:MERGE_TRIES]:
                 tried = merged(puzzle, k, j)
