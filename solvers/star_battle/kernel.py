@@ -135,22 +135,39 @@ def assume(s, e, word, bit, star, ts, te, cell):  # noqa: ANN001, ANN201 (numba)
 
 
 @njit(cache=True)
+def tally(units, s, e, ones, opens):  # noqa: ANN001, ANN201 (numba)
+    """Into ``ones`` and ``opens`` each unit's stars and open cells in the state ``(s, e)``."""
+    for u in range(units.shape[0]):
+        ones[u], opens[u] = 0, 0
+        for i in range(units.shape[1]):
+            ones[u] += popcount(units[u, i] & s[i])
+            opens[u] += popcount(units[u, i] & ~(s[i] | e[i]))
+
+
+@njit(cache=True)
 def trials(geometry, units, s, e, rounds, work):  # noqa: ANN001, ANN201 (numba)
     """Each open cell, row by row, assumed a star, then empty, and followed ``rounds`` rounds: a broken rule
     decides it the other way and the rules go on, passes over the grid until one decides nothing (as the kit's
-    ``trials``), on the state ``(s, e)`` in place; False when the rules then break. ``work``: nine rows."""
+    ``trials``), on the state ``(s, e)`` in place; False when the rules then break. A cell tried since the state
+    last changed is not tried again: its trials would come to the same. ``work``: nine rows."""
     n, w, per = geometry[N], geometry[WIDTH], geometry[PER]
     ts, te, cell = work[4], work[5], work[6]
+    ones, opens = np.empty(units.shape[0], np.int64), np.empty(units.shape[0], np.int64)
+    tally(units, s, e, ones, opens)
+    tried, changes = np.full(n * n, -1, np.int64), 0  # the number of changes when each cell was last tried
     progress = True
     while progress and not done(geometry, s, e):
         progress = False
         for r in range(n):
             for c in range(n):
+                if tried[r * n + c] == changes:
+                    continue
+                tried[r * n + c] = changes
                 word, bit = r // per, np.int64(1) << ((r % per) * w + c)
                 for star in (True, False):
                     if (s[word] | e[word]) & bit:
                         break
-                    verdict = foreseen(geometry, units, s, e, word, bit, star, rounds, work)
+                    verdict = foreseen(geometry, units, s, e, word, bit, star, rounds, work, ones, opens)
                     if verdict == HOLDS:
                         continue
                     if verdict == UNKNOWN:
@@ -161,11 +178,13 @@ def trials(geometry, units, s, e, rounds, work):  # noqa: ANN001, ANN201 (numba)
                     if not follow(geometry, units, ts, te, cell, UNLIMITED, work):
                         return False
                     s[:], e[:], progress = ts, te, True
+                    tally(units, s, e, ones, opens)
+                    changes += 1
     return True
 
 
 @njit(cache=True)
-def foreseen(geometry, units, s, e, word, bit, star, rounds, work):  # noqa: ANN001, ANN201 (numba)
+def foreseen(geometry, units, s, e, word, bit, star, rounds, work, ones, opens):  # noqa: ANN001, ANN201 (numba)
     """What a trial of the open cell ``bit`` (of ``word``) comes to, told without following its rounds where the
     state makes that quick (``HOLDS``, ``BREAKS``; else ``UNKNOWN``: follow them). The state is one the rules
     leave unchanged: a unit holding its stars has no open cell, a unit with open cells has more of them than
@@ -174,17 +193,12 @@ def foreseen(geometry, units, s, e, word, bit, star, rounds, work):  # noqa: ANN
     one, only empties (the cells around it, and the open cells of each unit it completes), and round two decides
     no empty cell, so a trial of two rounds breaks a rule exactly when a unit is left with fewer stars and open
     cells than it needs. Most of a walk's trials are of these kinds, and this is a fraction of following them.
-    ``work``: rows 7 and 8."""
+    ``ones`` and ``opens``: each unit's stars and open cells in the state (``tally``). ``work``: rows 7 and 8."""
     stars, k = geometry[STARS], geometry[WORDS]
     if not star:
         for u in range(units.shape[0]):
-            if units[u, word] & bit:
-                ones, left = 0, -1  # the cell itself is not left open
-                for i in range(k):
-                    ones += popcount(units[u, i] & s[i])
-                    left += popcount(units[u, i] & ~(s[i] | e[i]))
-                if ones + left <= stars:
-                    return UNKNOWN
+            if units[u, word] & bit and ones[u] + opens[u] - 1 <= stars:  # the cell itself is not left open
+                return UNKNOWN
         return HOLDS
     if rounds != 2:
         return UNKNOWN  # a longer trial is followed: that it holds for two rounds tells little
@@ -193,19 +207,16 @@ def foreseen(geometry, units, s, e, word, bit, star, rounds, work):  # noqa: ANN
     cell[word] = bit
     around(geometry, cell, emptied)
     for u in range(units.shape[0]):
-        if units[u, word] & bit:
-            ones = 0
+        if units[u, word] & bit and ones[u] + 1 == stars:
             for i in range(k):
-                ones += popcount(units[u, i] & s[i])
-            if ones + 1 == stars:
-                for i in range(k):
-                    emptied[i] |= units[u, i]
+                emptied[i] |= units[u, i]
+    for i in range(k):
+        emptied[i] = (emptied[i] | cell[i]) & ~(s[i] | e[i])  # the open cells the trial takes
     for u in range(units.shape[0]):
-        ones, left = int((units[u, word] & bit) != 0), 0
+        taken = 0
         for i in range(k):
-            ones += popcount(units[u, i] & s[i])
-            left += popcount(units[u, i] & ~(s[i] | e[i] | emptied[i] | cell[i]))
-        if ones + left < stars:
+            taken += popcount(units[u, i] & emptied[i])
+        if ones[u] + int((units[u, word] & bit) != 0) + opens[u] - taken < stars:
             return BREAKS
     return HOLDS
 
