@@ -192,16 +192,18 @@ def foreseen(geometry, units, s, e, word, bit, star, rounds, work, ones, opens):
     units is left with only as many open cells as stars it lacks; a cell assumed a star decides no star in round
     one, only empties (the cells around it, and the open cells of each unit it completes), and round two decides
     no empty cell, so a trial of two rounds breaks a rule exactly when a unit is left with fewer stars and open
-    cells than it needs. Most of a walk's trials are of these kinds, and this is a fraction of following them.
-    ``ones`` and ``opens``: each unit's stars and open cells in the state (``tally``). ``work``: rows 7 and 8."""
+    cells than it needs, and a longer trial too, which ends there unless round two places a star (a unit left
+    with only as many open cells as stars it lacks). Most of a walk's trials are of these kinds, and this is a
+    fraction of following them. ``ones`` and ``opens``: each unit's stars and open cells in the state (``tally``).
+    ``work``: rows 7 and 8."""
     stars, k = geometry[STARS], geometry[WORDS]
     if not star:
         for u in range(units.shape[0]):
             if units[u, word] & bit and ones[u] + opens[u] - 1 <= stars:  # the cell itself is not left open
                 return UNKNOWN
         return HOLDS
-    if rounds != 2:
-        return UNKNOWN  # a longer trial is followed: that it holds for two rounds tells little
+    if rounds == 1:
+        return UNKNOWN
     cell, emptied = work[7], work[8]
     cell[:] = 0
     cell[word] = bit
@@ -212,13 +214,16 @@ def foreseen(geometry, units, s, e, word, bit, star, rounds, work, ones, opens):
                 emptied[i] |= units[u, i]
     for i in range(k):
         emptied[i] = (emptied[i] | cell[i]) & ~(s[i] | e[i])  # the open cells the trial takes
+    forced = False  # a unit left with only as many open cells as stars it lacks: round two places them
     for u in range(units.shape[0]):
         taken = 0
         for i in range(k):
             taken += popcount(units[u, i] & emptied[i])
-        if ones[u] + int((units[u, word] & bit) != 0) + opens[u] - taken < stars:
+        have, left = ones[u] + int((units[u, word] & bit) != 0), opens[u] - taken
+        if have + left < stars:
             return BREAKS
-    return HOLDS
+        forced |= left > 0 and have + left == stars
+    return UNKNOWN if forced and rounds != 2 else HOLDS
 
 
 @njit(cache=True)
