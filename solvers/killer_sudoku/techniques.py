@@ -36,9 +36,13 @@ GROUPS_KEPT = 256  # placed-digit states whose rule-of-45 groups a puzzle rememb
 
 @dataclass(frozen=True)
 class Cage:
-    cells: tuple[int, ...]  # flat indices
+    cells: tuple[int, ...]  # flat indices, in order
     total: int
-    name: str  # "the cage 15 at r1c1, r1c2"
+
+    @property
+    def name(self) -> str:
+        """"the cage 15 at r1c1, r1c2", worded only when a step is explained (the generator's grades are not)."""
+        return f"the cage {self.total} at {sudoku.board_for(N).names_of(self.cells)}"
 
 
 @dataclass(frozen=True)
@@ -59,9 +63,7 @@ def _regions() -> tuple[tuple[str, tuple[int, ...]], ...]:
 
 
 def board_of(puzzle: KillerSudokuPuzzle, explain: bool = True) -> KillerBoard:
-    cages = tuple(Cage(tuple(sorted(r * N + c for r, c in cage.cells)), cage.sum,
-                       f"the cage {cage.sum} at {sudoku.board_for(N).names_of(sorted(r * N + c for r, c in cage.cells))}")
-                  for cage in puzzle.cages)
+    cages = tuple(Cage(tuple(sorted(r * N + c for r, c in cage.cells)), cage.sum) for cage in puzzle.cages)
     cage_of = [-1] * (N * N)
     for k, cage in enumerate(cages):
         for i in cage.cells:
