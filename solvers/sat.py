@@ -10,6 +10,7 @@ and nothing of it outlives the call that built it.
 
 from __future__ import annotations
 
+import ctypes
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from functools import cache
@@ -177,26 +178,36 @@ class Z3Backend(SatBackend):
             self._solver.add(z3.BoolVal(False, self._ctx))
             return
         ctx = self._ctx.ref()
-        args = (z3.Ast * len(lits))(*[self._lit(x).as_ast() for x in lits])  # type: ignore[attr-defined]
-        clause = z3.BoolRef(z3.Z3_mk_or(ctx, len(lits), args), self._ctx)  # holds a reference while it is asserted
+        clause = self._made(z3.Z3_mk_or(ctx, len(lits), self._asts(lits)))  # holds a reference while it is asserted
         z3.Z3_solver_assert(ctx, self._solver.solver, clause.as_ast())
 
     def _guarded(self, constraint: object, guard: int | None) -> object:
         return constraint if guard is None else self._z3.Implies(self._lit(guard), constraint)
 
+    def _asts(self, lits: Sequence[int]) -> object:
+        return (self._z3.Ast * len(lits))(*[self._lit(x).as_ast() for x in lits])  # type: ignore[attr-defined]
+
+    def _made(self, ast: object) -> object:
+        return self._z3.BoolRef(ast, self._ctx)
+
     def add_at_most(self, lits: Sequence[int], k: int, guard: int | None = None) -> None:
-        bound = self._z3.PbLe([(self._lit(x), 1) for x in lits], k) if lits else self._z3.BoolVal(k >= 0, self._ctx)
+        """Through the C API, as ``add_clause``: z3py's ``PbLe`` coerces every term, most of a Killer model's encoding."""
+        bound = self._z3.BoolVal(k >= 0, self._ctx) if not 0 <= k < len(lits) else \
+            self._made(self._z3.Z3_mk_atmost(self._ctx.ref(), len(lits), self._asts(lits), k))
         self._solver.add(self._guarded(bound, guard))
 
     def add_at_least(self, lits: Sequence[int], k: int, guard: int | None = None) -> None:
-        bound = self._z3.PbGe([(self._lit(x), 1) for x in lits], k) if lits else self._z3.BoolVal(k <= 0, self._ctx)
+        bound = self._z3.BoolVal(k <= 0, self._ctx) if not 0 < k <= len(lits) else \
+            self._made(self._z3.Z3_mk_atleast(self._ctx.ref(), len(lits), self._asts(lits), k))
         self._solver.add(self._guarded(bound, guard))
 
     def add_weighted_equal(self, lits: Sequence[int], weights: Sequence[int], total: int) -> None:
         if not lits:
             self._solver.add(self._z3.BoolVal(total == 0, self._ctx))
         else:
-            self._solver.add(self._z3.PbEq([(self._lit(x), w) for x, w in zip(lits, weights, strict=True)], total))
+            coefficients = (ctypes.c_int * len(weights))(*weights)
+            self._solver.add(self._made(self._z3.Z3_mk_pbeq(self._ctx.ref(), len(lits), self._asts(lits), coefficients,
+                                                            total)))
 
     def solve(self, deadline: Deadline, assumptions: Sequence[int] = ()) -> bool:
         remaining = deadline.remaining()

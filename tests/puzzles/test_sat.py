@@ -18,7 +18,8 @@ def brute_force_count(n: int, clauses, cards, weighted) -> int:
             return bool(bits[abs(lit) - 1]) == (lit > 0)
         if not all(any(true(x) for x in clause) for clause in clauses):
             continue
-        if not all(lo <= sum(true(x) for x in lits) <= hi for lits, lo, hi in cards):
+        if not all(guard is not None and not true(guard) or lo <= sum(true(x) for x in lits) <= hi
+                   for lits, lo, hi, guard in cards):
             continue
         if not all(sum(w for x, w in zip(lits, ws, strict=True) if true(x)) == total for lits, ws, total in weighted):
             continue
@@ -29,11 +30,11 @@ def brute_force_count(n: int, clauses, cards, weighted) -> int:
 def random_instance(rng: random.Random, n: int):
     lit = lambda: rng.choice([1, -1]) * rng.randint(1, n)  # noqa: E731
     clauses = [[lit() for _ in range(rng.randint(1, 3))] for _ in range(rng.randint(0, 6))]
-    cards = []
+    cards = []  # (literals, at least, at most, guard): bounds past either end too, negated literals, a guard at times
     for _ in range(rng.randint(0, 2)):
-        lits = rng.sample(range(1, n + 1), rng.randint(1, n))
-        lo = rng.randint(0, len(lits))
-        cards.append((lits, lo, rng.randint(lo, len(lits))))
+        lits = [v * rng.choice((1, -1)) for v in rng.sample(range(1, n + 1), rng.randint(1, n))]
+        lo = rng.randint(-1, len(lits) + 1)
+        cards.append((lits, lo, rng.randint(lo - 1, len(lits) + 1), rng.choice([None, lit()])))
     weighted = []
     for _ in range(rng.randint(0, 2)):
         lits = rng.sample(range(1, n + 1), rng.randint(1, n))
@@ -45,16 +46,16 @@ def random_instance(rng: random.Random, n: int):
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_model_counts_match_brute_force(backend: str) -> None:
     rng = random.Random(7)
-    for _ in range(60):
+    for _ in range(200):
         n = rng.randint(1, 7)
         clauses, cards, weighted = random_instance(rng, n)
         with make_backend(backend) as sat:
             variables = sat.new_vars(n)
             for clause in clauses:
                 sat.add_clause(clause)
-            for lits, lo, hi in cards:
-                sat.add_at_least(lits, lo)
-                sat.add_at_most(lits, hi)
+            for lits, lo, hi, guard in cards:
+                sat.add_at_least(lits, lo, guard)
+                sat.add_at_most(lits, hi, guard)
             for lits, weights, total in weighted:
                 sat.add_weighted_equal(lits, weights, total)
             found, complete = enumerate_models(sat, variables, 200, Deadline.never())
