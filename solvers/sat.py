@@ -161,8 +161,8 @@ class Z3Backend(SatBackend):
             self._vars[v] = self._z3.Bool(f"v{v}", self._ctx)
         if lit > 0:
             return self._vars[v]
-        if v not in self._negated:
-            self._negated[v] = self._z3.Not(self._vars[v])
+        if v not in self._negated:  # z3's C API, as ``add_clause``: z3py's ``Not`` checks and converts its argument
+            self._negated[v] = self._made(self._z3.Z3_mk_not(self._ctx.ref(), self._vars[v].as_ast()))
         return self._negated[v]
 
     def new_var(self) -> int:
@@ -219,10 +219,22 @@ class Z3Backend(SatBackend):
         if result == self._z3.unknown:
             raise BudgetExceeded("time budget exceeded in z3")
         if result == self._z3.sat:
-            model = self._solver.model()
-            self._model = {v for v, b in self._vars.items() if self._z3.is_true(model.eval(b, model_completion=True))}
+            self._model = self._true_in(self._solver.model())
             return True
         return False
+
+    def _true_in(self, model: object) -> set[int]:
+        """The variables ``model`` sets true (one it leaves out is false), read through z3's C API: evaluating
+        each variable through z3py cost more than the solve on models of thousands of variables."""
+        z3, ctx, m = self._z3, self._ctx.ref(), model.model  # type: ignore[attr-defined]
+        true = set()
+        for i in range(z3.Z3_model_get_num_consts(ctx, m)):
+            decl = z3.Z3_model_get_const_decl(ctx, m, i)
+            if z3.Z3_get_bool_value(ctx, z3.Z3_model_get_const_interp(ctx, m, decl)) == z3.Z3_L_TRUE:
+                name = z3.Z3_get_symbol_string(ctx, z3.Z3_get_decl_name(ctx, decl))
+                if name[:1] == "v" and name[1:].isdigit() and int(name[1:]) in self._vars:
+                    true.add(int(name[1:]))
+        return true
 
     def true_vars(self) -> set[int]:
         return self._model
