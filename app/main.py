@@ -140,9 +140,12 @@ def freeze_start_up_objects() -> None:
     """What start-up made (modules, models, routes) lives as long as the process: move it out of the
     collector's sight, so a full collection does not walk it and stall every request in flight. Then
     collect less often, as a request makes many short-lived objects that the young generation
-    handles (bench/load measures the effect on tail latency)."""
-    gc.collect()
-    gc.freeze()
+    handles (bench/load measures the effect on tail latency). A process freezes once, at its first app's start:
+    a server runs one app, and a process that starts many (a test run) would otherwise walk its whole heap
+    in a full collection at every start."""
+    if not gc.get_freeze_count():
+        gc.collect()
+        gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
 
 
@@ -178,7 +181,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
-            gc.unfreeze()
             gc.set_threshold(*thresholds)
             await chores.stop()
             pool.shutdown()
