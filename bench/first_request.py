@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -15,22 +14,17 @@ from pathlib import Path
 
 import httpx
 
+from bench.load.__main__ import REPO, free_port
 from bench.stats import percentile
 
 PATHS = ("/healthz", "/types", "/healthz")
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def first_requests(folder: Path) -> list[float]:
     port, log = free_port(), folder / "server.log"
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{folder / 'puzzles.db'}", "RATE_LIMITS": "false"}
     server = subprocess.Popen([sys.executable, "-m", "uvicorn", "app.main:app", "--port", str(port), "--no-access-log"],
-                              env=env, stdout=log.open("w"), stderr=subprocess.STDOUT)
+                              cwd=REPO, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT)
     try:
         while "Application startup complete" not in log.read_text():
             assert server.poll() is None, log.read_text()[-2000:]

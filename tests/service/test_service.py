@@ -14,6 +14,7 @@ import time
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 
+import fastapi.routing
 import pytest
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -280,8 +281,6 @@ def test_start_up_objects_are_frozen_out_of_the_collectors_sight(make_client) ->
 def test_a_fresh_apps_first_requests_build_no_route(make_client, monkeypatch: pytest.MonkeyPatch) -> None:
     """Start-up builds every route FastAPI builds lazily (its first request would otherwise take half a second):
     no route is built while requests of every kind are answered."""
-    import fastapi.routing
-
     client = make_client()
     built: list[str] = []
     original = fastapi.routing._EffectiveRouteContext.from_api_route
