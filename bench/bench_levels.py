@@ -90,7 +90,7 @@ BANDS: dict[str, list[Band]] = {
     "shikaku": [Band("size", 5, 9, 19, {})],
     "nurikabe": [Band("size", 5, 7, 10, {})],
     "kakuro": [Band("size", 5, 10, 14, {})],
-    "star-battle": [Band("size", 5, 8, 12, {}), Band("size", 10, 10, 12, {"stars": 2})],
+    "star-battle": [Band("size", 5, 8, 13, {}), Band("size", 10, 10, 12, {"stars": 2})],
     "fillomino": [Band("size", 4, 8, 13, {})],
 }
 

@@ -31,10 +31,14 @@ from solvers.star_battle.rules import StarBattleAnswer, StarBattlePuzzle, model
 
 MIN_SIDE, TWO_STARS_FROM = 5, 10
 # The largest side made per star count and level: past it the walk's time goes past the budget.
-LARGEST_SIDE = {1: {"easy": 10, "medium": 12, "hard": 12}, 2: {"medium": 12, "hard": 12}}
+LARGEST_SIDE = {1: {"easy": 13, "medium": 12, "hard": 12}, 2: {"medium": 12, "hard": 12}}
 ONE_STAR_TO, TWO_STARS_TO = max(LARGEST_SIDE[1].values()), max(LARGEST_SIDE[2].values())
 MAX_SIDE = max(ONE_STAR_TO, TWO_STARS_TO)
-MOVES_PER_CELL, MAX_WALKS, MAX_PAIRINGS = 2, 2000, 100
+MAX_WALKS, MAX_PAIRINGS = 2000, 100
+# A cold walk's moves per cell, by level. Under the rules alone (easy) most moves neither gain nor lose a cell, and a
+# long walk over that plateau reaches a map where a short one is redrawn; above easy a short walk that fails is
+# cheaper redrawn than walked on.
+MOVES_PER_CELL = {"easy": 120, "medium": 2, "hard": 2}
 # The smallest side walked heated, per star count and level (a losing move kept with odds exp(-loss / HEAT), and
 # a longer walk); smaller sides walk cold, as easy and two stars do at every side: heat does not help them.
 HOT_FROM: dict[int, dict[str, int]] = {1: {"medium": 11, "hard": 11}, 2: {}}
@@ -188,9 +192,10 @@ def reshape(size: int, stars: int, level: int, rng: random.Random) -> tuple[Regi
     when the walk runs out of moves. From ``HOT_FROM`` on the walk is heated (a losing move kept at odds falling with
     the loss) and longer: a cold walk on a large map stops in a dead end where every move loses ground."""
     grid, answer = draw_map(size, stars, level, rng)
-    hot = size >= HOT_FROM[stars].get(DIFFICULTY.names[level], size + 1)
+    name = DIFFICULTY.names[level]
+    hot = size >= HOT_FROM[stars].get(name, size + 1)
     if kernel.walk(grid, np.array(answer, np.int64), stars, level, SHORT_ROUNDS,
-                   (HOT_MOVES_PER_CELL if hot else MOVES_PER_CELL) * size * size, FOCUS, int(LARGEST * size),
+                   (HOT_MOVES_PER_CELL if hot else MOVES_PER_CELL[name]) * size * size, FOCUS, int(LARGEST * size),
                    smallest(size, stars), rng.getrandbits(31), HEAT if hot else 0.0):
         return grid.tolist(), answer
     return None

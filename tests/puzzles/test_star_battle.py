@@ -125,7 +125,7 @@ def test_generated_maps_are_balanced(size: int, stars: int, level: str) -> None:
 
 def test_params_take_each_level_to_its_largest_side_and_refuse_past_it_saying_what_is_made() -> None:
     """A refusal is a 422 through the service: its message names every side made, per star count and level."""
-    assert ALLOWED == ("one star on 5×5 to 10×10 at easy, 5×5 to 12×12 at medium and hard; two stars on 10×10 to "
+    assert ALLOWED == ("one star on 5×5 to 13×13 at easy, 5×5 to 12×12 at medium and hard; two stars on 10×10 to "
                        "12×12 at medium and hard")
     for stars, levels in LARGEST_SIDE.items():
         low = MIN_SIDE if stars == 1 else TWO_STARS_FROM
@@ -320,7 +320,7 @@ def test_two_star_puzzles_are_unique_on_z3_checked_and_of_their_level() -> None:
 
 def test_the_service_refuses_a_side_past_its_level_with_a_422_naming_what_is_made(make_client) -> None:  # noqa: ANN001
     client = make_client()
-    for query in ("size=13", "size=11&difficulty=easy", "size=14&stars=2&difficulty=hard"):
+    for query in ("size=13", "size=14&difficulty=easy", "size=14&stars=2&difficulty=hard"):
         response = client.post(f"/generate/star-battle?{query}")
         assert response.status_code == 422, (query, response.text)
         assert ALLOWED in response.text, (query, response.text)
