@@ -14,7 +14,7 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import BaseModel, Field, model_validator
 
-from generators.kit import Check, group_checks, make_read_by_groups
+from generators.kit import Check, make_read_by_groups
 from generators.pipeline import Generated
 from generators.spec import PuzzleType, TathamPreset
 from solvers.common import Deadline
@@ -137,6 +137,16 @@ class Clued:
         masks = self.follow(shown, candidates)
         return masks is not None and not (masks & (masks - 1)).any()
 
+    def solves_by_trials(self, shown: frozenset[Hashable] | None, most: int) -> bool:
+        """Whether the hard level solves the puzzle showing ``shown``: the rules and lines, then trials followed
+        ``most`` rounds (``kernel.trials``, the kit's array check of ``group_checks`` compiled)."""
+        n = self.size
+        one, zero = np.zeros(n * n, np.int64), np.zeros(n * n, np.int64)
+        given = np.array([kit.shows(clue, shown) for clue in self.given_clues], np.bool_)
+        one[self.cells[given]] = self.bits[given]
+        lines = np.array([kit.shows(clue, shown) for clue in self.line_clues], np.bool_)
+        return bool(kernel.trials(n, self.lines[lines], self.counts[lines], one, zero, most))
+
     def rounds(self) -> tuple[int, int, int]:
         """A person's rule steps and line analysis steps through every clue, and whether they solve it (1), stop
         (0) or find a rule broken (-1): ``kernel.rounds``."""
@@ -148,22 +158,22 @@ class Clued:
 _last: list[tuple[kit.Model, Clued]] = []
 
 
-def compiled_check(candidates: bool) -> Check:
-    """The easy (the lines read by their placed heights) or medium (the line analysis) level's check, compiled: what
-    ``generators.kit.group_checks`` answers on the model, its clues gathered once for the last model asked about
-    (the generator asks about one model at a time)."""
+def compiled_check(level: int) -> Check:
+    """The easy (the lines read by their placed heights), medium (the line analysis) or hard (trials of ``CHAIN``
+    rounds) level's check, compiled: what ``generators.kit.group_checks`` answers on the model, its clues gathered
+    once for the last model asked about (the generator asks about one model at a time)."""
 
     def fits(model: kit.Model, shown: frozenset[Hashable] | None) -> bool:
         last = _last[0] if _last else None
         if last is None or last[0] is not model:
             last = (model, Clued.of(model))
             _last[:] = [last]
-        return last[1].solves(shown, candidates)
+        return last[1].solves_by_trials(shown, CHAIN) if level == 2 else last[1].solves(shown, level == 1)
 
     return fits
 
 
-CHECKS = (compiled_check(False), compiled_check(True), group_checks(analysed, CHAIN)[2])
+CHECKS = (compiled_check(0), compiled_check(1), compiled_check(2))
 
 
 NUMBERED = [t.name for _, t in PEOPLE.techniques()]

@@ -1,4 +1,4 @@
-"""Skyscrapers' two lower levels compiled with numba, on bit masks, for the generator's many level checks.
+"""Skyscrapers' three lower levels compiled with numba, on bit masks, for the generator's many level checks.
 
 Each cell's possible heights are bits 1..N of ``masks``. The Latin rules take a height placed in a cell out of its
 row and column, and place a height that has one cell left in a row or column; a clue's line is read as the kit's
@@ -6,8 +6,10 @@ visibility rule reads it (``solvers.kit.seen_kernel.placements``), by the height
 by what its cells may still hold (the line analysis, the medium level), keeping each cell's heights that some
 order showing the clue puts there. They go on until nothing changes: the state the kit's array solve reaches on
 the one-hot keys (``solvers.kit.arrays.solves``), as every deduction only narrows (``tests/puzzles/
-test_skyscrapers.py`` compares the two). Every function is non-recursive and compiled with ``cache=True``;
-``warm_up`` loads them.
+test_skyscrapers.py`` compares the two). The hard level's trials (``trials``) count rounds, so they take the
+one-hot state round by round as the kit's ``State`` does (``rounds``): every round's rules see the state it started
+from, a line is read with its cells' candidates only in a round where the rules decide nothing, and a rule breaks in
+the round the kit's would. Every function is non-recursive and compiled with ``cache=True``; ``warm_up`` loads them.
 """
 
 from __future__ import annotations
@@ -158,6 +160,8 @@ def _rules_look(n, lines, counts, one, zero, work, ones, zeros):  # noqa: ANN001
     full = (2 << n) - 2
     steps = 0
     for i in range(n * n):
+        if one[i] & (one[i] - 1):  # two heights placed by one round: the cell's rule breaks now, as the kit's does
+            return -1
         open_ = full & ~zero[i] & ~one[i]
         if one[i] and open_:
             zeros[i] |= open_
@@ -199,9 +203,10 @@ def _rules_look(n, lines, counts, one, zero, work, ones, zeros):  # noqa: ANN001
 
 @njit(cache=True)
 def _apply(one, zero, ones, zeros):  # noqa: ANN001, ANN202 (numba)
-    """Set the keys a round decided; False when two decide a key both ways or a cell two heights."""
+    """Set the keys a round decided; False when two decide a key both ways (a cell given two heights breaks its rule
+    in the next round, as on the kit's keys: the hard level's trials count the round a rule breaks in)."""
     for i in range(one.shape[0]):
-        if ones[i] & zeros[i] or ones[i] & (ones[i] - 1) or one[i] and ones[i] and ones[i] != one[i]:
+        if ones[i] & zeros[i]:
             return False
         one[i] |= ones[i]
         zero[i] |= zeros[i]
@@ -242,9 +247,87 @@ def rounds(n, lines, counts, one, zero):  # noqa: ANN001, ANN201 (numba)
     return rule_steps, line_steps, 1
 
 
+@njit(cache=True)
+def _follow(n, lines, counts, one, zero, work, ones, zeros, most):  # noqa: ANN001, ANN202 (numba)
+    """Rounds as ``rounds`` takes them, at most ``most`` (-1: until nothing changes), from a state every rule and
+    line has read (only what changed since can decide): the round a rule broke in, else 0 (``State.follow``)."""
+    done = 0
+    while most < 0 or done < most:
+        done += 1
+        steps = _rules_look(n, lines, counts, one, zero, work, ones, zeros)
+        if steps < 0 or not _apply(one, zero, ones, zeros):
+            ones[:] = 0
+            zeros[:] = 0
+            return done
+        if steps:
+            continue
+        for k in range(lines.shape[0]):
+            decided = _read_keys(n, lines[k], counts[k], one, zero, True, work, ones, zeros)
+            if decided < 0:
+                ones[:] = 0
+                zeros[:] = 0
+                return done
+            steps += decided
+        if not _apply(one, zero, ones, zeros):
+            ones[:] = 0
+            zeros[:] = 0
+            return done
+        if not steps:
+            return 0
+    return 0
+
+
+@njit(cache=True)
+def trials(n, lines, counts, one, zero, most):  # noqa: ANN001, ANN201 (numba)
+    """The hard level's check on the one-hot state (``one``, ``zero`` as ``rounds`` reads them, changed): the rules
+    and lines until nothing changes, then each open key in the kit's order (cell by cell, heights up) assumed 1 then
+    0 and followed ``most`` rounds; a rule broken decides it the other way, followed to the end; passes until one
+    decides nothing. True when every cell is placed (``State.trials``, then ``State.solved``)."""
+    full = (2 << n) - 2
+    work = _work(n)
+    ones, zeros = np.zeros(n * n, np.int64), np.zeros(n * n, np.int64)
+    if _follow(n, lines, counts, one, zero, work, ones, zeros, -1):
+        return False
+    kept_one, kept_zero = one.copy(), zero.copy()
+    progress = True
+    while progress:
+        progress = False
+        placed = True
+        for i in range(n * n):
+            placed = placed and one[i] != 0 and zero[i] == full & ~one[i]
+        if placed:
+            return True
+        for i in range(n * n):
+            for d in range(1, n + 1):
+                bit = 1 << d
+                for value in (1, 0):
+                    if one[i] & bit or zero[i] & bit:
+                        break
+                    kept_one[:] = one
+                    kept_zero[:] = zero
+                    if value:
+                        one[i] |= bit
+                    else:
+                        zero[i] |= bit
+                    broke = _follow(n, lines, counts, one, zero, work, ones, zeros, most)
+                    one[:] = kept_one
+                    zero[:] = kept_zero
+                    if not broke:
+                        continue
+                    if value:
+                        zero[i] |= bit
+                    else:
+                        one[i] |= bit
+                    if _follow(n, lines, counts, one, zero, work, ones, zeros, -1):
+                        return False
+                    progress = True
+    return False
+
+
 def warm_up() -> None:
     """Compile (or load from numba's cache) every function here on a 2×2 with one clue, and the hints' reading."""
     seen_kernel.warm_up()
     for candidates in (True, False):
         follow(2, np.array([[0, 1]], np.int64), np.array([2], np.int64), np.full(4, 6, np.int64), candidates)
     rounds(2, np.array([[0, 1]], np.int64), np.array([2], np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64))
+    trials(2, np.array([[0, 1]], np.int64), np.array([2], np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64), 1)

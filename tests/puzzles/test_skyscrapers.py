@@ -112,8 +112,9 @@ def small_puzzle(seed: int) -> SkyscrapersPuzzle:
 @pytest.mark.parametrize("seed", range(300))
 def test_the_compiled_levels_reach_the_kits_state(seed: int) -> None:
     """The generator's compiled easy and medium checks leave each cell the heights the kit's array solve on the
-    one-hot keys leaves open or placed (or both find a rule broken), on random clues of a random square, a clue
-    now and then wrong, with every clue or some of them shown."""
+    one-hot keys leaves open or placed (or both find a rule broken), and its compiled hard check (trials) answers
+    as the kit's, on random clues of a random square, a clue now and then wrong, with every clue or some of them
+    shown."""
     rng = random.Random(seed)
     n = rng.randrange(3, 8)
     model = rules_model(clued(rng, n, rng.random(), rng.random() * 0.4, 0.2))
@@ -125,10 +126,35 @@ def test_the_compiled_levels_reach_the_kits_state(seed: int) -> None:
             masks = Clued.of(model).follow(shown, reading is not None)
             assert (masks is None) == bool(broken)
             assert CHECKS[level](model, shown) == group_checks(analysed, CHAIN)[level](model, shown)
+            if level == 1:  # the hard level's trials, compiled, against the kit's on arrays
+                assert CHECKS[2](model, shown) == group_checks(analysed, CHAIN)[2](model, shown)
             if masks is not None:
                 held = [[d for d in range(1, n + 1) if masks[r * n + c] >> d & 1] for r in range(n) for c in range(n)]
                 assert [[-1 if len(h) > 1 and d in h else int(h == [d]) for h in held for d in range(1, n + 1)]] == \
                     [kit_state.values]
+
+
+@pytest.mark.parametrize("level", ["hard", "expert"])
+def test_the_compiled_trials_answer_every_check_the_generator_asks_as_the_kits(level: str, monkeypatch) -> None:  # noqa: ANN001
+    """Trials decide little on random clues (the test above); on the states a generator walks through (clues taken
+    away one by one from hard 6×6 draws, where the trials alone solve about one check in ten, and the expert draws
+    it grades) the compiled hard check answers every question as the kit's on arrays, which counts rounds the same
+    way: a trial followed a round too far, or a cell given two heights in one round broken a round early, fails
+    this test."""
+    import generators.skyscrapers as skyscrapers
+
+    on_arrays, asked = group_checks(analysed, CHAIN)[2], []
+
+    def both(model, shown):  # noqa: ANN001, ANN202
+        compiled = CHECKS[2](model, shown)
+        assert compiled == on_arrays(model, shown), shown
+        asked.append(compiled and not CHECKS[1](model, shown))
+        return compiled
+
+    monkeypatch.setattr(skyscrapers, "CHECKS", (CHECKS[0], CHECKS[1], both))
+    for seed in range(3):
+        generate_puzzle(SkyscrapersParams(size=6, difficulty=level), seed, Deadline.after(60))
+    assert any(asked), asked  # some check the trials alone solve
 
 
 @pytest.mark.parametrize("seed", range(150))
