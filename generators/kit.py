@@ -8,7 +8,7 @@ the kit's SAT count on the genre's model. A request for a level draws puzzles un
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -44,7 +44,20 @@ class ClueGenre(Protocol[B, K]):
     def model(self, puzzle: Any) -> Model: ...
 
     # Optional: ``together(board, answer) -> Sequence[Sequence[K]]``, groups of clues the polish tries to take away
-    # at once before one at a time (Tatham's Filling takes a whole region's numbers first).
+    # at once before one at a time (Tatham's Filling takes a whole region's numbers first); ``prover(model, answer)
+    # -> Proves``, the genre's own proof of uniqueness where the kit's SAT ``Prover`` is slow for it.
+
+
+class Proves(Protocol):
+    """What the generator asks of a proof of uniqueness (``solvers.kit.rules.Prover`` is the kit's)."""
+
+    answer: Answer
+
+    def other(self, shown: Iterable[Hashable], deadline: Deadline) -> Answer | None:
+        """An answer other than ``answer`` under the ``shown`` clues, or None when it is the only one."""
+        ...
+
+    def close(self) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -72,7 +85,7 @@ class KitSteps(Generic[B, K]):
     fits: Callable[[Model, frozenset[K]], bool] | None = None
     prove_first: bool = False  # with ``fits``: ask the prover before the (dearer) level check whether a clue may go
     boards: int = 0
-    _prover: Prover | None = None
+    _prover: Proves | None = None
     _every_clue: Model | None = None
     _every_for: Answer | None = None  # the answer ``_every_clue`` was built for
 
@@ -87,7 +100,7 @@ class KitSteps(Generic[B, K]):
         if self._prover is None or self._prover.answer is not draft.answer:
             self.close()
             _, model = self.every_clue(draft.board, draft.answer)
-            self._prover = Prover(model, draft.answer)
+            self._prover = getattr(self.genre, "prover", Prover)(model, draft.answer)
         return self._prover
 
     def close(self) -> None:

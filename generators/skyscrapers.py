@@ -7,14 +7,14 @@ Sizes 4 to 9 (Tatham's presets are 4 to 6, his generator takes 3 to 9); levels a
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 import numpy as np
 from pydantic import BaseModel, Field, model_validator
 
-from generators.kit import Check, make_read_by_groups
+from generators.kit import Check, Proves, make_read_by_groups
 from generators.pipeline import Generated
 from generators.spec import PuzzleType, TathamPreset
 from solvers.common import Deadline
@@ -31,6 +31,7 @@ from solvers.techniques.human import Grade
 MIN_SIDE, MAX_SIDE, DEFAULT_SIDE = 4, 9, 6
 LEVELS = ("easy", "medium", "hard", "expert")
 TOP_LEVEL = {4: "hard", 7: "medium", 8: "medium", 9: "medium"}  # the hardest level made at each size (else expert)
+SEARCH_NODES = 5_000  # the search's nodes before the kit's prover takes over, far more than a proof at 6×6 takes
 CHAIN = 3  # rounds a hard trial is followed: enough for nine in ten of Tatham's Extreme puzzles, one in ten of his Unreasonable
 # Tatham's four levels, one each: Easy reads a clue's line by its placed towers (``placed_only``), Hard by what its
 # cells may still hold (the line analysis), Extreme needs short chains of deductions, Unreasonable long ones.
@@ -83,6 +84,9 @@ class SkyscrapersGenre:
         sides = [] if self.every_side else [(side, i) for side in SIDES for i in range(board.size)]
         return sides + [("given", i) for i in sorted(board.may_show)]
 
+    def prover(self, model: kit.Model, answer: Answer) -> Proves:
+        return SearchProver(model, answer)
+
     def puzzle(self, board: Board, answer: Answer, shown: frozenset[Clue]) -> SkyscrapersPuzzle:
         n, grid = board.size, answer["digits"]
         lines = {"top": lambda i: [grid[r][i] for r in range(n)], "bottom": lambda i: [grid[r][i] for r in range(n)][::-1],
@@ -122,16 +126,22 @@ class Clued:
                    np.array([2 << (d - 1) for rule in givens for _, _, d in rule.cells], np.int64),
                    tuple(rule.clue for rule in givens))
 
-    def follow(self, shown: frozenset[Hashable] | None, candidates: bool) -> np.ndarray | None:
-        """Each cell's possible heights (bits) once the Latin rules and the lines shown, read by their placed
-        heights or with ``candidates``, change nothing, on the puzzle showing ``shown`` (every clue when None);
-        None when a rule breaks."""
+    def shown(self, shown: frozenset[Hashable] | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The lines and counts of the clues shown (every clue when None), and each cell's possible heights (bits)
+        with the digits shown placed."""
         n = self.size
         masks = np.full(n * n, (2 << n) - 2, np.int64)
         given = np.array([kit.shows(clue, shown) for clue in self.given_clues], np.bool_)
         masks[self.cells[given]] = self.bits[given]
         lines = np.array([kit.shows(clue, shown) for clue in self.line_clues], np.bool_)
-        return masks if kernel.follow(n, self.lines[lines], self.counts[lines], masks, candidates) else None
+        return self.lines[lines], self.counts[lines], masks
+
+    def follow(self, shown: frozenset[Hashable] | None, candidates: bool) -> np.ndarray | None:
+        """Each cell's possible heights (bits) once the Latin rules and the lines shown, read by their placed
+        heights or with ``candidates``, change nothing, on the puzzle showing ``shown`` (every clue when None);
+        None when a rule breaks."""
+        lines, counts, masks = self.shown(shown)
+        return masks if kernel.follow(self.size, lines, counts, masks, candidates) else None
 
     def solves(self, shown: frozenset[Hashable] | None, candidates: bool) -> bool:
         masks = self.follow(shown, candidates)
@@ -153,6 +163,31 @@ class Clued:
         one, zero = np.zeros(self.size ** 2, np.int64), np.zeros(self.size ** 2, np.int64)
         one[self.cells] = self.bits
         return kernel.rounds(self.size, self.lines, self.counts, one, zero)
+
+
+class SearchProver:
+    """The generator's proof of uniqueness by ``kernel.other``'s search, which settles a 6×6 in well under a
+    millisecond where the kit's SAT prover first spends tens of milliseconds encoding the lines; past
+    ``SEARCH_NODES`` nodes it hands the question to the kit's ``Prover``."""
+
+    def __init__(self, model: kit.Model, answer: Answer):
+        self.model, self.answer, self.clued = model, answer, Clued.of(model)
+        self.heights = np.array(answer["digits"], np.int64).reshape(-1)
+        self._fallback: kit.Prover | None = None
+
+    def other(self, shown: Iterable[Hashable], deadline: Deadline) -> Answer | None:
+        shown, clued, n = frozenset(shown), self.clued, self.clued.size
+        out = np.zeros(n * n, np.int64)
+        found = kernel.other(n, *clued.shown(shown), self.heights, SEARCH_NODES, out)
+        if found < 0:
+            if self._fallback is None:
+                self._fallback = kit.Prover(self.model, self.answer)
+            return self._fallback.other(shown, deadline)
+        return {"digits": out.reshape(n, n).tolist()} if found else None
+
+    def close(self) -> None:
+        if self._fallback is not None:
+            self._fallback.close()
 
 
 _last: list[tuple[kit.Model, Clued]] = []

@@ -324,6 +324,65 @@ def trials(n, lines, counts, one, zero, most):  # noqa: ANN001, ANN201 (numba)
     return False
 
 
+@njit(cache=True)
+def other(n, lines, counts, masks, answer, limit, out):  # noqa: ANN001, ANN201 (numba)
+    """Another answer than ``answer`` (each cell's height) to the puzzle whose cells may hold ``masks`` (the givens
+    placed) under the clues' ``lines`` and ``counts``: a search that narrows by ``follow`` with the line analysis at
+    every node and splits the cell with the fewest heights. 1 with the answer found in ``out``, 0 when ``answer`` is
+    the only one, -1 when ``limit`` nodes were not enough to tell. ``follow`` only rules out what no answer holds and
+    a state it leaves with one height a cell is an answer, so the search misses none. An explicit stack, not
+    recursion: numba's cache has crashed on recursive functions."""
+    cells = n * n
+    states = np.zeros((cells + 1, cells), np.int64)
+    split = np.zeros(cells + 1, np.int64)
+    left = np.zeros(cells + 1, np.int64)
+    states[0] = masks
+    if not follow(n, lines, counts, states[0], True):
+        return 0
+    depth, nodes = 0, 1
+    while depth >= 0:
+        state = states[depth]
+        best, fewest = -1, n + 1
+        for i in range(cells):
+            mask = state[i]
+            if mask & (mask - 1):
+                held = 0
+                while mask:
+                    mask &= mask - 1
+                    held += 1
+                if held < fewest:
+                    best, fewest = i, held
+        if best < 0:  # every cell placed
+            for i in range(cells):
+                if state[i] != 1 << answer[i]:
+                    for j in range(cells):
+                        out[j] = 0
+                        mask = state[j]
+                        while mask > 1:
+                            mask >>= 1
+                            out[j] += 1
+                    return 1
+            depth -= 1
+        else:
+            split[depth], left[depth] = best, state[best]
+        while depth >= 0:  # the next height to try, at this depth or the nearest above that has one
+            if left[depth] == 0:
+                depth -= 1
+                continue
+            if nodes >= limit:
+                return -1
+            bit = left[depth] & -left[depth]
+            left[depth] &= ~bit
+            child = states[depth + 1]
+            child[:] = states[depth]
+            child[split[depth]] = bit
+            nodes += 1
+            if follow(n, lines, counts, child, True):
+                depth += 1
+                break
+    return 0
+
+
 def warm_up() -> None:
     """Compile (or load from numba's cache) every function here on a 2×2 with one clue, and the hints' reading."""
     seen_kernel.warm_up()
@@ -331,3 +390,5 @@ def warm_up() -> None:
         follow(2, np.array([[0, 1]], np.int64), np.array([2], np.int64), np.full(4, 6, np.int64), candidates)
     rounds(2, np.array([[0, 1]], np.int64), np.array([2], np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64))
     trials(2, np.array([[0, 1]], np.int64), np.array([2], np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64), 1)
+    other(2, np.array([[0, 1]], np.int64), np.array([2], np.int64), np.full(4, 6, np.int64), np.array([1, 2, 2, 1]), 10,
+          np.zeros(4, np.int64))
