@@ -2,7 +2,8 @@
 second answer to repair ambiguity, until exactly one answer; then every clue the proof does not need goes.
 
 A genre tells only how to draw an answer and which clues it can show (``ClueGenre``); the uniqueness proof is
-the kit's SAT count on the genre's model. A request for a level draws puzzles until one grades at that level.
+the kit's SAT count on the genre's model (or the genre's own search, ``prover``). A request for a level draws
+puzzles until one grades at that level.
 """
 
 from __future__ import annotations
@@ -96,7 +97,7 @@ class KitSteps(Generic[B, K]):
             self._every_clue, self._every_for = self.genre.model(self.genre.puzzle(board, answer, every)), answer
         return every, self._every_clue
 
-    def prover(self, draft: Draft[B, K]) -> Prover:
+    def prover(self, draft: Draft[B, K]) -> Proves:
         if self._prover is None or self._prover.answer is not draft.answer:
             self.close()
             _, model = self.every_clue(draft.board, draft.answer)
