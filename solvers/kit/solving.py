@@ -26,11 +26,12 @@ def settled(model: Model, deadline: Deadline, trials: bool = False) -> list[int 
 
 
 def solve(model: Model, limit: int, deadline: Deadline, backend: str | None = None,
-          keep: int | None = None) -> SolveOutcome:
+          keep: int | None = None, settle: bool = True) -> SolveOutcome:
     """Count the answers up to ``max(limit, 2)`` on a SAT backend (CaDiCaL by default, z3 the second opinion),
-    keeping the first ``keep``; a model with a ``Connected`` rule starts from what is ``settled``."""
+    keeping the first ``keep``; a model with a ``Connected`` rule starts from what is ``settled`` unless not to
+    ``settle`` (a generator's small boards, where the cuts cost less than the trials)."""
     decided: list[int | None] | None = [None] * len(model.keys)
-    if any(isinstance(rule, Connected) for rule in model.rules):
+    if settle and any(isinstance(rule, Connected) for rule in model.rules):
         decided = settled(model, deadline, trials=True)
         if decided is None:
             return SolveOutcome([], True, count=0)
