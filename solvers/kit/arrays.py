@@ -396,7 +396,8 @@ class Levels:
     rules it used (a clue none of whose rules it used goes without a new solve) and its trials in order, which a
     solve without one more clue tries first, then trials near the clue gone. A solve that does not finish so
     answers no (a clue kept that a full search might have let go: the puzzle stays at its level, with one more
-    clue); the first solve of a board is a full one."""
+    clue); the first solve of a board is a full one. A model of plain counts (``counts_kernel.takes``) is solved
+    whole by the compiled kernel instead, which answers as a full solve does."""
 
     def __init__(self, level: int):
         self.level = level
@@ -406,6 +407,8 @@ class Levels:
         self.plan: list[tuple[int, int, int | None]] = []
 
     def fits(self, model: Model, shown: frozenset[Hashable]) -> bool:
+        if COMPILED and counts_kernel.takes(model):  # plain counts: a compiled solve from scratch beats the plan
+            return counts_kernel.solves(model, shown, TRIALS[:self.level])
         again = model is self.model and shown < self.shown
         if again:
             gone = self.shown - shown

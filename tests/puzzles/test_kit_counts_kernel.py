@@ -9,8 +9,9 @@ import random
 
 import pytest
 
-from generators import light_up, tents
+from generators import light_up, takuzu, tents
 from generators.light_up import LightUpGenre, LightUpParams, generate_puzzle
+from generators.takuzu import TakuzuParams
 from generators.tents import TentsGenre, TentsParams
 from solvers.common import Deadline
 from solvers.kit import arrays, counts_kernel
@@ -201,3 +202,17 @@ def test_tents_puzzles_unchanged(size: int, difficulty: str, seed: int, monkeypa
     on_state = tents.generate_puzzle(params, seed, Deadline.after(120))
     assert compiled.puzzle.model_dump() == on_state.puzzle.model_dump()
     assert compiled.difficulty == on_state.difficulty
+
+
+@pytest.mark.parametrize("difficulty", ["easy", "medium", "hard"])
+def test_the_levels_of_plain_counts_make_the_puzzles_the_remembered_plan_makes(
+        difficulty: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Levels.fits`` solves a model of plain counts (Takuzu without its unique-lines rule) whole on the compiled
+    kernel, where the Python state replays the last solve's plan and tries trials near the clue gone first: the
+    generator makes the same puzzles either way."""
+    params = TakuzuParams(size=8, difficulty=difficulty, unique_lines=False)
+    made = {}
+    for compiled in (True, False):
+        monkeypatch.setattr(arrays, "COMPILED", compiled)
+        made[compiled] = [takuzu.generate_puzzle(params, seed, Deadline.never()).puzzle for seed in range(3)]
+    assert made[True] == made[False]
