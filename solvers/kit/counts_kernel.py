@@ -1,16 +1,18 @@
 """The kit's level check (``solvers.kit.arrays.solves``) and grade (``solvers.kit.arrays.grade``) compiled with
 numba, for a model whose rules are plain counts (each a ``Count`` with no ``allowed``), counts of 1s kept apart
-along a line (``Spaced``) and pairings (``Matching``), read with no ``deeper``: the generator's thousands of
-checks of one board with different clues shown, most of them failing only after a trial of every open key.
+along a line (``Spaced``), pairings (``Matching``) and groups held apart (``Distinct``), read with no ``deeper``:
+the generator's thousands of checks of one board with different clues shown, most of them failing only after a
+trial of every open key.
 
 It makes the same deductions in the same order as ``solvers.kit.arrays.State`` (``follow`` round by round,
 ``trials`` key by key, ``solved``), so it gives the same answer for every input, and the grade the same steps.
 The model is packed once into arrays (``Packed``): rule ``k``'s keys are ``rule_keys[rule_from[k]:rule_from[k +
 1]]``, key ``i``'s rules ``key_rules[key_from[i]:key_from[i + 1]]``, and what count ``k`` decides with ``ones``
 keys at 1 and ``open_`` keys open is ``tables[table_from[k] + ones * width[k] + open_]`` (``count_table``,
-padded square, one for all counts alike). A spaced rule's key ``j`` stands at ``place[j]`` of its line; a pairing's owners are
-``owner_from[k]:owner_from[k + 1]``, owner ``o``'s keys (positions in its rule) ``options[option_from[o]:
-option_from[o + 1]]``. Every function is non-recursive and compiled with ``cache=True``; ``warm_up`` loads them.
+padded square, one for all counts alike). A spaced rule's key ``j`` stands at ``place[j]`` of its line; a
+pairing's owners are ``owner_from[k]:owner_from[k + 1]``, owner ``o``'s keys (positions in its rule)
+``options[option_from[o]:option_from[o + 1]]``; a distinct rule's groups are its keys in runs of ``count[k]``.
+Every function is non-recursive and compiled with ``cache=True``; ``warm_up`` loads them.
 """
 
 from __future__ import annotations
@@ -24,12 +26,13 @@ import numpy as np
 from numba import njit
 
 from solvers.common import compile_lock
+from solvers.kit.distinct import Distinct
 from solvers.kit.matching import Matching
 from solvers.kit.rules import Cells, Count, Model, shows
 from solvers.kit.spaced import Spaced
 
 BROKEN, NOTHING = -2, -1  # what a count's table says besides the value of its open keys
-COUNT, SPACED, PAIRING = 0, 1, 2  # the kinds of rule the kernel reads
+COUNT, SPACED, PAIRING, DISTINCT = 0, 1, 2, 3  # the kinds of rule the kernel reads
 RULE, SHORT_TRIAL, TRIAL = 0, 1, 2  # a grade's steps, numbered as ``solvers.kit.arrays.Step``
 Table = tuple[tuple[int, ...], ...]
 UNLIMITED = -1  # ``rounds`` of a follow (or a trial) that goes on while the rules decide something
@@ -107,13 +110,26 @@ def _square(low: int, high: int, size: int) -> np.ndarray:
     return square.reshape(-1)
 
 
+_took: list[tuple[Model, bool]] = []
+
+
 def takes(model: Model) -> bool:
+    """``reads(model)``, kept for the last model asked: the generator asks it before each of a board's checks."""
+    last = _took[0] if _took else None
+    if last is None or last[0] is not model:
+        last = (model, reads(model))
+        _took[:] = [last]
+    return last[1]
+
+
+def reads(model: Model) -> bool:
     """Whether the kernel reads ``model``: every rule a plain count (a ``Count`` over distinct keys with no
     ``allowed``), a ``Spaced`` line of distinct keys in order along it (the kernel finds a key's neighbours by
-    position), or a ``Matching``."""
+    position), a ``Matching``, or a ``Distinct`` over distinct keys."""
     flat = model.flat
     return bool(model.keys) and (flat.counts_only or all(
         _in_order(rule) if isinstance(rule, Spaced) else
+        len(set(rule.cells)) == len(rule.cells) if isinstance(rule, Distinct) else
         isinstance(rule, Matching) or counted and rule.allowed is None  # type: ignore[attr-defined]
         for rule, counted in zip(model.rules, flat.counts, strict=True)))
 
@@ -140,8 +156,10 @@ def pack(model: Model) -> Packed:
         table_from[k] = shared[shape]
     tables = np.concatenate(squares)
     given_rule, given_key, given_value = np.array(flat.given_by, np.int64).reshape(-1, 3).T.copy()
-    kind = np.array([SPACED if isinstance(r, Spaced) else PAIRING if isinstance(r, Matching) else COUNT
-                     for r in model.rules], np.int64)
+    kind = np.array([SPACED if isinstance(r, Spaced) else PAIRING if isinstance(r, Matching) else
+                     DISTINCT if isinstance(r, Distinct) else COUNT for r in model.rules], np.int64)
+    count = np.array([len(r.groups[0]) if isinstance(r, Distinct) and r.groups else low
+                      for r, low in zip(model.rules, flat.low, strict=True)], np.int64)
     place = np.zeros(len(rule_keys), np.int64)
     for k in np.flatnonzero(kind == SPACED):
         place[rule_from[k]:rule_from[k + 1]] = model.rules[k].at  # type: ignore[attr-defined]
@@ -150,7 +168,7 @@ def pack(model: Model) -> Packed:
     np.cumsum([len(o) for o in owners], out=owner_from[1:])
     options, option_from = _csr([keys for o in owners for keys in o])
     return Packed(rule_keys, rule_from, key_rules, key_from, tables, table_from, width, given_rule, given_key, given_value,
-                  kind, np.array(flat.low, np.int64), place, owner_from, option_from, options)
+                  kind, count, place, owner_from, option_from, options)
 
 
 class Clued(NamedTuple):
@@ -212,13 +230,14 @@ def action(p: Packed, w: Work, k: int) -> int:
 
 @njit(cache=True)
 def near(p: Packed, w: Work, active: np.ndarray, keys: np.ndarray, count: int) -> int:
-    """The active rules of the first ``count`` of ``keys``, each once, into ``w.looking``; how many."""
+    """The active rules of the first ``count`` of ``keys``, each once, into ``w.looking``; how many. A distinct rule
+    with more than one key open decides nothing and breaks nothing: it is left out (``State`` skips it too)."""
     found = 0
     for n in range(count):
         i = keys[n]
         for j in range(p.key_from[i], p.key_from[i + 1]):
             k = p.key_rules[j]
-            if active[k] and not w.marked[k]:
+            if active[k] and not w.marked[k] and (w.open_[k] <= 1 or p.kind[k] != DISTINCT):
                 w.marked[k] = True
                 w.looking[found] = k
                 found += 1
@@ -395,10 +414,45 @@ def _pairing(p: Packed, w: Work, k: int) -> int:
 
 
 @njit(cache=True)
+def _alike(p: Packed, w: Work, a: int, b: int, size: int, skip: int) -> bool:
+    """Whether the groups starting at ``a`` and ``b`` of a distinct rule's keys hold the same values, but at ``skip``."""
+    for n in range(size):  # noqa: SIM110 (numba)
+        if n != skip and w.values[p.rule_keys[a + n]] != w.values[p.rule_keys[b + n]]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _distinct(p: Packed, w: Work, k: int) -> int:
+    """``solvers.kit.distinct.Distinct.look`` of rule ``k``: with no key open, broken when two groups are alike;
+    with one, a group alike to the open key's but there decides it the other way (the first such group)."""
+    start, end, size = p.rule_from[k], p.rule_from[k + 1], p.count[k]
+    if w.open_[k] > 1 or size == 0:
+        return 0
+    if w.open_[k] == 0:
+        for a in range(start, end, size):
+            for b in range(a + size, end, size):
+                if _alike(p, w, a, b, size, -1):
+                    return -1
+        return 0
+    at = start
+    while w.values[p.rule_keys[at]] >= 0:
+        at += 1
+    mine, skip = at - (at - start) % size, (at - start) % size
+    for other in range(start, end, size):
+        if other != mine and _alike(p, w, mine, other, size, skip):
+            return _force(w, 0, p.rule_keys[at], 1 - w.values[p.rule_keys[other + skip]])
+    return 0
+
+
+@njit(cache=True)
 def decide(p: Packed, w: Work, k: int) -> int:
-    """What rule ``k``, a spaced line or a pairing, decides of its open keys now, into ``w.forced_key`` and
-    ``w.forced_value``: how many, -1 when it is broken (as ``State.look``). A count is read inline by its table."""
-    return _spaced(p, w, k) if p.kind[k] == SPACED else _pairing(p, w, k)
+    """What rule ``k``, a spaced line, a pairing or a distinct rule, decides of its open keys now, into
+    ``w.forced_key`` and ``w.forced_value``: how many, -1 when it is broken (as ``State.look``). A count is read
+    inline by its table."""
+    if p.kind[k] == SPACED:
+        return _spaced(p, w, k)
+    return _pairing(p, w, k) if p.kind[k] == PAIRING else _distinct(p, w, k)
 
 
 @njit(cache=True, inline="always")

@@ -16,6 +16,7 @@ from generators.tents import TentsGenre, TentsParams
 from solvers.common import Deadline
 from solvers.kit import arrays, counts_kernel
 from solvers.kit.arrays import TRIALS, solves_on_state
+from solvers.kit.distinct import Distinct
 from solvers.kit.matching import Matching
 from solvers.kit.rules import Cells, Count, Model
 from solvers.kit.spaced import Spaced
@@ -216,3 +217,23 @@ def test_the_levels_of_plain_counts_make_the_puzzles_the_remembered_plan_makes(
         monkeypatch.setattr(arrays, "COMPILED", compiled)
         made[compiled] = [takuzu.generate_puzzle(params, seed, Deadline.never()).puzzle for seed in range(3)]
     assert made[True] == made[False]
+
+
+@pytest.mark.parametrize("size", [6, 8, 10])
+def test_distinct_groups_answer_and_grade_as_the_state(size: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Takuzu's unique lines (a ``Distinct`` per pair of rows or columns) on the compiled kernel: under random
+    subsets of a generated puzzle's digits, every level's solve answers as the Python state's, and the grade is the
+    same both ways; some subsets are solved and some not."""
+    made = takuzu.generate_puzzle(TakuzuParams(size=size, difficulty="hard"), size, Deadline.never())
+    model = takuzu.model(made.puzzle)
+    assert counts_kernel.takes(model) and any(isinstance(rule, Distinct) for rule in model.rules)
+    rng, clues, answers = random.Random(size), [c for c in model.flat.clue if c is not None], []
+    for _ in range(40):
+        shown = frozenset(rng.sample(clues, rng.randrange(len(clues) // 2, len(clues) + 1)))
+        for trials in TRIAL_SETS:
+            expected = solves_on_state(model, shown, trials)
+            assert counts_kernel.solves(model, shown, trials) == expected, (shown, trials)
+            answers.append(expected)
+    compiled, on_state = graded_both_ways(takuzu.PEOPLE, model, monkeypatch)
+    assert compiled == on_state
+    assert any(answers) and not all(answers)
