@@ -125,9 +125,10 @@ class TakuzuGenre:
 
 
 def generate_puzzle(params: TakuzuParams, seed: int, deadline: Deadline) -> Generated:
-    """On the kit's array levels; a draw graded off its level is drawn again; the prover goes first above easy."""
+    """On the kit's array levels; a draw graded off its level is drawn again; the prover goes first at hard (below, the
+    compiled checks cost less than its proofs)."""
     return make_on_levels(TakuzuGenre(params.unique_lines), TakuzuAnswer, PEOPLE, DIFFICULTY.grade, params, seed,
-                          deadline, prove_from=1)
+                          deadline, prove_from=2)
 
 
 check = kit.checker(model)
