@@ -75,7 +75,7 @@ class HashiGenre:
             for (a, b), count in bridges.items():
                 for r, c in (a, b):
                     board[r][c] = (board[r][c] or 0) + count
-            if kit_solving.solve(model(self.puzzle(board, {}, frozenset())), 2, Deadline.after(10), settle=False).count == 1:
+            if solve(self.puzzle(board, {}, frozenset()), 2, Deadline.after(10), settle=False).count == 1:
                 break
         return board, {"bridges": [{"from": list(a), "to": list(b), "count": n} for (a, b), n in sorted(bridges.items())]}
 

@@ -171,7 +171,7 @@ class SearchProver:
     ``SEARCH_NODES`` nodes it hands the question to the kit's ``Prover``."""
 
     def __init__(self, model: kit.Model, answer: Answer):
-        self.model, self.answer, self.clued = model, answer, Clued.of(model)
+        self.model, self.answer, self.clued = model, answer, clued_of(model)
         self.heights = np.array(answer["digits"], np.int64).reshape(-1)
         self._fallback: kit.Prover | None = None
 
@@ -193,17 +193,23 @@ class SearchProver:
 _last: list[tuple[kit.Model, Clued]] = []
 
 
+def clued_of(model: kit.Model) -> Clued:
+    """``Clued.of(model)``, kept for the last model asked about (the generator's checks and its prover ask about one
+    model at a time)."""
+    last = _last[0] if _last else None
+    if last is None or last[0] is not model:
+        last = (model, Clued.of(model))
+        _last[:] = [last]
+    return last[1]
+
+
 def compiled_check(level: int) -> Check:
     """The easy (the lines read by their placed heights), medium (the line analysis) or hard (trials of ``CHAIN``
-    rounds) level's check, compiled: what ``generators.kit.group_checks`` answers on the model, its clues gathered
-    once for the last model asked about (the generator asks about one model at a time)."""
+    rounds) level's check, compiled: what ``generators.kit.group_checks`` answers on the model (``clued_of``)."""
 
     def fits(model: kit.Model, shown: frozenset[Hashable] | None) -> bool:
-        last = _last[0] if _last else None
-        if last is None or last[0] is not model:
-            last = (model, Clued.of(model))
-            _last[:] = [last]
-        return last[1].solves_by_trials(shown, CHAIN) if level == 2 else last[1].solves(shown, level == 1)
+        clued = clued_of(model)
+        return clued.solves_by_trials(shown, CHAIN) if level == 2 else clued.solves(shown, level == 1)
 
     return fits
 

@@ -57,6 +57,7 @@ class Packed(NamedTuple):
     owner_from: np.ndarray
     option_from: np.ndarray
     options: np.ndarray
+    quiet: np.ndarray  # a rule with more keys open than this decides nothing (``quiet_above``; else its length)
 
 
 class Work(NamedTuple):
@@ -167,8 +168,10 @@ def pack(model: Model) -> Packed:
     owner_from = np.zeros(len(owners) + 1, np.int64)
     np.cumsum([len(o) for o in owners], out=owner_from[1:])
     options, option_from = _csr([keys for o in owners for keys in o])
+    quiet = np.array([getattr(r, "quiet_above", len(cells)) for r, cells in zip(model.rules, flat.cells, strict=True)],
+                     np.int64)
     return Packed(rule_keys, rule_from, key_rules, key_from, tables, table_from, width, given_rule, given_key, given_value,
-                  kind, count, place, owner_from, option_from, options)
+                  kind, count, place, owner_from, option_from, options, quiet)
 
 
 class Clued(NamedTuple):
@@ -230,14 +233,14 @@ def action(p: Packed, w: Work, k: int) -> int:
 
 @njit(cache=True)
 def near(p: Packed, w: Work, active: np.ndarray, keys: np.ndarray, count: int) -> int:
-    """The active rules of the first ``count`` of ``keys``, each once, into ``w.looking``; how many. A distinct rule
-    with more than one key open decides nothing and breaks nothing: it is left out (``State`` skips it too)."""
+    """The active rules of the first ``count`` of ``keys``, each once, into ``w.looking``; how many. A rule with more
+    keys open than its ``quiet`` decides nothing and breaks nothing: it is left out (``State`` skips it too)."""
     found = 0
     for n in range(count):
         i = keys[n]
         for j in range(p.key_from[i], p.key_from[i + 1]):
             k = p.key_rules[j]
-            if active[k] and not w.marked[k] and (w.open_[k] <= 1 or p.kind[k] != DISTINCT):
+            if active[k] and not w.marked[k] and w.open_[k] <= p.quiet[k]:
                 w.marked[k] = True
                 w.looking[found] = k
                 found += 1

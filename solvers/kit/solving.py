@@ -49,7 +49,7 @@ def solver(model_of: Callable[[Any], Model]) -> Callable[..., SolveOutcome]:
     """A kit genre's ``solve``: its model of the puzzle counted (``solve``)."""
 
     def solve_puzzle(puzzle: Any, limit: int, deadline: Deadline, backend: str | None = None,
-                     keep: int | None = None) -> SolveOutcome:
-        return solve(model_of(puzzle), limit, deadline, backend, keep)
+                     keep: int | None = None, settle: bool = True) -> SolveOutcome:
+        return solve(model_of(puzzle), limit, deadline, backend, keep, settle)
 
     return solve_puzzle

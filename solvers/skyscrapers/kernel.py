@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from solvers.engines.bits import lowest_bit, popcount
 from solvers.kit import seen_kernel
 from solvers.kit.seen_kernel import placements
 
@@ -344,23 +345,14 @@ def other(n, lines, counts, masks, answer, limit, out):  # noqa: ANN001, ANN201 
         state = states[depth]
         best, fewest = -1, n + 1
         for i in range(cells):
-            mask = state[i]
-            if mask & (mask - 1):
-                held = 0
-                while mask:
-                    mask &= mask - 1
-                    held += 1
-                if held < fewest:
-                    best, fewest = i, held
+            held = popcount(state[i])
+            if 1 < held < fewest:
+                best, fewest = i, held
         if best < 0:  # every cell placed
             for i in range(cells):
                 if state[i] != 1 << answer[i]:
                     for j in range(cells):
-                        out[j] = 0
-                        mask = state[j]
-                        while mask > 1:
-                            mask >>= 1
-                            out[j] += 1
+                        out[j] = lowest_bit(state[j])
                     return 1
             depth -= 1
         else:
