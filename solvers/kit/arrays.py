@@ -321,10 +321,10 @@ def solves(model: Model, shown: frozenset[Hashable] | None = None, trials: Seque
            deeper: Read | None = None) -> bool:
     """Whether the rules (read by ``deeper`` too when they are stuck), then trials of each of ``trials`` rounds
     (None: followed to the end), solve ``model`` showing ``shown``: the kit's level ``n`` takes ``TRIALS[:n]``. A
-    model the compiled kernel takes (``solvers.kit.counts_kernel``), read with no ``deeper``, is solved by it: the
-    same deductions in the same order."""
-    if COMPILED and deeper is None and counts_kernel.takes(model):
-        return counts_kernel.solves(model, shown, trials)
+    model the compiled kernel takes (``solvers.kit.counts_kernel``), read with no ``deeper`` or one the kernel reads
+    too, is solved by it: the same deductions in the same order."""
+    if COMPILED and counts_kernel.takes(model) and (deeper is None or counts_kernel.reads_deeper(deeper)):
+        return counts_kernel.solves(model, shown, trials, deeper)
     return solves_on_state(model, shown, trials, deeper)
 
 
@@ -342,7 +342,8 @@ def within(people: HumanSolver[Model, Any], model: Model, level: str, shown: fro
     spaced lines, pairings) at the kit's first two levels is read on arrays (``solves``); a genre's own techniques
     take their path."""
     index = people.level_names.index(level)
-    if counts_kernel.takes(model) and (index == 0 or index == 1 and len(people.levels[1].techniques) == 1):
+    kits = [t.name for t in people.levels[1].techniques] == ["short trial"]  # the kit's levels, not a genre's own
+    if counts_kernel.takes(model) and (index == 0 or index == 1 and kits):
         return solves(model, shown, TRIALS[:index])
     try:
         return people.run(model if shown is None else model.showing(shown), upto=index).state.solved
@@ -363,8 +364,8 @@ def grade(people: HumanSolver[Model, Any], model: Model, deeper: Read | None = N
     own = ["rule", *([names[rule + 1]] if deeper is not None else []), "short trial", "trial"]
     assert names[rule:] == own and len(people.levels[0].techniques) == rule + 1
     numbers = [rule, len(names) - 2, len(names) - 1, rule + 1]  # the arrays' technique numbers in ``names``
-    if COMPILED and deeper is None and counts_kernel.takes(model):
-        solved, tallies = counts_kernel.graded(model, (chain, None))
+    if COMPILED and counts_kernel.takes(model) and (deeper is None or counts_kernel.reads_deeper(deeper)):
+        solved, tallies = counts_kernel.graded(model, (chain, None), deeper)
         return people.grade_tallied([(numbers[t], count, effort) for t, count, effort in tallies], solved)
     steps: list[Step] = []
     state = State(model)

@@ -1,8 +1,9 @@
 """The kit's level check (``solvers.kit.arrays.solves``) and grade (``solvers.kit.arrays.grade``) compiled with
 numba, for a model whose rules are plain counts (each a ``Count`` with no ``allowed``), counts of 1s kept apart
-along a line (``Spaced``), pairings (``Matching``) and groups held apart (``Distinct``), read with no ``deeper``:
-the generator's thousands of checks of one board with different clues shown, most of them failing only after a
-trial of every open key.
+along a line (``Spaced``), pairings (``Matching``), groups held apart (``Distinct``) and digit groups forming one of
+their tuples (``Tuples``), read with no ``deeper`` or with the tuples' own group reading (``tuples.analysed``): the
+generator's thousands of checks of one board with different clues shown, most of them failing only after a trial of
+every open key.
 
 It makes the same deductions in the same order as ``solvers.kit.arrays.State`` (``follow`` round by round,
 ``trials`` key by key, ``solved``), so it gives the same answer for every input, and the grade the same steps.
@@ -11,7 +12,11 @@ The model is packed once into arrays (``Packed``): rule ``k``'s keys are ``rule_
 keys at 1 and ``open_`` keys open is ``tables[table_from[k] + ones * width[k] + open_]`` (``count_table``,
 padded square, one for all counts alike). A spaced rule's key ``j`` stands at ``place[j]`` of its line; a
 pairing's owners are ``owner_from[k]:owner_from[k + 1]``, owner ``o``'s keys (positions in its rule)
-``options[option_from[o]:option_from[o + 1]]``; a distinct rule's groups are its keys in runs of ``count[k]``.
+``options[option_from[o]:option_from[o + 1]]``; a distinct rule's groups are its keys in runs of ``count[k]``; a
+tuple rule's keys are its cells' ``count[k]`` digits in turn, its tuples ``tuple_digits[tuple_from[k]:tuple_from[k +
+1]]`` a cell's digit after another, and ``candidates[k]`` says whether its look reads what its cells may still hold.
+With a group reading (``deep``), a round in which the rules decide nothing reads the rules that are not counts
+changed since it last did, the tuples with their candidates (as ``State.follow`` with ``deeper``).
 Every function is non-recursive and compiled with ``cache=True``; ``warm_up`` loads them.
 """
 
@@ -30,10 +35,11 @@ from solvers.kit.distinct import Distinct
 from solvers.kit.matching import Matching
 from solvers.kit.rules import Cells, Count, Model, shows
 from solvers.kit.spaced import Spaced
+from solvers.kit.tuples import Tuples, analysed
 
 BROKEN, NOTHING = -2, -1  # what a count's table says besides the value of its open keys
-COUNT, SPACED, PAIRING, DISTINCT = 0, 1, 2, 3  # the kinds of rule the kernel reads
-RULE, SHORT_TRIAL, TRIAL = 0, 1, 2  # a grade's steps, numbered as ``solvers.kit.arrays.Step``
+COUNT, SPACED, PAIRING, DISTINCT, TUPLES = 0, 1, 2, 3, 4  # the kinds of rule the kernel reads
+RULE, SHORT_TRIAL, TRIAL, DEEPER = 0, 1, 2, 3  # a grade's steps, numbered as ``solvers.kit.arrays.Step``
 Table = tuple[tuple[int, ...], ...]
 UNLIMITED = -1  # ``rounds`` of a follow (or a trial) that goes on while the rules decide something
 
@@ -58,6 +64,9 @@ class Packed(NamedTuple):
     option_from: np.ndarray
     options: np.ndarray
     quiet: np.ndarray  # a rule with more keys open than this decides nothing (``quiet_above``; else its length)
+    tuple_from: np.ndarray
+    tuple_digits: np.ndarray
+    candidates: np.ndarray
 
 
 class Work(NamedTuple):
@@ -77,8 +86,12 @@ class Work(NamedTuple):
     forced_key: np.ndarray  # what one rule decides (``decide``)
     forced_value: np.ndarray
     run: np.ndarray  # a spaced rule's open keys, by runs
-    tally: np.ndarray  # a grade's steps by technique (RULE, SHORT_TRIAL, TRIAL): how many, their total effort
-    recording: np.ndarray  # [whether steps are tallied now]
+    tally: np.ndarray  # a grade's steps by technique (RULE, SHORT_TRIAL, TRIAL, DEEPER): how many, their total effort
+    recording: np.ndarray  # [whether steps are tallied now, whether rounds read deep]
+    deep: np.ndarray  # the rules a deep round would read, and whether each is among them
+    in_deep: np.ndarray
+    allowed: np.ndarray  # a tuple rule's cells: the digits each may hold (bits), the digits its fitting tuples put there
+    support: np.ndarray
 
 
 def _csr(lists: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
@@ -126,13 +139,18 @@ def takes(model: Model) -> bool:
 def reads(model: Model) -> bool:
     """Whether the kernel reads ``model``: every rule a plain count (a ``Count`` over distinct keys with no
     ``allowed``), a ``Spaced`` line of distinct keys in order along it (the kernel finds a key's neighbours by
-    position), a ``Matching``, or a ``Distinct`` over distinct keys."""
+    position), a ``Matching``, or a ``Distinct`` or ``Tuples`` over distinct keys."""
     flat = model.flat
     return bool(model.keys) and (flat.counts_only or all(
         _in_order(rule) if isinstance(rule, Spaced) else
-        len(set(rule.cells)) == len(rule.cells) if isinstance(rule, Distinct) else
+        len(set(rule.cells)) == len(rule.cells) if isinstance(rule, Distinct | Tuples) else
         isinstance(rule, Matching) or counted and rule.allowed is None  # type: ignore[attr-defined]
         for rule, counted in zip(model.rules, flat.counts, strict=True)))
+
+
+def reads_deeper(deeper: object) -> bool:
+    """Whether the kernel reads the rules as ``deeper`` does: the tuples' group reading, ``tuples.analysed``."""
+    return deeper is analysed
 
 
 def _in_order(rule: Spaced) -> bool:
@@ -158,9 +176,10 @@ def pack(model: Model) -> Packed:
     tables = np.concatenate(squares)
     given_rule, given_key, given_value = np.array(flat.given_by, np.int64).reshape(-1, 3).T.copy()
     kind = np.array([SPACED if isinstance(r, Spaced) else PAIRING if isinstance(r, Matching) else
-                     DISTINCT if isinstance(r, Distinct) else COUNT for r in model.rules], np.int64)
-    count = np.array([len(r.groups[0]) if isinstance(r, Distinct) and r.groups else low
-                      for r, low in zip(model.rules, flat.low, strict=True)], np.int64)
+                     DISTINCT if isinstance(r, Distinct) else TUPLES if isinstance(r, Tuples) else COUNT
+                     for r in model.rules], np.int64)
+    count = np.array([len(r.groups[0]) if isinstance(r, Distinct) and r.groups else r.digits if isinstance(r, Tuples)
+                      else low for r, low in zip(model.rules, flat.low, strict=True)], np.int64)
     place = np.zeros(len(rule_keys), np.int64)
     for k in np.flatnonzero(kind == SPACED):
         place[rule_from[k]:rule_from[k + 1]] = model.rules[k].at  # type: ignore[attr-defined]
@@ -170,8 +189,11 @@ def pack(model: Model) -> Packed:
     options, option_from = _csr([keys for o in owners for keys in o])
     quiet = np.array([getattr(r, "quiet_above", len(cells)) for r, cells in zip(model.rules, flat.cells, strict=True)],
                      np.int64)
+    tuple_digits, tuple_from = _csr([[d for t in r.tuples for d in t] if isinstance(r, Tuples) else []
+                                     for r in model.rules])
+    candidates = np.array([isinstance(r, Tuples) and not r.placed_only for r in model.rules], np.bool_)
     return Packed(rule_keys, rule_from, key_rules, key_from, tables, table_from, width, given_rule, given_key, given_value,
-                  kind, count, place, owner_from, option_from, options, quiet)
+                  kind, count, place, owner_from, option_from, options, quiet, tuple_from, tuple_digits, candidates)
 
 
 class Clued(NamedTuple):
@@ -212,7 +234,9 @@ def work(p: Packed) -> Work:
     return Work(values, np.zeros(rules, np.int64), open_, values.copy(), np.zeros(rules, np.int64), open_.copy(),
                 np.full(keys, -1, np.int64), np.zeros(keys, np.int64), np.zeros(rules, np.int64),
                 np.zeros(rules, np.bool_), np.zeros(longest, np.int64), np.zeros(longest, np.int64),
-                np.zeros(longest, np.int64), np.zeros((3, 2), np.float64), np.zeros(1, np.bool_))
+                np.zeros(longest, np.int64), np.zeros((4, 2), np.float64), np.zeros(2, np.bool_),
+                np.zeros(max(1, rules), np.int64), np.zeros(max(1, rules), np.bool_), np.zeros(longest, np.int64),
+                np.zeros(longest, np.int64))
 
 
 @njit(cache=True)
@@ -449,13 +473,56 @@ def _distinct(p: Packed, w: Work, k: int) -> int:
 
 
 @njit(cache=True)
-def decide(p: Packed, w: Work, k: int) -> int:
-    """What rule ``k``, a spaced line, a pairing or a distinct rule, decides of its open keys now, into
-    ``w.forced_key`` and ``w.forced_value``: how many, -1 when it is broken (as ``State.look``). A count is read
-    inline by its table."""
-    if p.kind[k] == SPACED:
+def _tuples(p: Packed, w: Work, k: int, candidates: bool) -> int:
+    """``solvers.kit.tuples.Tuples.read`` of rule ``k``: the open keys every tuple that still fits agrees on, into
+    ``w.forced_*`` (how many), -1 when no tuple fits. A cell may hold its placed digit, else any digit, or with
+    ``candidates`` those still open."""
+    start, end, digits = p.rule_from[k], p.rule_from[k + 1], p.count[k]
+    cells = (end - start) // digits
+    for c in range(cells):
+        placed, mask = -1, 0
+        for d in range(digits):
+            value = w.values[p.rule_keys[start + c * digits + d]]
+            if value == 1 and placed < 0:
+                placed = d
+            if value < 0 or not candidates:
+                mask |= 2 << d
+        w.allowed[c] = 2 << placed if placed >= 0 else mask
+        w.support[c] = 0
+    fits = False
+    for t in range(p.tuple_from[k], p.tuple_from[k + 1], cells):
+        c = 0
+        while c < cells and w.allowed[c] >> p.tuple_digits[t + c] & 1:
+            c += 1
+        if c == cells:
+            fits = True
+            for c in range(cells):
+                w.support[c] |= 1 << p.tuple_digits[t + c]
+    if not fits:
+        return -1
+    found = 0
+    for j in range(start, end):
+        i = p.rule_keys[j]
+        if w.values[i] < 0:
+            bits, d = w.support[(j - start) // digits], (j - start) % digits + 1
+            if not bits >> d & 1:
+                found = _force(w, found, i, 0)
+            elif bits == 1 << d:
+                found = _force(w, found, i, 1)
+    return found
+
+
+@njit(cache=True)
+def decide(p: Packed, w: Work, k: int, deep: bool) -> int:
+    """What rule ``k``, a spaced line, a pairing, a distinct or a tuple rule, decides of its open keys now, into
+    ``w.forced_key`` and ``w.forced_value``: how many, -1 when it is broken (as ``State.look``; ``deep``: a tuple
+    rule read with its candidates, as the group reading does). A count is read inline by its table."""
+    kind = p.kind[k]
+    if kind == SPACED:
         return _spaced(p, w, k)
-    return _pairing(p, w, k) if p.kind[k] == PAIRING else _distinct(p, w, k)
+    if kind == TUPLES:
+        return _tuples(p, w, k, deep or p.candidates[k])
+    return _pairing(p, w, k) if kind == PAIRING else _distinct(p, w, k)
 
 
 @njit(cache=True, inline="always")
@@ -477,13 +544,15 @@ def _merge(w: Work, decided: int, i: int, value: int) -> int:
 
 
 @njit(cache=True)
-def round_(p: Packed, w: Work, count: int) -> int:
+def round_(p: Packed, w: Work, count: int, deep: bool) -> int:
     """What the first ``count`` rules of ``w.looking`` decide together, from the state before any of it: how many
     keys (in ``w.decided``, their values in ``w.decision``), -1 when one breaks or two decide a key both ways. A
-    rule that decides something is a step of the grade."""
+    rule that decides something is a step of the grade (a deep round's, of the group reading)."""
     decided, broken = 0, False
     for n in range(count):
         k = w.looking[n]
+        if w.open_[k] > p.quiet[k]:
+            continue
         if p.kind[k] == COUNT:  # most looks: the count's table, inline
             value = action(p, w, k)
             if value == NOTHING:
@@ -499,12 +568,12 @@ def round_(p: Packed, w: Work, count: int) -> int:
                     if broken:
                         break
         else:
-            found = decide(p, w, k)
+            found = decide(p, w, k, deep)
             if found < 0:
                 broken = True
                 break
             if found:
-                _tally(w, RULE, 1.0)
+                _tally(w, DEEPER if deep else RULE, 1.0)
             for m in range(found):
                 got = _merge(w, decided, w.forced_key[m], w.forced_value[m])
                 broken, decided = got < 0, max(got, decided)
@@ -520,22 +589,48 @@ def round_(p: Packed, w: Work, count: int) -> int:
 
 
 @njit(cache=True)
+def _deepen(p: Packed, w: Work, count: int, deep: int) -> int:
+    """The rules that are not counts among the first ``count`` of ``w.looking`` joined to the ``deep`` read next by
+    the group reading (each once); how many there are now."""
+    for n in range(count):
+        k = w.looking[n]
+        if p.kind[k] != COUNT and not w.in_deep[k]:
+            w.in_deep[k] = True
+            w.deep[deep] = k
+            deep += 1
+    return deep
+
+
+@njit(cache=True)
 def follow(p: Packed, w: Work, active: np.ndarray, count: int, rounds: int) -> int:
     """Apply the first ``count`` rules of ``w.looking``, then round after round the active rules of the keys the
     last round decided, at most ``rounds`` rounds (UNLIMITED: while they decide something): the round a rule
-    broke in, else 0 (as ``State.follow``)."""
-    done = 0
-    while count > 0 and (rounds == UNLIMITED or done < rounds):
+    broke in, else 0 (as ``State.follow``). Reading deep (``w.recording[1]``), a round in which they decide nothing
+    reads instead the rules that are not counts among those looked at since the last such round."""
+    reading_deep = w.recording[1]
+    deep = _deepen(p, w, count, 0) if reading_deep else 0
+    done, broke = 0, 0
+    while (count > 0 or deep > 0) and (rounds == UNLIMITED or done < rounds):
         done += 1
-        decided = round_(p, w, count)
+        decided = round_(p, w, count, False)
+        if decided == 0 and deep > 0:
+            for n in range(deep):
+                w.looking[n] = w.deep[n]
+                w.in_deep[w.deep[n]] = False
+            decided, deep = round_(p, w, deep, True), 0
         if decided < 0:
-            return done
+            broke = done
+            break
         for n in range(decided):
             i = w.decided[n]
             set_key(p, w, i, w.decision[i])
             w.decision[i] = -1
         count = near(p, w, active, w.decided, decided)
-    return 0
+        if reading_deep:
+            deep = _deepen(p, w, count, deep)
+    for n in range(deep):
+        w.in_deep[w.deep[n]] = False
+    return broke
 
 
 @njit(cache=True)
@@ -599,17 +694,29 @@ def solved(p: Packed, w: Work, active: np.ndarray) -> bool:
     if w.values.min() < 0:
         return False
     for k in range(active.shape[0]):
-        if active[k] and (action(p, w, k) == BROKEN if p.kind[k] == COUNT else decide(p, w, k) < 0):
+        if active[k] and (action(p, w, k) == BROKEN if p.kind[k] == COUNT else decide(p, w, k, False) < 0):
             return False
     return True
 
 
 @njit(cache=True)
-def start(p: Packed, active: np.ndarray, recording: bool) -> tuple[Work, bool]:
+def _all(w: Work, active: np.ndarray) -> int:
+    """Every active rule into ``w.looking``; how many."""
+    count = 0
+    for k in range(active.shape[0]):
+        if active[k]:
+            w.looking[count] = k
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def start(p: Packed, active: np.ndarray, recording: bool, deep: bool) -> tuple[Work, bool]:
     """A state with the active given rules' keys set (a key given twice takes the last rule's value), and the
-    active rules followed to the end (their steps tallied from here on when ``recording``); whether no rule broke."""
+    active rules followed to the end (their steps tallied from here on when ``recording``; read deep too with
+    ``deep``); whether no rule broke."""
     w = work(p)
-    w.recording[0] = recording
+    w.recording[0], w.recording[1] = recording, deep
     for n in range(p.given_rule.shape[0]):
         if active[p.given_rule[n]]:
             w.decision[p.given_key[n]] = p.given_value[n]
@@ -617,18 +724,14 @@ def start(p: Packed, active: np.ndarray, recording: bool) -> tuple[Work, bool]:
         if w.decision[i] >= 0:
             set_key(p, w, i, w.decision[i])
             w.decision[i] = -1
-    count = 0
-    for k in range(active.shape[0]):
-        if active[k]:
-            w.looking[count] = k
-            count += 1
-    return w, not follow(p, w, active, count, UNLIMITED)
+    return w, not follow(p, w, active, _all(w, active), UNLIMITED)
 
 
 @njit(cache=True)
-def solve(p: Packed, active: np.ndarray, rounds: np.ndarray) -> bool:
-    """``solvers.kit.arrays.solves`` with no ``deeper``: from ``start``, trials of each of ``rounds`` in turn."""
-    w, whole = start(p, active, False)
+def solve(p: Packed, active: np.ndarray, rounds: np.ndarray, deep: bool) -> bool:
+    """``solvers.kit.arrays.solves``: from ``start``, trials of each of ``rounds`` in turn; with ``deep``, the
+    group reading throughout."""
+    w, whole = start(p, active, False, deep)
     if not whole:
         return False
     for r in rounds:
@@ -638,33 +741,43 @@ def solve(p: Packed, active: np.ndarray, rounds: np.ndarray) -> bool:
 
 
 @njit(cache=True)
-def grade(p: Packed, rounds: np.ndarray) -> tuple[bool, np.ndarray]:
-    """``solvers.kit.arrays.grade`` with no ``deeper``: the rules, then trials of each of ``rounds`` in turn, each
-    level going on from the state the one below left; whether that solves it, and the steps tallied."""
+def grade(p: Packed, rounds: np.ndarray, deep: bool) -> tuple[bool, np.ndarray]:
+    """``solvers.kit.arrays.grade``: the rules, then (with ``deep``) the group reading, then trials of each of
+    ``rounds`` in turn, each level going on from the state the one below left; whether that solves it, and the steps
+    tallied."""
     active = np.ones(p.rule_from.shape[0] - 1, np.bool_)
-    w, whole = start(p, active, True)
+    w, whole = start(p, active, True, False)
     broken = not whole
-    for level in range(rounds.shape[0] + 1):
+    for level in range(rounds.shape[0] + 1 + deep):
         if level and not broken and w.values.min() < 0:
-            broken = not trials(p, w, active, rounds[level - 1])
+            if deep and level == 1:
+                w.recording[1] = True
+                broken = follow(p, w, active, _all(w, active), UNLIMITED) > 0
+            else:
+                broken = not trials(p, w, active, rounds[level - 1 - deep])
         if not broken and solved(p, w, active):
             return True, w.tally
     return False, w.tally
 
 
-def solves(model: Model, shown: frozenset[Hashable] | None, trials_rounds: Sequence[int | None]) -> bool:
-    """``solvers.kit.arrays.solves`` for a model the kernel takes (``takes``) and no ``deeper``."""
+def _rounds(trials_rounds: Sequence[int | None]) -> np.ndarray:
+    return np.array([UNLIMITED if r is None else r for r in trials_rounds], np.int64)
+
+
+def solves(model: Model, shown: frozenset[Hashable] | None, trials_rounds: Sequence[int | None],
+           deeper: object = None) -> bool:
+    """``solvers.kit.arrays.solves`` for a model the kernel takes (``takes``) and no ``deeper`` or one it reads
+    (``reads_deeper``)."""
     p, clued = packed(model)
-    rounds = np.array([UNLIMITED if r is None else r for r in trials_rounds], np.int64)
-    return bool(solve(p, clued.active(shown), rounds))
+    return bool(solve(p, clued.active(shown), _rounds(trials_rounds), deeper is not None))
 
 
-def graded(model: Model, trials_rounds: Sequence[int | None]) -> tuple[bool, list[tuple[int, int, float]]]:
+def graded(model: Model, trials_rounds: Sequence[int | None], deeper: object = None
+           ) -> tuple[bool, list[tuple[int, int, float]]]:
     """``solvers.kit.arrays.grade``'s solve for a model the kernel takes: whether it is solved, and for each
-    technique (RULE, SHORT_TRIAL, TRIAL) its steps and their total effort."""
-    rounds = np.array([UNLIMITED if r is None else r for r in trials_rounds], np.int64)
-    solved_, tally = grade(packed(model)[0], rounds)
-    return bool(solved_), [(t, int(n), float(effort)) for t, (n, effort) in enumerate(tally)]
+    technique (RULE, SHORT_TRIAL, TRIAL, and DEEPER with a ``deeper`` it reads) its steps and their total effort."""
+    solved_, tally = grade(packed(model)[0], _rounds(trials_rounds), deeper is not None)
+    return bool(solved_), [(t, int(n), float(effort)) for t, (n, effort) in enumerate(tally[:3 + (deeper is not None)])]
 
 
 def warm_up() -> None:

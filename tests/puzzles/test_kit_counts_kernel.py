@@ -1,7 +1,7 @@
 """The compiled level check and grade (``solvers.kit.counts_kernel``) answer as the Python ``State`` does
 (``solvers.kit.arrays.solves_on_state``, ``arrays.grade`` with the kernel off) on random models of counts, spaced
-lines and pairings, and on Light Up's and Tents' boards; the Light Up and Tents generators make the same puzzles
-with it as without it."""
+lines and pairings, and on Light Up's, Tents', Takuzu's and KenKen's boards; the Light Up, Tents and KenKen
+generators make the same puzzles with it as without it."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import random
 
 import pytest
 
-from generators import light_up, takuzu, tents
+from generators import kenken, light_up, takuzu, tents
+from generators.kenken import KenkenParams
 from generators.light_up import LightUpGenre, LightUpParams, generate_puzzle
 from generators.takuzu import TakuzuParams
 from generators.tents import TentsGenre, TentsParams
@@ -20,6 +21,7 @@ from solvers.kit.distinct import Distinct
 from solvers.kit.matching import Matching
 from solvers.kit.rules import Cells, Count, Model
 from solvers.kit.spaced import Spaced
+from solvers.kit.tuples import Tuples, analysed
 
 TRIAL_SETS = ((), (TRIALS[0],), TRIALS)
 
@@ -237,3 +239,42 @@ def test_distinct_groups_answer_and_grade_as_the_state(size: int, monkeypatch: p
     compiled, on_state = graded_both_ways(takuzu.PEOPLE, model, monkeypatch)
     assert compiled == on_state
     assert any(answers) and not all(answers)
+
+
+@pytest.mark.parametrize(("size", "difficulty"), [(5, "extreme"), (6, "hard"), (9, "normal")])
+def test_cages_answer_and_grade_as_the_state(size: int, difficulty: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """KenKen's cages (a ``Tuples`` each, read by their placed digits, or by their candidates with the group reading
+    ``tuples.analysed``) on the compiled kernel: a generated puzzle's cages and the alternatives ``Harder`` would
+    show instead, each a clue, under random subsets; every level's solve, with and without the group reading,
+    answers as the Python state's, and the grade is the same both ways."""
+    params = KenkenParams(size=size, difficulty=difficulty)
+    made = kenken.generate_puzzle(params, size, Deadline.never())
+    alternatives = [cage for _, cage in kenken.Harder(params).changes(made.puzzle, made.solution.digits)]
+    model = kenken.model(made.puzzle, alternatives)
+    assert counts_kernel.takes(model) and any(isinstance(rule, Tuples) for rule in model.rules)
+    rng, answers = random.Random(size), []
+    clues = sorted({c for c in model.flat.clue if c is not None})
+    for _ in range(25):
+        shown = frozenset(rng.sample(clues, rng.randrange(len(clues) // 2, len(clues) + 1)))
+        for deeper in (None, analysed):
+            for trials in ((), (kenken.CHAIN,), (kenken.CHAIN, None)):
+                expected = solves_on_state(model, shown, trials, deeper)
+                assert counts_kernel.solves(model, shown, trials, deeper) == expected, (shown, deeper, trials)
+                answers.append(expected)
+    for graded in (kenken.model(made.puzzle), model):
+        grades = []
+        for compiled in (False, True):
+            monkeypatch.setattr(arrays, "COMPILED", compiled)
+            grades.append(arrays.grade(kenken.PEOPLE, graded, analysed, kenken.CHAIN))
+        assert grades[0] == grades[1]
+    assert any(answers) and not all(answers)
+
+
+@pytest.mark.parametrize(("size", "difficulty", "seed"), [(6, "normal", 0), (6, "hard", 1), (5, "extreme", 2)])
+def test_kenken_puzzles_unchanged(size: int, difficulty: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    params = KenkenParams(size=size, difficulty=difficulty)
+    compiled = kenken.generate_puzzle(params, seed, Deadline.after(120))
+    monkeypatch.setattr(arrays, "COMPILED", False)
+    on_state = kenken.generate_puzzle(params, seed, Deadline.after(120))
+    assert compiled.puzzle.model_dump() == on_state.puzzle.model_dump()
+    assert compiled.difficulty == on_state.difficulty
