@@ -35,7 +35,7 @@ MAX_CAGE = 3  # cells; Keen's cages are mostly two or three cells
 MAX_PRODUCT = 1000  # a cage multiplies only while its product stays this small
 LEVELS = ("easy", "normal", "hard", "extreme")
 # The hardest level made at each size (else extreme).
-TOP_LEVEL = {3: "easy", 4: "hard", 6: "hard", 7: "normal", 8: "normal", 9: "normal"}
+TOP_LEVEL = {3: "easy", 4: "hard", 7: "hard", 8: "hard", 9: "hard"}
 CHAIN = 3  # rounds a hard trial is followed
 # Keen's levels: Easy reads a cage by its placed digits, Normal by what its cells may still hold (the filling
 # analysis), Hard needs short chains of deductions, Extreme long ones (his Unreasonable is graded Extreme too).
@@ -53,7 +53,7 @@ class KenkenParams(BaseModel):
         "all", description="`all`: cages of +, −, × and ÷; `add-multiply`: + and × only.")
     difficulty: Literal["easy", "normal", "hard", "extreme"] = Field(
         DIFFICULTY.default, description="What a person needs (see the type's `difficulties`), as Keen's levels: "
-        "easy only at 3, up to hard at 4 and 6, extreme at 5, easy and normal at 7 and 8, normal at 9.")
+        "easy only at 3, up to hard at 4, 7 and 8, extreme at 5 and 6, normal and hard at 9.")
 
     @model_validator(mode="after")
     def _made(self) -> KenkenParams:
@@ -63,7 +63,7 @@ class KenkenParams(BaseModel):
         top = TOP_LEVEL.get(self.size, "extreme")
         if LEVELS.index(self.difficulty) > LEVELS.index(top):
             why = ("no 3×3 drawn needs more" if self.size == 3 else "almost no 4×4 needs more" if self.size == 4
-                   else "its level checks, in Python, take too long")
+                   else "its puzzles, proved unique with no level check, take longer to find than a request may wait")
             raise ValueError(f"difficulty {self.difficulty!r} is not made at size {self.size} ({why}): up to {top}")
         return self
 
