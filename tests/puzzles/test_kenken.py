@@ -180,3 +180,18 @@ def test_a_changed_digit_is_named_as_a_repeat_in_its_row() -> None:
         changed[r][c] = digits[r][c] % 4 + 1
         broken = check(made.puzzle, KenkenAnswer(digits=changed))
         assert any(v.rule == "row-repeats" and [r, c] in v.cells for v in broken), (r, c)
+
+
+@pytest.mark.parametrize(("size", "difficulty"), [(9, "hard"), (6, "extreme")])
+def test_the_largest_sizes_of_hard_and_extreme_are_made_through_the_service(client, size: int, difficulty: str) -> None:
+    """Hard at 9×9 and extreme at 6×6, asked as a user asks: the puzzle grades at the level and z3 finds its answer
+    alone. Extreme one size further is a 422 that says which levels that size is made at."""
+    response = client.post("/generate/kenken", params={"size": size, "difficulty": difficulty, "seed": 3})
+    assert response.status_code == 201, response.text
+    puzzle = KenkenPuzzle(**response.json()["puzzle"])
+    assert puzzle.size == size
+    assert DIFFICULTY.grade(puzzle, Deadline.after(60)).level == difficulty
+    assert solve(puzzle, 2, Deadline.after(120), "z3").count == 1
+    refused = client.post("/generate/kenken", params={"size": 7, "difficulty": "extreme"})
+    assert refused.status_code == 422, refused.text
+    assert "difficulty 'extreme' is not made at size 7" in refused.text and "up to hard" in refused.text
