@@ -190,17 +190,11 @@ class SearchProver:
             self._fallback.close()
 
 
-_last: list[tuple[kit.Model, Clued]] = []
-
-
+@kit.for_the_last_model
 def clued_of(model: kit.Model) -> Clued:
     """``Clued.of(model)``, kept for the last model asked about (the generator's checks and its prover ask about one
     model at a time)."""
-    last = _last[0] if _last else None
-    if last is None or last[0] is not model:
-        last = (model, Clued.of(model))
-        _last[:] = [last]
-    return last[1]
+    return Clued.of(model)
 
 
 def compiled_check(level: int) -> Check:

@@ -24,7 +24,7 @@ from solvers.kit import counts_kernel
 from solvers.kit.counts_kernel import BROKEN, NOTHING, Table, count_table
 from solvers.kit.human import SHORT_ROUNDS
 from solvers.kit.loop import Loop
-from solvers.kit.rules import Broken, Model, Rule, shows, touches
+from solvers.kit.rules import Broken, Model, Rule, for_the_last_model, shows, touches
 from solvers.techniques.human import Contradiction, Difficulty, Grade, HumanSolver
 
 TRIALS = (SHORT_ROUNDS, None)  # the kit's trials by level: the medium level takes the first, the hard one both
@@ -76,14 +76,10 @@ class Compiled:
                    flat.given_by, taken)
 
 
-_last: list[Compiled] = []
-
-
+@for_the_last_model
 def compiled(model: Model) -> Compiled:
     """The model's compiled form, kept for the last model asked (the generator asks about one at a time)."""
-    if not _last or _last[0].model is not model:
-        _last[:] = [Compiled.of(model)]
-    return _last[0]
+    return Compiled.of(model)
 
 
 class State:

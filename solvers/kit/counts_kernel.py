@@ -33,7 +33,7 @@ from numba import njit
 from solvers.common import compile_lock
 from solvers.kit.distinct import Distinct
 from solvers.kit.matching import Matching
-from solvers.kit.rules import Cells, Count, Model, shows
+from solvers.kit.rules import Cells, Count, Model, for_the_last_model, shows
 from solvers.kit.spaced import Spaced
 from solvers.kit.tuples import Tuples, analysed
 
@@ -124,22 +124,12 @@ def _square(low: int, high: int, size: int) -> np.ndarray:
     return square.reshape(-1)
 
 
-_took: list[tuple[Model, bool]] = []
-
-
+@for_the_last_model
 def takes(model: Model) -> bool:
-    """``reads(model)``, kept for the last model asked: the generator asks it before each of a board's checks."""
-    last = _took[0] if _took else None
-    if last is None or last[0] is not model:
-        last = (model, reads(model))
-        _took[:] = [last]
-    return last[1]
-
-
-def reads(model: Model) -> bool:
-    """Whether the kernel reads ``model``: every rule a plain count (a ``Count`` over distinct keys with no
-    ``allowed``), a ``Spaced`` line of distinct keys in order along it (the kernel finds a key's neighbours by
-    position), a ``Matching``, or a ``Distinct`` or ``Tuples`` over distinct keys."""
+    """Whether the kernel reads ``model`` (kept for the last model asked: the generator asks before each check):
+    every rule a plain count (a ``Count`` over distinct keys with no ``allowed``), a ``Spaced`` line of distinct keys
+    in order along it (the kernel finds a key's neighbours by position), a ``Matching``, or a ``Distinct`` or
+    ``Tuples`` over distinct keys."""
     flat = model.flat
     return bool(model.keys) and (flat.counts_only or all(
         _in_order(rule) if isinstance(rule, Spaced) else
@@ -214,14 +204,10 @@ class Clued(NamedTuple):
         return on[self.of_rule]
 
 
-_last: list[tuple[Model, Packed, Clued]] = []
-
-
+@for_the_last_model
 def packed(model: Model) -> tuple[Packed, Clued]:
     """The model's packed form and clues, kept for the last model asked (the generator asks about one at a time)."""
-    if not _last or _last[0][0] is not model:
-        _last[:] = [(model, pack(model), Clued.of(model))]
-    return _last[0][1], _last[0][2]
+    return pack(model), Clued.of(model)
 
 
 @njit(cache=True)

@@ -14,7 +14,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from itertools import product
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from pydantic import Field
 
@@ -564,6 +564,26 @@ class Model:
         return Flat(cells, at, low, [getattr(r, "high", 0) for r in self.rules],
                     [r.clue for r in self.rules], {get(key): value for key, value in self.givens().items()},
                     counts, counts_only, [(k, i, low[k]) for k, rule in enumerate(self.rules) if rule.given for i in cells[k]])
+
+
+Kept = TypeVar("Kept")
+
+
+def for_the_last_model(make: Callable[[Model], Kept]) -> Callable[[Model], Kept]:
+    """``make(model)`` kept for the last model asked: a generator asks about one model at a time, thousands of times.
+    The kept pair is read once and replaced whole, so a thread that replaces it meanwhile never hands another
+    model's value back."""
+    kept: list[tuple[Model, Kept]] = []
+
+    def cached(model: Model) -> Kept:
+        for last_model, value in kept[:1]:
+            if last_model is model:
+                return value
+        value = make(model)
+        kept[:] = [(model, value)]
+        return value
+
+    return cached
 
 
 def described(rule: Rule, values: Values) -> str:

@@ -19,7 +19,7 @@ from solvers.kit import arrays, counts_kernel
 from solvers.kit.arrays import TRIALS, solves_on_state
 from solvers.kit.distinct import Distinct
 from solvers.kit.matching import Matching
-from solvers.kit.rules import Cells, Count, Model
+from solvers.kit.rules import Cells, Count, Model, for_the_last_model
 from solvers.kit.spaced import Spaced
 from solvers.kit.tuples import Tuples, analysed
 
@@ -278,3 +278,18 @@ def test_kenken_puzzles_unchanged(size: int, difficulty: str, seed: int, monkeyp
     on_state = kenken.generate_puzzle(params, seed, Deadline.after(120))
     assert compiled.puzzle.model_dump() == on_state.puzzle.model_dump()
     assert compiled.difficulty == on_state.difficulty
+
+
+def test_a_value_is_kept_for_the_last_model_only() -> None:
+    """``for_the_last_model`` (the kernel's packed model and the arrays' compiled one, Skyscrapers' clues) makes a
+    value once for the model asked again, and anew for another model, then for the first again."""
+    made: list[object] = []
+
+    @for_the_last_model
+    def named(model):  # type: ignore[no-untyped-def]
+        made.append(model)
+        return ("value of", model)
+
+    a, b = object(), object()
+    assert named(a) == ("value of", a) and named(a) == ("value of", a) and made == [a]
+    assert named(b) == ("value of", b) and named(a) == ("value of", a) and made == [a, b, a]
