@@ -179,7 +179,7 @@ def pack(model: Model) -> Packed:
     options, option_from = _csr([keys for o in owners for keys in o])
     quiet = np.array([getattr(r, "quiet_above", len(cells)) for r, cells in zip(model.rules, flat.cells, strict=True)],
                      np.int64)
-    tuple_digits, tuple_from = _csr([[d for t in r.tuples for d in t] if isinstance(r, Tuples) else []
+    tuple_digits, tuple_from = _csr([list(chain.from_iterable(r.tuples)) if isinstance(r, Tuples) else []
                                      for r in model.rules])
     candidates = np.array([isinstance(r, Tuples) and not r.placed_only for r in model.rules], np.bool_)
     return Packed(rule_keys, rule_from, key_rules, key_from, tables, table_from, width, given_rule, given_key, given_value,
