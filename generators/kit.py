@@ -17,8 +17,8 @@ from pydantic import BaseModel
 
 from generators.pipeline import Adjust, Generated, GenerationFailed, generate, generate_at_level
 from solvers.common import Deadline
-from solvers.kit.arrays import Levels, Read, solves, within
-from solvers.kit.rules import Model, Prover
+from solvers.kit.arrays import Levels, solves, within
+from solvers.kit.rules import Model, Prover, Read
 from solvers.techniques.human import Difficulty, Grade, GridState, HumanSolver
 
 B = TypeVar("B")  # what an answer is drawn on (a Light Up's walls): part of the puzzle, fixed before any clue

@@ -24,12 +24,11 @@ from solvers.kit import counts_kernel
 from solvers.kit.counts_kernel import BROKEN, NOTHING, Table, count_table
 from solvers.kit.human import SHORT_ROUNDS
 from solvers.kit.loop import Loop
-from solvers.kit.rules import Broken, Model, Rule, for_the_last_model, shows, touches
+from solvers.kit.rules import Broken, Model, Read, for_the_last_model, shows, touches
 from solvers.techniques.human import Contradiction, Difficulty, Grade, HumanSolver
 
 TRIALS = (SHORT_ROUNDS, None)  # the kit's trials by level: the medium level takes the first, the hard one both
 Step = tuple[int, float]  # (the technique's number: 0 rule, 1 short trial, 2 trial, 3 the deeper reading; effort)
-Read = Callable[[Rule, Sequence[int | None]], list[tuple[int, int]]]  # a rule's reading: as ``Rule.look``
 COMPILED = True  # ``solves`` and ``grade`` read a model the compiled kernel takes by it (tests compare it off)
 
 

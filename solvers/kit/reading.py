@@ -5,14 +5,11 @@ with what its cells may still hold, not only with the digits placed. Each such r
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from solvers.common import Cell
-from solvers.kit.rules import Broken, Model, Rule
+from solvers.kit.rules import Broken, Model, Read, Rule
 from solvers.techniques.human import Contradiction, GridState, Step, Technique
-
-if TYPE_CHECKING:  # the arrays read the kernel, which reads the tuples' group reading made here
-    from solvers.kit.arrays import Read
 
 
 def group_reading(kind: type, name: str, description: str, phrase: Callable[[Any], str],

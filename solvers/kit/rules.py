@@ -100,6 +100,9 @@ class Rule(Protocol):
         whose encoding leaves clauses out says so by a true ``lazy`` (a class attribute); the solver asks no other."""
 
 
+Read = Callable[[Rule, Sequence[int | None]], list[tuple[int, int]]]  # a rule's reading: as ``Rule.look``
+
+
 @dataclass(frozen=True)
 class Count:
     """Between ``low`` and ``high`` of ``cells`` are 1 (or a total in ``allowed``, when the totals are not an

@@ -248,7 +248,7 @@ def test_distinct_groups_answer_and_grade_as_the_state(size: int, monkeypatch: p
     assert any(answers) and not all(answers)
 
 
-@pytest.mark.parametrize(("size", "difficulty"), [(5, "extreme"), (6, "hard"), (9, "normal")])
+@pytest.mark.parametrize(("size", "difficulty"), [(5, "extreme"), (6, "hard")])
 def test_cages_answer_and_grade_as_the_state(size: int, difficulty: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """KenKen's cages (a ``Tuples`` each, read by their placed digits, or by their candidates with the group reading
     ``tuples.analysed``) on the compiled kernel: a generated puzzle's cages and the alternatives ``Harder`` would
