@@ -30,7 +30,7 @@ from solvers.techniques.human import Grade
 
 MIN_SIDE, MAX_SIDE, DEFAULT_SIDE = 4, 9, 6
 LEVELS = ("easy", "medium", "hard", "expert")
-TOP_LEVEL = {4: "hard", 7: "medium", 8: "medium", 9: "medium"}  # the hardest level made at each size (else expert)
+TOP_LEVEL = {4: "hard", 8: "medium", 9: "medium"}  # the hardest level made at each size (else expert)
 SEARCH_NODES = 5_000  # the search's nodes before the kit's prover takes over, far more than a proof at 6×6 takes
 CHAIN = 3  # rounds a hard trial is followed: enough for nine in ten of Tatham's Extreme puzzles, one in ten of his Unreasonable
 # Tatham's four levels, one each: Easy reads a clue's line by its placed towers (``placed_only``), Hard by what its
@@ -46,13 +46,14 @@ class SkyscrapersParams(BaseModel):
     size: int = Field(DEFAULT_SIDE, ge=MIN_SIDE, le=MAX_SIDE, description="N: the grid is N×N, towers 1..N.")
     difficulty: Literal["easy", "medium", "hard", "expert"] = Field(
         DIFFICULTY.default, description="What a person needs (see the type's `difficulties`): every level at sizes 5 "
-        "and 6 (Tatham's), easy to hard at 4, easy and medium at 7 to 9.")
+        "to 7 (Tatham's 5 and 6), easy to hard at 4, easy and medium at 8 and 9.")
 
     @model_validator(mode="after")
     def _made(self) -> SkyscrapersParams:
         top = TOP_LEVEL.get(self.size, "expert")
         if LEVELS.index(self.difficulty) > LEVELS.index(top):
-            why = "no 4×4 drawn needs more" if self.size == 4 else "its level checks, in Python, take seconds to minutes"
+            why = ("no 4×4 drawn needs more" if self.size == 4
+                   else "a hard puzzle of that size takes longer to make than a request may wait")
             raise ValueError(f"difficulty {self.difficulty!r} is not made at size {self.size} ({why}): up to {top}")
         return self
 
