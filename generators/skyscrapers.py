@@ -30,7 +30,7 @@ from solvers.techniques.human import Grade
 
 MIN_SIDE, MAX_SIDE, DEFAULT_SIDE = 4, 9, 6
 LEVELS = ("easy", "medium", "hard", "expert")
-TOP_LEVEL = {4: "hard", 8: "medium", 9: "medium"}  # the hardest level made at each size (else expert)
+TOP_LEVEL = {4: "hard", 9: "medium"}  # the hardest level made at each size (else expert)
 SEARCH_NODES = 5_000  # the search's nodes before the kit's prover takes over, far more than a proof at 6×6 takes
 CHAIN = 3  # rounds a hard trial is followed: enough for nine in ten of Tatham's Extreme puzzles, one in ten of his Unreasonable
 # Tatham's four levels, one each: Easy reads a clue's line by its placed towers (``placed_only``), Hard by what its
@@ -46,7 +46,7 @@ class SkyscrapersParams(BaseModel):
     size: int = Field(DEFAULT_SIDE, ge=MIN_SIDE, le=MAX_SIDE, description="N: the grid is N×N, towers 1..N.")
     difficulty: Literal["easy", "medium", "hard", "expert"] = Field(
         DIFFICULTY.default, description="What a person needs (see the type's `difficulties`): every level at sizes 5 "
-        "to 7 (Tatham's 5 and 6), easy to hard at 4, easy and medium at 8 and 9.")
+        "to 8 (Tatham's 5 and 6), easy to hard at 4, easy and medium at 9.")
 
     @model_validator(mode="after")
     def _made(self) -> SkyscrapersParams:

@@ -315,14 +315,14 @@ def test_the_picture_draws_clues_givens_and_the_solution() -> None:
 
 
 @pytest.mark.parametrize("difficulty", ["hard", "expert"])
-def test_hard_and_expert_at_seven_are_made_through_the_service(client, difficulty: str) -> None:
-    """Hard and expert at 7×7 (the largest size both are made at), asked as a user asks: the puzzle grades at the
-    level and z3 finds its answer alone. Hard at 8×8 is a 422 that says which levels that size is made at."""
-    response = client.post("/generate/skyscrapers", params={"size": 7, "difficulty": difficulty, "seed": 5})
+def test_hard_and_expert_at_eight_are_made_through_the_service(client, difficulty: str) -> None:
+    """Hard and expert at 8×8 (the largest size both are made at), asked as a user asks: the puzzle grades at the
+    level and z3 finds its answer alone. At 9×9 either is a 422 that says which levels that size is made at."""
+    response = client.post("/generate/skyscrapers", params={"size": 8, "difficulty": difficulty, "seed": 5})
     assert response.status_code == 201, response.text
     puzzle = SkyscrapersPuzzle(**response.json()["puzzle"])
     assert DIFFICULTY.grade(puzzle, Deadline.after(60)).level == difficulty
     assert solve(puzzle, 2, Deadline.after(120), "z3").count == 1
-    refused = client.post("/generate/skyscrapers", params={"size": 8, "difficulty": difficulty})
+    refused = client.post("/generate/skyscrapers", params={"size": 9, "difficulty": difficulty})
     assert refused.status_code == 422, refused.text
-    assert f"difficulty {difficulty!r} is not made at size 8" in refused.text and "up to medium" in refused.text
+    assert f"difficulty {difficulty!r} is not made at size 9" in refused.text and "up to medium" in refused.text
