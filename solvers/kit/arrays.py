@@ -312,14 +312,20 @@ class State:
         return self.solved()
 
 
+def on_kernel(model: Model, deeper: Read | None = None) -> bool:
+    """Whether ``model``, read with ``deeper`` (None: the rules alone), is solved and graded on the compiled kernel
+    (``solvers.kit.counts_kernel``): the same deductions in the same order as on ``State``."""
+    return COMPILED and counts_kernel.takes(model) and (deeper is None or counts_kernel.reads_deeper(deeper))
+
+
 def solves(model: Model, shown: frozenset[Hashable] | None = None, trials: Sequence[int | None] = (),
            deeper: Read | None = None) -> bool:
     """Whether the rules (read by ``deeper`` too when they are stuck), then trials of each of ``trials`` rounds
     (None: followed to the end), solve ``model`` showing ``shown``: the kit's level ``n`` takes ``TRIALS[:n]``. A
     model the compiled kernel takes (``solvers.kit.counts_kernel``), read with no ``deeper`` or one the kernel reads
     too, is solved by it: the same deductions in the same order."""
-    if COMPILED and counts_kernel.takes(model) and (deeper is None or counts_kernel.reads_deeper(deeper)):
-        return counts_kernel.solves(model, shown, trials, deeper)
+    if on_kernel(model, deeper):
+        return counts_kernel.solves(model, shown, trials, deeper is not None)
     return solves_on_state(model, shown, trials, deeper)
 
 
@@ -359,8 +365,8 @@ def grade(people: HumanSolver[Model, Any], model: Model, deeper: Read | None = N
     own = ["rule", *([names[rule + 1]] if deeper is not None else []), "short trial", "trial"]
     assert names[rule:] == own and len(people.levels[0].techniques) == rule + 1
     numbers = [rule, len(names) - 2, len(names) - 1, rule + 1]  # the arrays' technique numbers in ``names``
-    if COMPILED and counts_kernel.takes(model) and (deeper is None or counts_kernel.reads_deeper(deeper)):
-        solved, tallies = counts_kernel.graded(model, (chain, None), deeper)
+    if on_kernel(model, deeper):
+        solved, tallies = counts_kernel.graded(model, (chain, None), deeper is not None)
         return people.grade_tallied([(numbers[t], count, effort) for t, count, effort in tallies], solved)
     steps: list[Step] = []
     state = State(model)
@@ -403,7 +409,7 @@ class Levels:
         self.plan: list[tuple[int, int, int | None]] = []
 
     def fits(self, model: Model, shown: frozenset[Hashable]) -> bool:
-        if COMPILED and counts_kernel.takes(model):  # plain counts: a compiled solve from scratch beats the plan
+        if on_kernel(model):  # a compiled solve from scratch beats the plan
             return counts_kernel.solves(model, shown, TRIALS[:self.level])
         again = model is self.model and shown < self.shown
         if again:

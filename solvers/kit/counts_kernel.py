@@ -40,6 +40,7 @@ from solvers.kit.tuples import Tuples, analysed
 BROKEN, NOTHING = -2, -1  # what a count's table says besides the value of its open keys
 COUNT, SPACED, PAIRING, DISTINCT, TUPLES = 0, 1, 2, 3, 4  # the kinds of rule the kernel reads
 RULE, SHORT_TRIAL, TRIAL, DEEPER = 0, 1, 2, 3  # a grade's steps, numbered as ``solvers.kit.arrays.Step``
+TALLYING, READING_DEEP = 0, 1  # a solve's modes (``Work.mode``): its steps tallied now; its rounds read deep
 Table = tuple[tuple[int, ...], ...]
 UNLIMITED = -1  # ``rounds`` of a follow (or a trial) that goes on while the rules decide something
 
@@ -87,7 +88,7 @@ class Work(NamedTuple):
     forced_value: np.ndarray
     run: np.ndarray  # a spaced rule's open keys, by runs
     tally: np.ndarray  # a grade's steps by technique (RULE, SHORT_TRIAL, TRIAL, DEEPER): how many, their total effort
-    recording: np.ndarray  # [whether steps are tallied now, whether rounds read deep]
+    mode: np.ndarray  # [TALLYING, READING_DEEP]: whether each is on
     deep: np.ndarray  # the rules a deep round would read, and whether each is among them
     in_deep: np.ndarray
     allowed: np.ndarray  # a tuple rule's cells: the digits each may hold (bits), the digits its fitting tuples put there
@@ -513,7 +514,7 @@ def decide(p: Packed, w: Work, k: int, deep: bool) -> int:
 
 @njit(cache=True, inline="always")
 def _tally(w: Work, technique: int, effort: float) -> None:
-    if w.recording[0]:
+    if w.mode[TALLYING]:
         w.tally[technique, 0] += 1.0
         w.tally[technique, 1] += effort
 
@@ -591,9 +592,9 @@ def _deepen(p: Packed, w: Work, count: int, deep: int) -> int:
 def follow(p: Packed, w: Work, active: np.ndarray, count: int, rounds: int) -> int:
     """Apply the first ``count`` rules of ``w.looking``, then round after round the active rules of the keys the
     last round decided, at most ``rounds`` rounds (UNLIMITED: while they decide something): the round a rule
-    broke in, else 0 (as ``State.follow``). Reading deep (``w.recording[1]``), a round in which they decide nothing
+    broke in, else 0 (as ``State.follow``). Reading deep (``w.mode[READING_DEEP]``), a round in which they decide nothing
     reads instead the rules that are not counts among those looked at since the last such round."""
-    reading_deep = w.recording[1]
+    reading_deep = w.mode[READING_DEEP]
     deep = _deepen(p, w, count, 0) if reading_deep else 0
     done, broke = 0, 0
     while (count > 0 or deep > 0) and (rounds == UNLIMITED or done < rounds):
@@ -634,11 +635,11 @@ def attempt(p: Packed, w: Work, active: np.ndarray, i: int, value: int, rounds: 
     w.kept_values[:] = w.values
     w.kept_ones[:] = w.ones
     w.kept_open[:] = w.open_
-    recording = w.recording[0]
-    w.recording[0] = False
+    tallying = w.mode[TALLYING]
+    w.mode[TALLYING] = False
     set_key(p, w, i, value)
     broke = follow_key(p, w, active, i, rounds)
-    w.recording[0] = recording
+    w.mode[TALLYING] = tallying
     w.values[:] = w.kept_values
     w.ones[:] = w.kept_ones
     w.open_[:] = w.kept_open
@@ -697,12 +698,12 @@ def _all(w: Work, active: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def start(p: Packed, active: np.ndarray, recording: bool, deep: bool) -> tuple[Work, bool]:
+def start(p: Packed, active: np.ndarray, tallying: bool, deep: bool) -> tuple[Work, bool]:
     """A state with the active given rules' keys set (a key given twice takes the last rule's value), and the
-    active rules followed to the end (their steps tallied from here on when ``recording``; read deep too with
+    active rules followed to the end (their steps tallied from here on when ``tallying``; read deep too with
     ``deep``); whether no rule broke."""
     w = work(p)
-    w.recording[0], w.recording[1] = recording, deep
+    w.mode[TALLYING], w.mode[READING_DEEP] = tallying, deep
     for n in range(p.given_rule.shape[0]):
         if active[p.given_rule[n]]:
             w.decision[p.given_key[n]] = p.given_value[n]
@@ -737,7 +738,7 @@ def grade(p: Packed, rounds: np.ndarray, deep: bool) -> tuple[bool, np.ndarray]:
     for level in range(rounds.shape[0] + 1 + deep):
         if level and not broken and w.values.min() < 0:
             if deep and level == 1:
-                w.recording[1] = True
+                w.mode[READING_DEEP] = True
                 broken = follow(p, w, active, _all(w, active), UNLIMITED) > 0
             else:
                 broken = not trials(p, w, active, rounds[level - 1 - deep])
@@ -751,19 +752,19 @@ def _rounds(trials_rounds: Sequence[int | None]) -> np.ndarray:
 
 
 def solves(model: Model, shown: frozenset[Hashable] | None, trials_rounds: Sequence[int | None],
-           deeper: object = None) -> bool:
-    """``solvers.kit.arrays.solves`` for a model the kernel takes (``takes``) and no ``deeper`` or one it reads
-    (``reads_deeper``)."""
+           deep: bool = False) -> bool:
+    """``solvers.kit.arrays.solves`` for a model the kernel takes (``takes``), with no ``deeper`` or (``deep``) the
+    one it reads (``reads_deeper``)."""
     p, clued = packed(model)
-    return bool(solve(p, clued.active(shown), _rounds(trials_rounds), deeper is not None))
+    return bool(solve(p, clued.active(shown), _rounds(trials_rounds), deep))
 
 
-def graded(model: Model, trials_rounds: Sequence[int | None], deeper: object = None
+def graded(model: Model, trials_rounds: Sequence[int | None], deep: bool = False
            ) -> tuple[bool, list[tuple[int, int, float]]]:
     """``solvers.kit.arrays.grade``'s solve for a model the kernel takes: whether it is solved, and for each
-    technique (RULE, SHORT_TRIAL, TRIAL, and DEEPER with a ``deeper`` it reads) its steps and their total effort."""
-    solved_, tally = grade(packed(model)[0], _rounds(trials_rounds), deeper is not None)
-    return bool(solved_), [(t, int(n), float(effort)) for t, (n, effort) in enumerate(tally[:3 + (deeper is not None)])]
+    technique (RULE, SHORT_TRIAL, TRIAL, and DEEPER when ``deep``) its steps and their total effort."""
+    solved_, tally = grade(packed(model)[0], _rounds(trials_rounds), deep)
+    return bool(solved_), [(t, int(n), float(effort)) for t, (n, effort) in enumerate(tally[:DEEPER + deep])]
 
 
 def warm_up() -> None:
