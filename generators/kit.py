@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel
@@ -18,13 +18,14 @@ from pydantic import BaseModel
 from generators.pipeline import Adjust, Generated, GenerationFailed, generate, generate_at_level
 from solvers.common import Deadline
 from solvers.kit.arrays import Levels, solves, within
-from solvers.kit.rules import Model, Prover, Read
+from solvers.kit.rules import Model, Prover, Read, Sieve
 from solvers.techniques.human import Difficulty, Grade, GridState, HumanSolver
 
 B = TypeVar("B")  # what an answer is drawn on (a Light Up's walls): part of the puzzle, fixed before any clue
 K = TypeVar("K", bound=Hashable)  # a clue the puzzle may show
 Answer = dict[str, Any]  # an answer's fields, as the genre's answer model takes them
 MAX_BOARDS = 200  # boards drawn for one unique puzzle: a board no clue makes unique costs a few solver calls
+MENDS = 8  # a genre's mends of one drawn board before it is drawn again
 
 
 class ClueGenre(Protocol[B, K]):
@@ -46,7 +47,9 @@ class ClueGenre(Protocol[B, K]):
 
     # Optional: ``together(board, answer) -> Sequence[Sequence[K]]``, groups of clues the polish tries to take away
     # at once before one at a time (Tatham's Filling takes a whole region's numbers first); ``prover(model, answer)
-    # -> Proves``, the genre's own proof of uniqueness where the kit's SAT ``Prover`` is slow for it.
+    # -> Proves``, the genre's own proof of uniqueness where the kit's SAT ``Prover`` is slow for it; ``mend(params,
+    # board, answer, other, rng) -> B | None``, the board changed so that ``other`` (a second answer of it, every
+    # clue shown) breaks it, for a genre whose every clue is shown and whose boards are rarely unique as drawn.
 
 
 class Proves(Protocol):
@@ -89,6 +92,7 @@ class KitSteps(Generic[B, K]):
     _prover: Proves | None = None
     _every_clue: Model | None = None
     _every_for: Answer | None = None  # the answer ``_every_clue`` was built for
+    _sieve: Sieve = field(default_factory=Sieve)
 
     def every_clue(self, board: B, answer: Answer) -> tuple[frozenset[K], Model]:
         """Every clue the board can show and the model showing them all, built once per drawn answer."""
@@ -97,14 +101,21 @@ class KitSteps(Generic[B, K]):
             self._every_clue, self._every_for = self.genre.model(self.genre.puzzle(board, answer, every)), answer
         return every, self._every_clue
 
+    @property
+    def genre_prover(self) -> bool:
+        return hasattr(self.genre, "prover")
+
     def prover(self, draft: Draft[B, K]) -> Proves:
         if self._prover is None or self._prover.answer is not draft.answer:
-            self.close()
+            if self._prover is not None:
+                self._prover.close()
+                self._prover = None
             _, model = self.every_clue(draft.board, draft.answer)
             self._prover = getattr(self.genre, "prover", Prover)(model, draft.answer)
         return self._prover
 
     def close(self) -> None:
+        self._sieve.close()
         if self._prover is not None:
             self._prover.close()
             self._prover = None
@@ -115,12 +126,32 @@ class KitSteps(Generic[B, K]):
             self.boards += 1
             every, model = self.every_clue(board, answer)
             if self.fits is None:
+                # The sieve throws out the many ambiguous boards cheaply (or the genre mends them); a kept board's
+                # own prover asks once more, so that every later proof runs on the instance it always ran on.
+                board = board if self.genre_prover else self.sieved(board, answer, rng)
+                if board is None:
+                    continue
+                every, model = self.every_clue(board, answer)
                 draft = Draft(board, answer, frozenset[K]())
                 if self.prover(draft).other(every, self.deadline) is None:
                     return draft
             elif self.fits(model, every):
                 return Draft(board, answer, every)
         raise GenerationFailed(f"none of {MAX_BOARDS} boards has one answer at the level with every clue shown")
+
+    def sieved(self, board: B, answer: Answer, rng: random.Random) -> B | None:
+        """The board, mended by the genre (``MENDS`` times at most) until its answer is the only one; None when
+        it stays ambiguous."""
+        mend = getattr(self.genre, "mend", None)
+        for _ in range(MENDS + 1):
+            _, model = self.every_clue(board, answer)
+            other = self._sieve.other(model, answer, self.deadline)
+            if other is None:
+                return board
+            if mend is None or (board := mend(self.params, board, answer, other, rng)) is None:
+                return None
+            self._every_clue = None  # the same answer on another board
+        return None
 
     def clues(self, solution: Draft[B, K], rng: random.Random) -> Draft[B, K]:
         return solution

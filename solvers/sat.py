@@ -13,7 +13,7 @@ from __future__ import annotations
 import ctypes
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
-from functools import cache
+from functools import cache, partial
 
 from solvers.common import BudgetExceeded, Deadline
 
@@ -75,25 +75,31 @@ class SatBackend(ABC):
 
 
 class CadicalBackend(SatBackend):
-    """CaDiCaL via python-sat; cardinality by pysat's totalizer, weighted sums by a BDD."""
+    """CaDiCaL via python-sat; cardinality by pysat's totalizer, weighted sums by a BDD. Clauses go straight to
+    pysat's C call (its Python wrappers cost more than CaDiCaL's own work on a puzzle's thousands of clauses);
+    ``unless`` literals, when set, join every clause added (``solvers.kit.rules.Sieve`` switches a draw's clauses
+    off with them)."""
 
     def __init__(self) -> None:
         super().__init__()
+        import pysolvers  # python-sat's C module
         from pysat.solvers import Solver
 
         self._solver = Solver(name="cadical195")
+        self._add_cl = partial(pysolvers.cadical195_add_cl, self._solver.solver.cadical)
         self._model: set[int] = set()
+        self.unless: list[int] = []
 
     def add_clause(self, lits: Clause) -> None:
-        self._solver.add_clause(list(lits))
+        self._add_cl([*lits, *self.unless])
 
     def _add_card(self, kind: str, lits: Sequence[int], k: int, guard: int | None) -> None:
         clauses, aux = _totalizer(kind, len(lits), k)
-        top, add = self.top, self._solver.add_clause
+        top, add = self.top, self._add_cl
         # The template's variables 1..n are ``lits``, the rest new variables after ``top``: the same clauses, in the
         # same order, as pysat writes for these literals.
         value = [0, *lits, *range(top + 1, top + aux + 1)]
-        tail = [] if guard is None else [-guard]
+        tail = self.unless if guard is None else [-guard, *self.unless]
         for clause in clauses:
             add([value[v] if v > 0 else -value[-v] for v in clause] + tail)
         self.top = top + aux
@@ -112,7 +118,11 @@ class CadicalBackend(SatBackend):
 
     def add_weighted_equal(self, lits: Sequence[int], weights: Sequence[int], total: int) -> None:
         for clause in _weighted_equal_bdd(self, lits, weights, total):
-            self._solver.add_clause(clause)
+            self.add_clause(clause)
+
+    def prefer(self, lits: Sequence[int]) -> None:
+        """Try these values first: a second answer near a known one is found sooner from it."""
+        self._solver.set_phases(list(lits))
 
     def solve(self, deadline: Deadline, assumptions: Sequence[int] = ()) -> bool:
         # pysat cannot interrupt CaDiCaL inside a call, so the deadline is checked between calls;

@@ -26,7 +26,7 @@ from solvers.common import (
     grid_shape_violations,
     violation,
 )
-from solvers.sat import SatBackend, block, make_backend, solve_refined
+from solvers.sat import CadicalBackend, SatBackend, block, make_backend, solve_refined
 from solvers.techniques.human import cell_name, cells_named
 
 Key = Hashable
@@ -652,6 +652,63 @@ class Prover:
 
     def close(self) -> None:
         self.sat.close()
+
+
+class Sieve:
+    """Whether each of a generator's drawn answers is the only one of its model, every clue shown, one draw after
+    another on one SAT instance: the rules the draws share (a Latin square's, a grid's counts) are encoded once,
+    each draw's own rules and the clause that rules its answer out under a literal assumed while the draw is asked
+    and switched off for good after. A generator that throws most draws away then pays for the shared rules once.
+    The shared rules are those of the first two draws of one layout, fewer when a later draw lacks some."""
+
+    def __init__(self) -> None:
+        self.sat: CadicalBackend | None = None
+        self.keys: tuple[Key, ...] = ()
+        self.var: dict[Key, int] = {}
+        self.frame: frozenset[Rule] = frozenset()
+        self.last: frozenset[Rule] = frozenset()
+        self.draw = 0
+
+    def other(self, model: Model, answer: Mapping[str, Any], deadline: Deadline) -> dict[str, Any] | None:
+        """An answer of ``model`` other than ``answer``, or None when it is the only one."""
+        rules = frozenset(model.rules)
+        same = self.sat is not None and model.keys == self.keys
+        if not same or not self.frame <= rules or (not self.frame and self.last & rules):
+            self._start(model, self.last & rules if same else frozenset())
+        assert self.sat is not None
+        self.last = rules
+        if self.draw:
+            self.sat.add_clause([-self.draw])
+        self.draw = self.sat.new_var()
+        self.sat.unless = [-self.draw]
+        try:
+            for rule in model.rules:
+                if rule not in self.frame:
+                    rule.encode(self.sat, [self.var[key] for key in rule.cells], None)
+            values = model.layout.read(answer)
+            ones = {self.var[key] for key, value in values.items() if value}
+            self.sat.add_clause(block(ones, self.var.values()))
+            self.sat.prefer([v if v in ones else -v for v in self.var.values()])
+            lazy = [(rule, [self.var[key] for key in rule.cells]) for rule in model.rules
+                    if getattr(rule, "lazy", False)]
+            true = solve_refined(self.sat, deadline, lambda true: [
+                cut for rule, lits in lazy for cut in rule.cuts([int(lit in true) for lit in lits], lits)],
+                [self.draw])
+            return None if true is None else model.layout.write({key for key, var in self.var.items() if var in true})
+        finally:
+            self.sat.unless = []
+
+    def _start(self, model: Model, frame: frozenset[Rule]) -> None:
+        self.close()
+        self.sat, self.keys, self.frame, self.draw = CadicalBackend(), model.keys, frame, 0
+        self.var = {key: self.sat.new_var() for key in model.keys}
+        for rule in (rule for rule in model.rules if rule in frame):
+            rule.encode(self.sat, [self.var[key] for key in rule.cells], None)
+
+    def close(self) -> None:
+        if self.sat is not None:
+            self.sat.close()
+            self.sat = None
 
 
 def checker(model_of: Callable[[Any], Model]) -> Callable[[Any, Any], list[Violation]]:

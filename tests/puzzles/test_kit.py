@@ -11,7 +11,7 @@ from generators.registry import TYPES
 from solvers.common import Deadline
 from solvers.kit import human
 from solvers.kit.human import kit_hint
-from solvers.kit.rules import Cells, Connected, Count, Digits, Layers, Model, Prover, check
+from solvers.kit.rules import Cells, Connected, Count, Digits, Layers, Model, Prover, Sieve, check
 from solvers.kit.solving import solve
 from tests import golden
 
@@ -136,6 +136,30 @@ def test_the_prover_finds_the_other_loop_and_none_once_the_clues_decide() -> Non
         assert prover.other([(0, 0), (0, 1), (1, 0), (1, 1)], Deadline.after(20)) is None
     finally:
         prover.close()
+
+
+def test_the_sieve_answers_as_brute_force_does_draw_after_draw() -> None:
+    """``Sieve``: one instance asked about loop puzzles drawn one after another (their clues differ, the vertex
+    rules and the lazy loop rule stay shared; now and then another grid, which starts it again) says an answer
+    is alone exactly when brute force finds one answer, and otherwise returns another valid answer."""
+    rng, sieve, asked = random.Random(5), Sieve(), {True: 0, False: 0}
+    try:
+        for draw in range(40):
+            rows, cols = (1, 3) if draw % 9 == 8 else (2, 2)
+            clues = {(r, c): rng.choice([0, 1, 2, 3]) for r in range(rows) for c in range(cols) if rng.random() < 0.5}
+            model = loops(rows, cols, clues)
+            answers = brute_force(model)
+            if not answers:
+                continue
+            answer = answers[rng.randrange(len(answers))]
+            other = sieve.other(model, answer, Deadline.after(20))
+            assert (other is None) == (len(answers) == 1), (clues, len(answers))
+            if other is not None:
+                assert other != answer and other in answers
+            asked[other is None] += 1
+    finally:
+        sieve.close()
+    assert asked[True] >= 5 and asked[False] >= 5
 
 
 def test_a_rules_hint_reads_as_a_sentence() -> None:
