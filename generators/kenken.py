@@ -8,7 +8,7 @@ Sizes 3 to 9 (Keen's presets are 4 to 9); levels Keen's first four, as in ``PEOP
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from math import prod
 from typing import Literal
 
@@ -35,7 +35,7 @@ MAX_CAGE = 3  # cells; Keen's cages are mostly two or three cells
 MAX_PRODUCT = 1000  # a cage multiplies only while its product stays this small
 LEVELS = ("easy", "normal", "hard", "extreme")
 # The hardest level made at each size (else extreme).
-TOP_LEVEL = {3: "easy", 4: "hard", 7: "hard", 8: "hard", 9: "hard"}
+TOP_LEVEL = {3: "easy", 4: "hard"}
 CHAIN = 3  # rounds a hard trial is followed
 # Keen's levels: Easy reads a cage by its placed digits, Normal by what its cells may still hold (the filling
 # analysis), Hard needs short chains of deductions, Extreme long ones (his Unreasonable is graded Extreme too).
@@ -53,7 +53,7 @@ class KenkenParams(BaseModel):
         "all", description="`all`: cages of +, −, × and ÷; `add-multiply`: + and × only.")
     difficulty: Literal["easy", "normal", "hard", "extreme"] = Field(
         DIFFICULTY.default, description="What a person needs (see the type's `difficulties`), as Keen's levels: "
-        "easy only at 3, up to hard at 4, 7 and 8, extreme at 5 and 6, normal and hard at 9.")
+        "easy only at 3, up to hard at 4, every level from 5 to 8, normal to extreme at 9.")
 
     @model_validator(mode="after")
     def _made(self) -> KenkenParams:
@@ -62,8 +62,7 @@ class KenkenParams(BaseModel):
                              "read by its placed digits): ask normal")
         top = TOP_LEVEL.get(self.size, "extreme")
         if LEVELS.index(self.difficulty) > LEVELS.index(top):
-            why = ("no 3×3 drawn needs more" if self.size == 3 else "almost no 4×4 needs more" if self.size == 4
-                   else "its puzzles, proved unique with no level check, take longer to find than a request may wait")
+            why = "no 3×3 drawn needs more" if self.size == 3 else "almost no 4×4 needs more"
             raise ValueError(f"difficulty {self.difficulty!r} is not made at size {self.size} ({why}): up to {top}")
         return self
 
@@ -90,6 +89,16 @@ class Mix:
 
 MIXES = {"easy": Mix(1.0, 1.0, True), "normal": Mix(0.7, 0.5, True), "hard": Mix(0.4, 0.5, True, merged=4),
          "extreme": Mix(0.0, 0.5, False, merged=5)}
+# From this side on an extreme board is drawn as a hard one, its merges reaching extreme's cells: drawn with sums
+# and no single cells, a large board is rarely unique and, when it is, mostly past what the levels read.
+EXTREME_AS_HARD_FROM = 7
+
+
+def mix_of(params: KenkenParams) -> Mix:
+    """How the asked level's boards are drawn (``MIXES``, ``EXTREME_AS_HARD_FROM``)."""
+    if params.difficulty == "extreme" and params.size >= EXTREME_AS_HARD_FROM:
+        return replace(MIXES["hard"], merged=MIXES["extreme"].merged)
+    return MIXES[params.difficulty]
 
 
 def operation(digits: list[int], operations: str, rng: random.Random, mix: Mix) -> str | None:
@@ -138,7 +147,7 @@ class KenkenGenre:
     """What the kit's generator needs: a Latin square and cages on it; no clue is hidden."""
 
     def draw(self, params: KenkenParams, rng: random.Random) -> tuple[Board, Answer]:
-        n, mix = params.size, MIXES[params.difficulty]
+        n, mix = params.size, mix_of(params)
         grid = latin_square(n, rng)
         cages = list(region_cells(partition(n, n, rng, max_size=MAX_CAGE)).values())
         if not mix.singles:
@@ -157,6 +166,20 @@ class KenkenGenre:
     def model(self, puzzle: KenkenPuzzle) -> kit.Model:
         return model(puzzle)
 
+    def mend(self, params: KenkenParams, board: Board, answer: Answer, other: Answer, rng: random.Random) -> Board | None:
+        """One cage that the second answer fills with other digits shows an operation they make another target
+        with (a sum both make may be a product only one does); None when no cage can tell them apart so."""
+        grid, second = answer["digits"], other["digits"]
+        found = []
+        for k, (cells, op) in enumerate(board.cages):
+            digits, theirs = [grid[r][c] for r, c in cells], [second[r][c] for r, c in cells]
+            found += [(k, new) for new in operations_of(digits, params.operations)
+                      if new != op and target(new, digits) != target(new, theirs)]
+        if not found:
+            return None
+        k, new = rng.choice(found)
+        return Board(board.size, (*board.cages[:k], (board.cages[k][0], new), *board.cages[k + 1:]))
+
 
 def target(op: str | None, digits: list[int]) -> int:
     if op in (None, "+"):
@@ -166,16 +189,20 @@ def target(op: str | None, digits: list[int]) -> int:
     return max(digits) - min(digits) if op == "-" else max(digits) // min(digits)
 
 
+FIRST_BATCH = 4  # changes the first prover of ``Harder`` holds
+
+
 class Harder:
     """A draw graded below the asked level, made to tell less one cage at a time while its answer stays the only
     one: two neighbouring cages become one of at most the level's ``Mix.merged`` cells (their sum or product is
     what the two told together, and less), or a cage shows an operation with more fillings. The changes are
-    asked in random order of one prover that holds them all, each cage a clue; the first that keeps the answer
-    alone goes back to be graded."""
+    asked in random order, each cage a clue of a prover holding the next few changes (``FIRST_BATCH``, twice as
+    many each time: the first or second change asked mostly keeps the answer alone, and a merged cage's fillings
+    cost more than its proof); the first that keeps the answer alone goes back to be graded."""
 
     def __init__(self, params: KenkenParams):
         self.level, self.operations = LEVELS.index(params.difficulty), params.operations
-        self.merged = MIXES[params.difficulty].merged
+        self.merged = mix_of(params).merged
 
     def __call__(self, generated: Generated, graded: Grade, rng: random.Random, deadline: Deadline) -> Generated | None:
         if graded.level is None or LEVELS.index(graded.level) >= self.level:
@@ -185,16 +212,19 @@ class Harder:
         if not changes:
             return None
         rng.shuffle(changes)
-        cages = len(puzzle.cages)
-        prover = kit.Prover(model(puzzle, [cage for _, cage in changes]), {"digits": grid})
-        try:
-            for i, (gone, cage) in enumerate(changes):
-                if prover.other({k for k in range(cages) if k not in gone} | {cages + i}, deadline) is None:
-                    kept = [other for k, other in enumerate(puzzle.cages) if k not in gone]
-                    changed = KenkenPuzzle(size=puzzle.size, cages=sorted([*kept, cage], key=lambda c: c.cells[0]))
-                    return Generated(changed, generated.solution, generated.stats)
-        finally:
-            prover.close()
+        cages, start, batch = len(puzzle.cages), 0, FIRST_BATCH
+        while start < len(changes):
+            part = changes[start:start + batch]
+            prover = kit.Prover(model(puzzle, [cage for _, cage in part]), {"digits": grid})
+            try:
+                for i, (gone, cage) in enumerate(part):
+                    if prover.other({k for k in range(cages) if k not in gone} | {cages + i}, deadline) is None:
+                        kept = [other for k, other in enumerate(puzzle.cages) if k not in gone]
+                        changed = KenkenPuzzle(size=puzzle.size, cages=sorted([*kept, cage], key=lambda c: c.cells[0]))
+                        return Generated(changed, generated.solution, generated.stats)
+            finally:
+                prover.close()
+            start, batch = start + batch, 2 * batch
         return None
 
     def changes(self, puzzle: KenkenPuzzle, grid: list[list[int]]) -> list[tuple[frozenset[int], Cage]]:
@@ -217,9 +247,9 @@ class Harder:
 
 
 def generate_puzzle(params: KenkenParams, seed: int, deadline: Deadline) -> Generated:
-    """Boards drawn as the level's ``MIXES`` says; one graded below the level is made to tell less (``Harder``)."""
+    """Boards drawn as the level's mix says (``mix_of``); one graded below the level is made to tell less (``Harder``)."""
     return make_read_by_groups(KenkenGenre(), KenkenAnswer, DIFFICULTY, model, analysed, CHAIN, params, seed,
-                               deadline, adjust=Harder(params) if MIXES[params.difficulty].merged else None,
+                               deadline, adjust=Harder(params) if mix_of(params).merged else None,
                                graded_on_arrays=True)
 
 
