@@ -21,7 +21,7 @@ from solvers.kit.sums import Sum
 from solvers.techniques.human import cell_name, cells_named
 
 N, BOX = 9, 3
-MAX_CAGE = 7  # cells: a cage's fillings are the orders of its digit sets, 7! = 5040 per set
+MAX_CAGE = 9  # cells: a cage of nine holds every digit once
 RULES_KEPT = 1024  # cage rules kept for the next models (each remembers its readings)
 
 

@@ -31,3 +31,23 @@ def test_givens_round_trip() -> None:
 def test_bad_ids_say_what_is_wrong(text: str, why: str) -> None:
     with pytest.raises(InvalidInput, match=why):
         parse_tatham(text)
+
+
+# Made here by Debian's sgt-puzzles (`sgt-solo --generate 40 3x3kdu`): an Unreasonable puzzle with a cage of eight.
+EIGHT = ("3x3k:zzzc,_ab_a___a__a_______________a_____a_aa_a__a__aaacaac_a____b_____aaaaaa_b_aa_aaa__babaaacaaaa,"
+         "17_8a17b14_3b25_3_12_14b11_14d9a7b6a14_7a7a12_14d21a17b11a10d42_4_8b28_17d5c17d11h")
+
+
+def test_an_id_with_a_cage_of_eight_reads_writes_back_and_is_solved_alone_on_both_backends() -> None:
+    """Solo's harder levels merge cages to eight or nine cells: such an ID is read, written back exactly and solved
+    (one answer on CaDiCaL and z3, the same), as any other."""
+    from generators.killer_sudoku import check, solve
+    from solvers.common import Deadline
+    from solvers.killer_sudoku.rules import KillerSudokuAnswer
+
+    puzzle = parse_tatham(EIGHT)
+    assert max(len(cage.cells) for cage in puzzle.cages) == 8
+    assert to_tatham(puzzle) == EIGHT
+    answers = [solve(puzzle, 2, Deadline.after(120), backend) for backend in ("cadical", "z3")]
+    assert [found.count for found in answers] == [1, 1] and answers[0].solutions == answers[1].solutions
+    assert check(puzzle, KillerSudokuAnswer(**answers[0].solutions[0])) == []
