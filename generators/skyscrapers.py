@@ -30,7 +30,10 @@ from solvers.techniques.human import Grade
 
 MIN_SIDE, MAX_SIDE, DEFAULT_SIDE = 4, 9, 6
 LEVELS = ("easy", "medium", "hard", "expert")
-TOP_LEVEL = {4: "hard", 9: "medium"}  # the hardest level made at each size (else expert)
+TOP_LEVEL = {4: "hard"}  # the hardest level made at each size (else expert)
+# Not made at 9×9: a hard puzzle's clues go one by one while the trials still solve it, and so many trials take
+# longer than a request may wait; an expert puzzle is proved unique instead, and is made in time.
+UNMADE = {9: "hard"}
 SEARCH_NODES = 5_000  # the search's nodes before the kit's prover takes over, far more than a proof at 6×6 takes
 CHAIN = 3  # rounds a hard trial is followed: enough for nine in ten of Tatham's Extreme puzzles, one in ten of his Unreasonable
 # Tatham's four levels, one each: Easy reads a clue's line by its placed towers (``placed_only``), Hard by what its
@@ -46,15 +49,18 @@ class SkyscrapersParams(BaseModel):
     size: int = Field(DEFAULT_SIDE, ge=MIN_SIDE, le=MAX_SIDE, description="N: the grid is N×N, towers 1..N.")
     difficulty: Literal["easy", "medium", "hard", "expert"] = Field(
         DIFFICULTY.default, description="What a person needs (see the type's `difficulties`): every level at sizes 5 "
-        "to 8 (Tatham's 5 and 6), easy to hard at 4, easy and medium at 9.")
+        "to 8 (Tatham's 5 and 6), easy to hard at 4, all but hard at 9.")
 
     @model_validator(mode="after")
     def _made(self) -> SkyscrapersParams:
         top = TOP_LEVEL.get(self.size, "expert")
         if LEVELS.index(self.difficulty) > LEVELS.index(top):
-            why = ("no 4×4 drawn needs more" if self.size == 4
-                   else "a hard puzzle of that size takes longer to make than a request may wait")
-            raise ValueError(f"difficulty {self.difficulty!r} is not made at size {self.size} ({why}): up to {top}")
+            raise ValueError(f"difficulty {self.difficulty!r} is not made at size {self.size} (no 4×4 drawn needs "
+                             f"more): up to {top}")
+        if UNMADE.get(self.size) == self.difficulty:
+            made = ", ".join(level for level in LEVELS if level != self.difficulty)
+            raise ValueError(f"difficulty {self.difficulty!r} is not made at size {self.size} (its clues are taken "
+                             f"away one by one while its trials still solve it, longer than a request may wait): {made}")
         return self
 
 
@@ -158,12 +164,12 @@ class Clued:
         lines = np.array([kit.shows(clue, shown) for clue in self.line_clues], np.bool_)
         return bool(kernel.trials(n, self.lines[lines], self.counts[lines], one, zero, most))
 
-    def rounds(self) -> tuple[int, int, int]:
-        """A person's rule steps and line analysis steps through every clue, and whether they solve it (1), stop
-        (0) or find a rule broken (-1): ``kernel.rounds``."""
+    def path(self) -> tuple[int, np.ndarray]:
+        """A person's path through every level on the puzzle, every clue shown: whether it solves it (1), stops (0)
+        or finds a rule broken (-1), and its steps and effort by technique (``kernel.graded``)."""
         one, zero = np.zeros(self.size ** 2, np.int64), np.zeros(self.size ** 2, np.int64)
         one[self.cells] = self.bits
-        return kernel.rounds(self.size, self.lines, self.counts, one, zero)
+        return kernel.graded(self.size, self.lines, self.counts, one, zero, CHAIN)
 
 
 class SearchProver:
@@ -213,16 +219,18 @@ CHECKS = (compiled_check(0), compiled_check(1), compiled_check(2))
 
 
 NUMBERED = [t.name for _, t in PEOPLE.techniques()]
+KERNEL_TECHNIQUES = [NUMBERED.index(name) for name in ("rule", "short trial", "trial", LINE_ANALYSIS)]  # by kernel number
 
 
 def graded(puzzle: SkyscrapersPuzzle, deadline: Deadline) -> Grade:
-    """``DIFFICULTY``'s grade, its steps counted compiled (``Clued.rounds``) when the rules and the lines solve the
-    puzzle: the generator grades every draw it keeps."""
-    rules, lines, solved = Clued.of(model(puzzle)).rounds()
-    if solved < 1:
+    """``DIFFICULTY``'s grade, its path taken compiled (``Clued.path``): the generator grades every draw it keeps. A
+    puzzle whose rules break (no answer) takes the techniques' path, which counts the steps of the round that
+    breaks."""
+    solved, tally = Clued.of(model(puzzle)).path()
+    if solved < 0:
         return DIFFICULTY.grade(puzzle, deadline)
-    return PEOPLE.grade_numbered([(NUMBERED.index("rule"), 1.0)] * rules + [(NUMBERED.index(LINE_ANALYSIS), 1.0)] * lines,
-                                 True)
+    return PEOPLE.grade_tallied([(KERNEL_TECHNIQUES[t], int(count), float(effort)) for t, (count, effort) in
+                                 enumerate(tally)], solved == 1)
 
 
 def generate_puzzle(params: SkyscrapersParams, seed: int, deadline: Deadline) -> Generated:

@@ -97,17 +97,24 @@ def _read_line(n, line, count, masks, candidates, work, dirty, lines_of):  # noq
 
 
 @njit(cache=True)
-def follow(n, lines, counts, masks, candidates):  # noqa: ANN001, ANN201 (numba)
-    """Narrow ``masks`` (N×N cells, row by row) by the Latin rules and the clues' lines (``lines[k]``: line k's
-    cells nearest first, ``counts[k]`` towers seen) until nothing changes; False when a rule breaks."""
-    dirty = np.ones(lines.shape[0], np.bool_)
-    lines_of = np.full((n * n, 4), -1, np.int64)  # the lines through each cell: at most one from each side
+def _lines_of(n, lines):  # noqa: ANN001, ANN202 (numba)
+    """The clue lines through each cell (at most one from each side; -1 for none)."""
+    lines_of = np.full((n * n, 4), -1, np.int64)
     filled = np.zeros(n * n, np.int64)
     for k in range(lines.shape[0]):
         for j in range(n):
             i = lines[k, j]
             lines_of[i, filled[i]] = k
             filled[i] += 1
+    return lines_of
+
+
+@njit(cache=True)
+def follow(n, lines, counts, masks, candidates):  # noqa: ANN001, ANN201 (numba)
+    """Narrow ``masks`` (N×N cells, row by row) by the Latin rules and the clues' lines (``lines[k]``: line k's
+    cells nearest first, ``counts[k]`` towers seen) until nothing changes; False when a rule breaks."""
+    dirty = np.ones(lines.shape[0], np.bool_)
+    lines_of = _lines_of(n, lines)
     work = _work(n)
     read = True
     while read:
@@ -154,13 +161,22 @@ def _read_keys(n, line, count, one, zero, candidates, work, ones, zeros):  # noq
 
 
 @njit(cache=True)
-def _rules_look(n, lines, counts, one, zero, work, ones, zeros):  # noqa: ANN001, ANN202 (numba)
-    """One look of every rule at the one-hot state, as the kit's rule technique takes it: a cell holds one height,
-    a row or column each height once, a line its count by the heights placed in it. The keys they decide go into
-    ``ones`` and ``zeros``; how many rules decided one, -1 when a rule breaks."""
+def _rules_look(n, lines, counts, one, zero, work, ones, zeros, fresh, lines_of):  # noqa: ANN001, ANN202 (numba)
+    """One look of the rules over the ``fresh`` cells (those changed since the rules last looked: a rule none of
+    whose cells changed decides nothing it did not) at the one-hot state, as the kit's rule technique takes it: a
+    cell holds one height, a row or column each height once, a line its count by the heights placed in it. The keys
+    they decide go into ``ones`` and ``zeros``; how many rules decided one, -1 when a rule breaks."""
     full = (2 << n) - 2
     steps = 0
+    rows, columns = np.zeros(n, np.bool_), np.zeros(n, np.bool_)
+    read = np.zeros(lines.shape[0], np.bool_)
     for i in range(n * n):
+        if not fresh[i]:
+            continue
+        rows[i // n] = columns[i % n] = True
+        for slot in range(lines_of.shape[1]):
+            if lines_of[i, slot] >= 0:
+                read[lines_of[i, slot]] = True
         if one[i] & (one[i] - 1):  # two heights placed by one round: the cell's rule breaks now, as the kit's does
             return -1
         open_ = full & ~zero[i] & ~one[i]
@@ -174,6 +190,8 @@ def _rules_look(n, lines, counts, one, zero, work, ones, zeros):  # noqa: ANN001
                 ones[i] |= open_
                 steps += 1
     for unit in range(2 * n):
+        if not (rows[unit] if unit < n else columns[unit - n]):
+            continue
         for height in range(1, n + 1):
             bit, placed, open_, at = 1 << height, 0, 0, -1
             for k in range(n):
@@ -195,100 +213,94 @@ def _rules_look(n, lines, counts, one, zero, work, ones, zeros):  # noqa: ANN001
                 steps += 1
                 ones[at] |= bit
     for k in range(lines.shape[0]):
-        decided = _read_keys(n, lines[k], counts[k], one, zero, False, work, ones, zeros)
-        if decided < 0:
-            return -1
-        steps += decided
+        if read[k]:
+            decided = _read_keys(n, lines[k], counts[k], one, zero, False, work, ones, zeros)
+            if decided < 0:
+                return -1
+            steps += decided
     return steps
 
 
 @njit(cache=True)
-def _apply(one, zero, ones, zeros):  # noqa: ANN001, ANN202 (numba)
-    """Set the keys a round decided; False when two decide a key both ways (a cell given two heights breaks its rule
-    in the next round, as on the kit's keys: the hard level's trials count the round a rule breaks in)."""
+def _apply(one, zero, ones, zeros, fresh, deep, lines_of):  # noqa: ANN001, ANN202 (numba)
+    """Set the keys a round decided, ``fresh`` the cells it changed and ``deep`` the lines through them; False when
+    two decide a key both ways (a cell given two heights breaks its rule in the next round, as on the kit's keys:
+    the hard level's trials count the round a rule breaks in)."""
     for i in range(one.shape[0]):
         if ones[i] & zeros[i]:
             return False
+        fresh[i] = bool(ones[i] & ~one[i] or zeros[i] & ~zero[i])
+        if fresh[i]:
+            for slot in range(lines_of.shape[1]):
+                if lines_of[i, slot] >= 0:
+                    deep[lines_of[i, slot]] = True
         one[i] |= ones[i]
         zero[i] |= zeros[i]
         ones[i] = zeros[i] = 0
     return True
 
 
-@njit(cache=True)
-def rounds(n, lines, counts, one, zero):  # noqa: ANN001, ANN201 (numba)
-    """The easy and medium levels as a person takes them, round by round on the one-hot state: every rule looks
-    (each that decides a key is a rule step) and what they decide is set; when none does, every line is read with
-    what its cells may still hold (each that decides a key is a line analysis step). (rule steps, line steps, 1
-    solved, 0 stuck or -1 broken)."""
-    full = (2 << n) - 2
-    work = _work(n)
-    ones, zeros = np.zeros(n * n, np.int64), np.zeros(n * n, np.int64)
-    rule_steps = line_steps = 0
-    while True:
-        steps = _rules_look(n, lines, counts, one, zero, work, ones, zeros)
-        if steps < 0 or not _apply(one, zero, ones, zeros):
-            return rule_steps, line_steps, -1
-        if steps:
-            rule_steps += steps
-            continue
-        for k in range(lines.shape[0]):
-            decided = _read_keys(n, lines[k], counts[k], one, zero, True, work, ones, zeros)
-            if decided < 0:
-                return rule_steps, line_steps, -1
-            steps += decided
-        if not _apply(one, zero, ones, zeros):
-            return rule_steps, line_steps, -1
-        if not steps:
-            break
-        line_steps += steps
-    for i in range(n * n):
-        if not one[i] or zero[i] != full & ~one[i]:
-            return rule_steps, line_steps, 0
-    return rule_steps, line_steps, 1
+RULE, SHORT_TRIAL, TRIAL, LINE_ANALYSIS = 0, 1, 2, 3  # the techniques a grade tallies (``graded``), as the kit numbers them
 
 
 @njit(cache=True)
-def _follow(n, lines, counts, one, zero, work, ones, zeros, most):  # noqa: ANN001, ANN202 (numba)
-    """Rounds as ``rounds`` takes them, at most ``most`` (-1: until nothing changes), from a state every rule and
-    line has read (only what changed since can decide): the round a rule broke in, else 0 (``State.follow``)."""
+def _follow(n, lines, counts, one, zero, work, ones, zeros, most, fresh, deep, lines_of, tally):  # noqa: ANN001, ANN202
+    """Rounds as ``rounds`` takes them, at most ``most`` (-1: until nothing changes), from a state the rules and
+    lines have read but for the ``fresh`` cells and the ``deep`` lines (only what changed since can decide): the
+    round a rule broke in, else 0 (``State.follow``). ``fresh`` and ``deep`` are left as the last round left them;
+    each rule and line that decides a key adds a step of effort 1 to ``tally`` (``RULE``, ``LINE_ANALYSIS``)."""
     done = 0
     while most < 0 or done < most:
         done += 1
-        steps = _rules_look(n, lines, counts, one, zero, work, ones, zeros)
-        if steps < 0 or not _apply(one, zero, ones, zeros):
+        steps = _rules_look(n, lines, counts, one, zero, work, ones, zeros, fresh, lines_of)
+        if steps < 0 or not _apply(one, zero, ones, zeros, fresh, deep, lines_of):
             ones[:] = 0
             zeros[:] = 0
             return done
         if steps:
+            tally[RULE, 0] += steps
+            tally[RULE, 1] += steps
             continue
         for k in range(lines.shape[0]):
-            decided = _read_keys(n, lines[k], counts[k], one, zero, True, work, ones, zeros)
-            if decided < 0:
-                ones[:] = 0
-                zeros[:] = 0
-                return done
-            steps += decided
-        if not _apply(one, zero, ones, zeros):
+            if deep[k]:
+                deep[k] = False
+                decided = _read_keys(n, lines[k], counts[k], one, zero, True, work, ones, zeros)
+                if decided < 0:
+                    ones[:] = 0
+                    zeros[:] = 0
+                    return done
+                steps += decided
+        if not _apply(one, zero, ones, zeros, fresh, deep, lines_of):
             ones[:] = 0
             zeros[:] = 0
             return done
         if not steps:
             return 0
+        tally[LINE_ANALYSIS, 0] += steps
+        tally[LINE_ANALYSIS, 1] += steps
     return 0
 
 
 @njit(cache=True)
-def trials(n, lines, counts, one, zero, most):  # noqa: ANN001, ANN201 (numba)
-    """The hard level's check on the one-hot state (``one``, ``zero`` as ``rounds`` reads them, changed): the rules
-    and lines until nothing changes, then each open key in the kit's order (cell by cell, heights up) assumed 1 then
-    0 and followed ``most`` rounds; a rule broken decides it the other way, followed to the end; passes until one
-    decides nothing. True when every cell is placed (``State.trials``, then ``State.solved``)."""
+def _changed(i, fresh, deep, lines_of):  # noqa: ANN001, ANN202 (numba)
+    """Only cell ``i`` changed since the rules and lines last read the state."""
+    fresh[:] = False
+    deep[:] = False
+    fresh[i] = True
+    for slot in range(lines_of.shape[1]):
+        if lines_of[i, slot] >= 0:
+            deep[lines_of[i, slot]] = True
+
+
+@njit(cache=True)
+def _passes(n, lines, counts, one, zero, most, technique, work, ones, zeros, fresh, deep, lines_of, tally):  # noqa: ANN001, ANN202
+    """Passes of trials from a state the rules and lines have read entirely: each open key in the kit's order (cell
+    by cell, heights up) assumed 1 then 0 and followed ``most`` rounds (-1: to the end); a rule broken decides it the
+    other way, followed to the end, until a pass decides nothing (``State.trials``). A trial that decides is a step of
+    ``technique`` whose effort is the round it broke in, what follows it counted by ``_follow`` (into ``tally``).
+    1 when every cell is placed, 0 when a pass decides nothing, -1 when a rule breaks."""
     full = (2 << n) - 2
-    work = _work(n)
-    ones, zeros = np.zeros(n * n, np.int64), np.zeros(n * n, np.int64)
-    if _follow(n, lines, counts, one, zero, work, ones, zeros, -1):
-        return False
+    unseen = np.zeros((4, 2), np.int64)  # a trial's own steps are not the path's
     kept_one, kept_zero = one.copy(), zero.copy()
     progress = True
     while progress:
@@ -297,7 +309,7 @@ def trials(n, lines, counts, one, zero, most):  # noqa: ANN001, ANN201 (numba)
         for i in range(n * n):
             placed = placed and one[i] != 0 and zero[i] == full & ~one[i]
         if placed:
-            return True
+            return 1
         for i in range(n * n):
             for d in range(1, n + 1):
                 bit = 1 << d
@@ -310,19 +322,57 @@ def trials(n, lines, counts, one, zero, most):  # noqa: ANN001, ANN201 (numba)
                         one[i] |= bit
                     else:
                         zero[i] |= bit
-                    broke = _follow(n, lines, counts, one, zero, work, ones, zeros, most)
+                    _changed(i, fresh, deep, lines_of)
+                    broke = _follow(n, lines, counts, one, zero, work, ones, zeros, most, fresh, deep, lines_of, unseen)
                     one[:] = kept_one
                     zero[:] = kept_zero
                     if not broke:
                         continue
+                    tally[technique, 0] += 1
+                    tally[technique, 1] += broke
                     if value:
                         zero[i] |= bit
                     else:
                         one[i] |= bit
-                    if _follow(n, lines, counts, one, zero, work, ones, zeros, -1):
-                        return False
+                    _changed(i, fresh, deep, lines_of)
+                    if _follow(n, lines, counts, one, zero, work, ones, zeros, -1, fresh, deep, lines_of, tally):
+                        return -1
                     progress = True
-    return False
+    return 0
+
+
+@njit(cache=True)
+def graded(n, lines, counts, one, zero, chain):  # noqa: ANN001, ANN201 (numba)
+    """A person's path through every level on the one-hot state (``one``, ``zero`` as ``rounds`` reads them,
+    changed): the rules and the line analysis as ``rounds`` takes them, then trials of ``chain`` rounds, then trials
+    to the end (``_passes``), as the kit's grade on arrays takes them. (1 solved, 0 stuck or -1 broken; the steps
+    and their effort by technique: ``RULE``, ``SHORT_TRIAL``, ``TRIAL``, ``LINE_ANALYSIS``)."""
+    work, lines_of = _work(n), _lines_of(n, lines)
+    ones, zeros = np.zeros(n * n, np.int64), np.zeros(n * n, np.int64)
+    fresh, deep = np.ones(n * n, np.bool_), np.ones(lines.shape[0], np.bool_)
+    tally = np.zeros((4, 2), np.int64)
+    if _follow(n, lines, counts, one, zero, work, ones, zeros, -1, fresh, deep, lines_of, tally):
+        return -1, tally
+    for most, technique in ((chain, SHORT_TRIAL), (-1, TRIAL)):
+        outcome = _passes(n, lines, counts, one, zero, most, technique, work, ones, zeros, fresh, deep, lines_of, tally)
+        if outcome:
+            return outcome, tally
+    return 0, tally
+
+
+@njit(cache=True)
+def trials(n, lines, counts, one, zero, most):  # noqa: ANN001, ANN201 (numba)
+    """The hard level's check on the one-hot state (``one``, ``zero`` as ``rounds`` reads them, changed): the rules
+    and lines until nothing changes, then passes of trials of ``most`` rounds (``_passes``). True when every cell is
+    placed (``State.trials``, then ``State.solved``)."""
+    work, lines_of = _work(n), _lines_of(n, lines)
+    ones, zeros = np.zeros(n * n, np.int64), np.zeros(n * n, np.int64)
+    fresh, deep = np.ones(n * n, np.bool_), np.ones(lines.shape[0], np.bool_)
+    unseen = np.zeros((4, 2), np.int64)
+    if _follow(n, lines, counts, one, zero, work, ones, zeros, -1, fresh, deep, lines_of, unseen):
+        return False
+    return _passes(n, lines, counts, one, zero, most, SHORT_TRIAL, work, ones, zeros, fresh, deep, lines_of,
+                   unseen) == 1
 
 
 @njit(cache=True)
@@ -380,7 +430,7 @@ def warm_up() -> None:
     seen_kernel.warm_up()
     for candidates in (True, False):
         follow(2, np.array([[0, 1]], np.int64), np.array([2], np.int64), np.full(4, 6, np.int64), candidates)
-    rounds(2, np.array([[0, 1]], np.int64), np.array([2], np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64))
     trials(2, np.array([[0, 1]], np.int64), np.array([2], np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64), 1)
+    graded(2, np.array([[0, 1]], np.int64), np.array([2], np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64), 1)
     other(2, np.array([[0, 1]], np.int64), np.array([2], np.int64), np.full(4, 6, np.int64), np.array([1, 2, 2, 1]), 10,
           np.zeros(4, np.int64))

@@ -160,16 +160,30 @@ def test_the_compiled_trials_answer_every_check_the_generator_asks_as_the_kits(l
 
 @pytest.mark.parametrize("seed", range(150))
 def test_the_generators_grade_is_the_techniques_own(seed: int) -> None:
-    """The generator's grade counts its steps compiled for every puzzle the medium check solves (any other takes the
-    techniques' path), and there it is the techniques' own (level, score, steps, hardest), on random clues of a
-    random square."""
+    """The generator's grade takes a person's path compiled (``Clued.path``: the rules, the line analysis, trials of
+    ``CHAIN`` rounds, trials to the end), and it is the techniques' own (level, score, steps, hardest) on random
+    clues of a random square, whichever level solves it, if any."""
     rng = random.Random(seed)
     puzzle = clued(rng, rng.randrange(3, 8), rng.random(), rng.random() * 0.5, 0.1)
-    model = rules_model(puzzle)
-    counted = Clued.of(model).rounds()[2] == 1
-    assert counted == CHECKS[1](model, None)
-    if counted:
-        assert graded(puzzle, Deadline.never()) == DIFFICULTY.grade(puzzle, Deadline.never())
+    assert graded(puzzle, Deadline.never()) == DIFFICULTY.grade(puzzle, Deadline.never())
+
+
+@pytest.mark.parametrize("level", ["hard", "expert"])
+def test_the_compiled_grade_of_hard_and_expert_puzzles_is_the_techniques_own(level: str) -> None:
+    """On generated 7×7 puzzles of the two levels that take trials, and on each of them with a few clues taken away
+    (a path with more trials, or none that ends), the compiled grade is the techniques' own."""
+    rng, levels = random.Random(3), set()
+    for seed in range(3):
+        puzzle = generate_puzzle(SkyscrapersParams(size=7, difficulty=level), seed, Deadline.after(60)).puzzle
+        n = puzzle.size
+        clues = [(side, i) for side in SIDES for i, c in enumerate(getattr(puzzle, side)) if c is not None]
+        clues += [("given", r * n + c) for r, row in enumerate(puzzle.givens) for c, d in enumerate(row) if d]
+        for gone in range(0, 4):
+            fewer = shown_puzzle(puzzle, frozenset(rng.sample(clues, len(clues) - gone)))
+            expected = DIFFICULTY.grade(fewer, Deadline.never())
+            assert graded(fewer, Deadline.never()) == expected, (seed, gone)
+            levels.add(expected.level)
+    assert level in levels and len(levels) >= 2, levels
 
 
 def shown_puzzle(puzzle: SkyscrapersPuzzle, shown: frozenset) -> SkyscrapersPuzzle:
@@ -314,15 +328,17 @@ def test_the_picture_draws_clues_givens_and_the_solution() -> None:
     assert play.count('class="entry"') == 16 and play.count("data-cell=") == 16
 
 
-@pytest.mark.parametrize("difficulty", ["hard", "expert"])
-def test_hard_and_expert_at_eight_are_made_through_the_service(client, difficulty: str) -> None:
-    """Hard and expert at 8×8 (the largest size both are made at), asked as a user asks: the puzzle grades at the
-    level and z3 finds its answer alone. At 9×9 either is a 422 that says which levels that size is made at."""
-    response = client.post("/generate/skyscrapers", params={"size": 8, "difficulty": difficulty, "seed": 5})
+@pytest.mark.parametrize(("size", "difficulty"), [(8, "hard"), (9, "expert")])
+def test_hard_and_expert_at_their_largest_sizes_are_made_through_the_service(client, size: int,
+                                                                             difficulty: str) -> None:
+    """Hard at 8×8 and expert at 9×9 (the largest size each is made at), asked as a user asks: the puzzle grades at
+    the level and z3 finds its answer alone. Hard at 9×9 is a 422 that says which levels that size is made at."""
+    response = client.post("/generate/skyscrapers", params={"size": size, "difficulty": difficulty, "seed": 5})
     assert response.status_code == 201, response.text
     puzzle = SkyscrapersPuzzle(**response.json()["puzzle"])
+    assert puzzle.size == size
     assert DIFFICULTY.grade(puzzle, Deadline.after(60)).level == difficulty
     assert solve(puzzle, 2, Deadline.after(120), "z3").count == 1
-    refused = client.post("/generate/skyscrapers", params={"size": 9, "difficulty": difficulty})
+    refused = client.post("/generate/skyscrapers", params={"size": 9, "difficulty": "hard"})
     assert refused.status_code == 422, refused.text
-    assert f"difficulty {difficulty!r} is not made at size 9" in refused.text and "up to medium" in refused.text
+    assert "difficulty 'hard' is not made at size 9" in refused.text and "easy, medium, expert" in refused.text
