@@ -135,9 +135,17 @@ class KitSteps(Generic[B, K]):
                 draft = Draft(board, answer, frozenset[K]())
                 if self.prover(draft).other(every, self.deadline) is None:
                     return draft
-            elif self.fits(model, every):
+            elif (not self.prove_first or self.alone(board, answer, every, model)) and self.fits(model, every):
                 return Draft(board, answer, every)
         raise GenerationFailed(f"none of {MAX_BOARDS} boards has one answer at the level with every clue shown")
+
+    def alone(self, board: B, answer: Answer, every: frozenset[K], model: Model) -> bool:
+        """Whether the answer is the only one with every clue shown, asked before the level's (dearer) check where
+        proofs come first: the level's deductions are sound, so they never solve a board a proof finds ambiguous.
+        The genre's own prover where it has one, else the sieve."""
+        if self.genre_prover:
+            return self.prover(Draft(board, answer, frozenset[K]())).other(every, self.deadline) is None
+        return self._sieve.other(model, answer, self.deadline) is None
 
     def sieved(self, board: B, answer: Answer, rng: random.Random) -> B | None:
         """The board, mended by the genre (``MENDS`` times at most) until its answer is the only one; None when

@@ -654,6 +654,15 @@ class Prover:
         self.sat.close()
 
 
+def hashable(rule: Rule) -> bool:
+    """Whether the rule can be looked up as a value (a rule holding a dict cannot: the sieve encodes it each time)."""
+    try:
+        hash(rule)
+    except TypeError:
+        return False
+    return True
+
+
 class Sieve:
     """Whether each of a generator's drawn answers is the only one of its model, every clue shown, one draw after
     another on one SAT instance: the rules the draws share (a Latin square's, a grid's counts) are encoded once,
@@ -671,7 +680,8 @@ class Sieve:
 
     def other(self, model: Model, answer: Mapping[str, Any], deadline: Deadline) -> dict[str, Any] | None:
         """An answer of ``model`` other than ``answer``, or None when it is the only one."""
-        rules = frozenset(model.rules)
+        shareable = [hashable(rule) for rule in model.rules]
+        rules = frozenset(rule for rule, ok in zip(model.rules, shareable, strict=True) if ok)
         same = self.sat is not None and model.keys == self.keys
         if not same or not self.frame <= rules or (not self.frame and self.last & rules):
             self._start(model, self.last & rules if same else frozenset())
@@ -682,8 +692,8 @@ class Sieve:
         self.draw = self.sat.new_var()
         self.sat.unless = [-self.draw]
         try:
-            for rule in model.rules:
-                if rule not in self.frame:
+            for rule, ok in zip(model.rules, shareable, strict=True):
+                if not ok or rule not in self.frame:
                     rule.encode(self.sat, [self.var[key] for key in rule.cells], None)
             values = model.layout.read(answer)
             ones = {self.var[key] for key, value in values.items() if value}
@@ -702,7 +712,7 @@ class Sieve:
         self.close()
         self.sat, self.keys, self.frame, self.draw = CadicalBackend(), model.keys, frame, 0
         self.var = {key: self.sat.new_var() for key in model.keys}
-        for rule in (rule for rule in model.rules if rule in frame):
+        for rule in (rule for rule in model.rules if hashable(rule) and rule in frame):
             rule.encode(self.sat, [self.var[key] for key in rule.cells], None)
 
     def close(self) -> None:
