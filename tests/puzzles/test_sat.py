@@ -88,7 +88,7 @@ def test_a_cardinality_renamed_from_its_template_is_pysats_own_encoding() -> Non
         backend.top = top = rng.randint(n, 300)
         lits = [v * rng.choice((1, -1)) for v in rng.sample(range(1, top + 1), n)]
         written: list[list[int]] = []
-        backend._solver.add_clause = written.append  # type: ignore[method-assign]
+        backend._add_cl = written.append
         guard = rng.choice([None, top + 500])
         (backend.add_at_most if kind == "atmost" else backend.add_at_least)(lits, k, guard)
         cnf = getattr(CardEnc, kind)(lits=lits, bound=k, top_id=top, encoding=EncType.totalizer)
