@@ -296,12 +296,14 @@ def _changed(i, fresh, deep, lines_of):  # noqa: ANN001, ANN202 (numba)
 def _passes(n, lines, counts, one, zero, most, technique, work, ones, zeros, fresh, deep, lines_of, tally):  # noqa: ANN001, ANN202
     """Passes of trials from a state the rules and lines have read entirely: each open key in the kit's order (cell
     by cell, heights up) assumed 1 then 0 and followed ``most`` rounds (-1: to the end); a rule broken decides it the
-    other way, followed to the end, until a pass decides nothing (``State.trials``). A trial that decides is a step of
+    other way, followed to the end, until a pass decides nothing (``State.trials``); a key tried since the state last
+    changed is not tried again, as its trial would come to the same. A trial that decides is a step of
     ``technique`` whose effort is the round it broke in, what follows it counted by ``_follow`` (into ``tally``).
     1 when every cell is placed, 0 when a pass decides nothing, -1 when a rule breaks."""
     full = (2 << n) - 2
     unseen = np.zeros((4, 2), np.int64)  # a trial's own steps are not the path's
     kept_one, kept_zero = one.copy(), zero.copy()
+    tried, changes = np.full(n * n * (n + 1), -1, np.int64), 0  # the changes made when each key was last tried
     progress = True
     while progress:
         progress = False
@@ -313,6 +315,9 @@ def _passes(n, lines, counts, one, zero, most, technique, work, ones, zeros, fre
         for i in range(n * n):
             for d in range(1, n + 1):
                 bit = 1 << d
+                if tried[i * (n + 1) + d] == changes:
+                    continue  # tried on this very state: it would come to the same
+                tried[i * (n + 1) + d] = changes
                 for value in (1, 0):
                     if one[i] & bit or zero[i] & bit:
                         break
@@ -338,6 +343,7 @@ def _passes(n, lines, counts, one, zero, most, technique, work, ones, zeros, fre
                     if _follow(n, lines, counts, one, zero, work, ones, zeros, -1, fresh, deep, lines_of, tally):
                         return -1
                     progress = True
+                    changes += 1
     return 0
 
 
