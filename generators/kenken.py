@@ -53,13 +53,10 @@ class KenkenParams(BaseModel):
         "all", description="`all`: cages of +, −, × and ÷; `add-multiply`: + and × only.")
     difficulty: Literal["easy", "normal", "hard", "extreme"] = Field(
         DIFFICULTY.default, description="What a person needs (see the type's `difficulties`), as Keen's levels: "
-        "easy only at 3, up to hard at 4, every level from 5 to 8, normal to extreme at 9.")
+        "easy only at 3, up to hard at 4, every level from 5 to 9.")
 
     @model_validator(mode="after")
     def _made(self) -> KenkenParams:
-        if self.size == 9 and self.difficulty == "easy":
-            raise ValueError("difficulty 'easy' is not made at size 9 (half the boards drawn need more than a cage "
-                             "read by its placed digits): ask normal")
         top = TOP_LEVEL.get(self.size, "extreme")
         if LEVELS.index(self.difficulty) > LEVELS.index(top):
             why = "no 3×3 drawn needs more" if self.size == 3 else "almost no 4×4 needs more"

@@ -182,9 +182,9 @@ def test_a_changed_digit_is_named_as_a_repeat_in_its_row() -> None:
         assert any(v.rule == "row-repeats" and [r, c] in v.cells for v in broken), (r, c)
 
 
-@pytest.mark.parametrize(("size", "difficulty"), [(9, "hard"), (9, "extreme")])
-def test_the_largest_size_is_made_at_hard_and_extreme_through_the_service(client, size: int, difficulty: str) -> None:
-    """Hard and extreme at 9×9, asked as a user asks: the puzzle grades at the level and z3 finds its answer alone.
+@pytest.mark.parametrize(("size", "difficulty"), [(9, "easy"), (9, "hard"), (9, "extreme")])
+def test_the_largest_size_is_made_at_every_level_through_the_service(client, size: int, difficulty: str) -> None:
+    """Easy, hard and extreme at 9×9, asked as a user asks: the puzzle grades at the level and z3 finds its answer alone.
     Extreme where almost no board needs it (4×4) is a 422 that says which levels that size is made at."""
     response = client.post("/generate/kenken", params={"size": size, "difficulty": difficulty, "seed": 3})
     assert response.status_code == 201, response.text
