@@ -218,8 +218,9 @@ def compiled_check(level: int) -> Check:
 CHECKS = (compiled_check(0), compiled_check(1), compiled_check(2))
 
 
-NUMBERED = [t.name for _, t in PEOPLE.techniques()]
-KERNEL_TECHNIQUES = [NUMBERED.index(name) for name in ("rule", "short trial", "trial", LINE_ANALYSIS)]  # by kernel number
+# The techniques' numbers in ``PEOPLE.techniques()`` order, by the kernel's (``kernel.RULE`` ... ``LINE_ANALYSIS``).
+KERNEL_TECHNIQUES = [[t.name for _, t in PEOPLE.techniques()].index(name)
+                     for name in ("rule", "short trial", "trial", LINE_ANALYSIS)]
 
 
 def graded(puzzle: SkyscrapersPuzzle, deadline: Deadline) -> Grade:

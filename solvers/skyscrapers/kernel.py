@@ -6,10 +6,11 @@ visibility rule reads it (``solvers.kit.seen_kernel.placements``), by the height
 by what its cells may still hold (the line analysis, the medium level), keeping each cell's heights that some
 order showing the clue puts there. They go on until nothing changes: the state the kit's array solve reaches on
 the one-hot keys (``solvers.kit.arrays.solves``), as every deduction only narrows (``tests/puzzles/
-test_skyscrapers.py`` compares the two). The hard level's trials (``trials``) count rounds, so they take the
-one-hot state round by round as the kit's ``State`` does (``rounds``): every round's rules see the state it started
-from, a line is read with its cells' candidates only in a round where the rules decide nothing, and a rule breaks in
-the round the kit's would. Every function is non-recursive and compiled with ``cache=True``; ``warm_up`` loads them.
+test_skyscrapers.py`` compares the two). The hard level's trials (``trials``) and the generator's grade (``graded``)
+count rounds, so they take the one-hot state round by round as the kit's ``State`` does (``_follow``): every round's
+rules see the state it started from, a line is read with its cells' candidates only in a round where the rules
+decide nothing, and a rule breaks in the round the kit's would. Every function is non-recursive and compiled with
+``cache=True``; ``warm_up`` loads them.
 """
 
 from __future__ import annotations
@@ -110,6 +111,14 @@ def _lines_of(n, lines):  # noqa: ANN001, ANN202 (numba)
 
 
 @njit(cache=True)
+def _through(i, lines_of, marked):  # noqa: ANN001, ANN202 (numba)
+    """Mark the clue lines through cell ``i``."""
+    for slot in range(lines_of.shape[1]):
+        if lines_of[i, slot] >= 0:
+            marked[lines_of[i, slot]] = True
+
+
+@njit(cache=True)
 def follow(n, lines, counts, masks, candidates):  # noqa: ANN001, ANN201 (numba)
     """Narrow ``masks`` (N×N cells, row by row) by the Latin rules and the clues' lines (``lines[k]``: line k's
     cells nearest first, ``counts[k]`` towers seen) until nothing changes; False when a rule breaks."""
@@ -174,9 +183,7 @@ def _rules_look(n, lines, counts, one, zero, work, ones, zeros, fresh, lines_of)
         if not fresh[i]:
             continue
         rows[i // n] = columns[i % n] = True
-        for slot in range(lines_of.shape[1]):
-            if lines_of[i, slot] >= 0:
-                read[lines_of[i, slot]] = True
+        _through(i, lines_of, read)
         if one[i] & (one[i] - 1):  # two heights placed by one round: the cell's rule breaks now, as the kit's does
             return -1
         open_ = full & ~zero[i] & ~one[i]
@@ -231,9 +238,7 @@ def _apply(one, zero, ones, zeros, fresh, deep, lines_of):  # noqa: ANN001, ANN2
             return False
         fresh[i] = bool(ones[i] & ~one[i] or zeros[i] & ~zero[i])
         if fresh[i]:
-            for slot in range(lines_of.shape[1]):
-                if lines_of[i, slot] >= 0:
-                    deep[lines_of[i, slot]] = True
+            _through(i, lines_of, deep)
         one[i] |= ones[i]
         zero[i] |= zeros[i]
         ones[i] = zeros[i] = 0
@@ -244,11 +249,15 @@ RULE, SHORT_TRIAL, TRIAL, LINE_ANALYSIS = 0, 1, 2, 3  # the techniques a grade t
 
 
 @njit(cache=True)
-def _follow(n, lines, counts, one, zero, work, ones, zeros, most, fresh, deep, lines_of, tally):  # noqa: ANN001, ANN202
-    """Rounds as ``rounds`` takes them, at most ``most`` (-1: until nothing changes), from a state the rules and
-    lines have read but for the ``fresh`` cells and the ``deep`` lines (only what changed since can decide): the
-    round a rule broke in, else 0 (``State.follow``). ``fresh`` and ``deep`` are left as the last round left them;
-    each rule and line that decides a key adds a step of effort 1 to ``tally`` (``RULE``, ``LINE_ANALYSIS``)."""
+def _follow(n, lines, counts, one, zero, scratch, most, tally):  # noqa: ANN001, ANN202 (numba)
+    """Rounds on the one-hot state (``one``: each cell's key at 1 as a bit, ``zero``: its keys at 0), at most
+    ``most`` (-1: until nothing changes): in each, the rules look and what they decide is set; in a round where they
+    decide nothing, the lines are read with what their cells may still hold. From a state the rules and lines have
+    read but for the ``fresh`` cells and the ``deep`` lines (only what changed since can decide): the round a rule
+    broke in, else 0 (``State.follow``). ``scratch``: ``_settle``'s; ``fresh`` and ``deep`` are left as the last
+    round left them. Each rule and line that decides a key adds a step of effort 1 to ``tally`` (``RULE``,
+    ``LINE_ANALYSIS``)."""
+    work, ones, zeros, fresh, deep, lines_of = scratch
     done = 0
     while most < 0 or done < most:
         done += 1
@@ -287,19 +296,18 @@ def _changed(i, fresh, deep, lines_of):  # noqa: ANN001, ANN202 (numba)
     fresh[:] = False
     deep[:] = False
     fresh[i] = True
-    for slot in range(lines_of.shape[1]):
-        if lines_of[i, slot] >= 0:
-            deep[lines_of[i, slot]] = True
+    _through(i, lines_of, deep)
 
 
 @njit(cache=True)
-def _passes(n, lines, counts, one, zero, most, technique, work, ones, zeros, fresh, deep, lines_of, tally):  # noqa: ANN001, ANN202
+def _passes(n, lines, counts, one, zero, scratch, most, technique, tally):  # noqa: ANN001, ANN202 (numba)
     """Passes of trials from a state the rules and lines have read entirely: each open key in the kit's order (cell
     by cell, heights up) assumed 1 then 0 and followed ``most`` rounds (-1: to the end); a rule broken decides it the
     other way, followed to the end, until a pass decides nothing (``State.trials``); a key tried since the state last
     changed is not tried again, as its trial would come to the same. A trial that decides is a step of
     ``technique`` whose effort is the round it broke in, what follows it counted by ``_follow`` (into ``tally``).
     1 when every cell is placed, 0 when a pass decides nothing, -1 when a rule breaks."""
+    fresh, deep, lines_of = scratch[3], scratch[4], scratch[5]
     full = (2 << n) - 2
     unseen = np.zeros((4, 2), np.int64)  # a trial's own steps are not the path's
     kept_one, kept_zero = one.copy(), zero.copy()
@@ -328,7 +336,7 @@ def _passes(n, lines, counts, one, zero, most, technique, work, ones, zeros, fre
                     else:
                         zero[i] |= bit
                     _changed(i, fresh, deep, lines_of)
-                    broke = _follow(n, lines, counts, one, zero, work, ones, zeros, most, fresh, deep, lines_of, unseen)
+                    broke = _follow(n, lines, counts, one, zero, scratch, most, unseen)
                     one[:] = kept_one
                     zero[:] = kept_zero
                     if not broke:
@@ -340,7 +348,7 @@ def _passes(n, lines, counts, one, zero, most, technique, work, ones, zeros, fre
                     else:
                         one[i] |= bit
                     _changed(i, fresh, deep, lines_of)
-                    if _follow(n, lines, counts, one, zero, work, ones, zeros, -1, fresh, deep, lines_of, tally):
+                    if _follow(n, lines, counts, one, zero, scratch, -1, tally):
                         return -1
                     progress = True
                     changes += 1
@@ -348,19 +356,28 @@ def _passes(n, lines, counts, one, zero, most, technique, work, ones, zeros, fre
 
 
 @njit(cache=True)
+def _settle(n, lines, counts, one, zero, tally):  # noqa: ANN001, ANN202 (numba)
+    """The rules and lines on the one-hot state (changed) until nothing changes, their steps into ``tally``: whether a
+    rule broke, and the scratch the rounds and trials go on with: a line's reading (``_work``), a round's decisions
+    (ones, zeros), the cells and lines changed since the rules and lines last read them (fresh, deep, every one at
+    first), and the lines through each cell."""
+    scratch = (_work(n), np.zeros(n * n, np.int64), np.zeros(n * n, np.int64), np.ones(n * n, np.bool_),
+               np.ones(lines.shape[0], np.bool_), _lines_of(n, lines))
+    return _follow(n, lines, counts, one, zero, scratch, -1, tally) > 0, scratch
+
+
+@njit(cache=True)
 def graded(n, lines, counts, one, zero, chain):  # noqa: ANN001, ANN201 (numba)
-    """A person's path through every level on the one-hot state (``one``, ``zero`` as ``rounds`` reads them,
-    changed): the rules and the line analysis as ``rounds`` takes them, then trials of ``chain`` rounds, then trials
-    to the end (``_passes``), as the kit's grade on arrays takes them. (1 solved, 0 stuck or -1 broken; the steps
-    and their effort by technique: ``RULE``, ``SHORT_TRIAL``, ``TRIAL``, ``LINE_ANALYSIS``)."""
-    work, lines_of = _work(n), _lines_of(n, lines)
-    ones, zeros = np.zeros(n * n, np.int64), np.zeros(n * n, np.int64)
-    fresh, deep = np.ones(n * n, np.bool_), np.ones(lines.shape[0], np.bool_)
+    """A person's path through every level on the one-hot state (changed): the rules and the line analysis
+    (``_settle``), then trials of ``chain`` rounds, then trials to the end (``_passes``), as the kit's grade on
+    arrays takes them. (1 solved, 0 stuck or -1 broken; the steps and their effort by technique: ``RULE``,
+    ``SHORT_TRIAL``, ``TRIAL``, ``LINE_ANALYSIS``)."""
     tally = np.zeros((4, 2), np.int64)
-    if _follow(n, lines, counts, one, zero, work, ones, zeros, -1, fresh, deep, lines_of, tally):
+    broke, scratch = _settle(n, lines, counts, one, zero, tally)
+    if broke:
         return -1, tally
     for most, technique in ((chain, SHORT_TRIAL), (-1, TRIAL)):
-        outcome = _passes(n, lines, counts, one, zero, most, technique, work, ones, zeros, fresh, deep, lines_of, tally)
+        outcome = _passes(n, lines, counts, one, zero, scratch, most, technique, tally)
         if outcome:
             return outcome, tally
     return 0, tally
@@ -368,17 +385,12 @@ def graded(n, lines, counts, one, zero, chain):  # noqa: ANN001, ANN201 (numba)
 
 @njit(cache=True)
 def trials(n, lines, counts, one, zero, most):  # noqa: ANN001, ANN201 (numba)
-    """The hard level's check on the one-hot state (``one``, ``zero`` as ``rounds`` reads them, changed): the rules
-    and lines until nothing changes, then passes of trials of ``most`` rounds (``_passes``). True when every cell is
-    placed (``State.trials``, then ``State.solved``)."""
-    work, lines_of = _work(n), _lines_of(n, lines)
-    ones, zeros = np.zeros(n * n, np.int64), np.zeros(n * n, np.int64)
-    fresh, deep = np.ones(n * n, np.bool_), np.ones(lines.shape[0], np.bool_)
+    """The hard level's check on the one-hot state (changed): the rules and lines until nothing changes, then
+    passes of trials of ``most`` rounds (``_passes``). True when every cell is placed (``State.trials``, then
+    ``State.solved``)."""
     unseen = np.zeros((4, 2), np.int64)
-    if _follow(n, lines, counts, one, zero, work, ones, zeros, -1, fresh, deep, lines_of, unseen):
-        return False
-    return _passes(n, lines, counts, one, zero, most, SHORT_TRIAL, work, ones, zeros, fresh, deep, lines_of,
-                   unseen) == 1
+    broke, scratch = _settle(n, lines, counts, one, zero, unseen)
+    return not broke and _passes(n, lines, counts, one, zero, scratch, most, SHORT_TRIAL, unseen) == 1
 
 
 @njit(cache=True)
