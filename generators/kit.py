@@ -128,9 +128,10 @@ class KitSteps(Generic[B, K]):
             if self.fits is None:
                 # The sieve throws out the many ambiguous boards cheaply (or the genre mends them); a kept board's
                 # own prover asks once more, so that every later proof runs on the instance it always ran on.
-                board = board if self.genre_prover else self.sieved(board, answer, rng)
-                if board is None:
-                    continue
+                if not self.genre_prover:
+                    unique, board = self.sieved(board, answer, rng)
+                    if not unique:
+                        continue
                 every, model = self.every_clue(board, answer)
                 draft = Draft(board, answer, frozenset[K]())
                 if self.prover(draft).other(every, self.deadline) is None:
@@ -147,19 +148,21 @@ class KitSteps(Generic[B, K]):
             return self.prover(Draft(board, answer, frozenset[K]())).other(every, self.deadline) is None
         return self._sieve.other(model, answer, self.deadline) is None
 
-    def sieved(self, board: B, answer: Answer, rng: random.Random) -> B | None:
-        """The board, mended by the genre (``MENDS`` times at most) until its answer is the only one; None when
-        it stays ambiguous."""
+    def sieved(self, board: B, answer: Answer, rng: random.Random) -> tuple[bool, B]:
+        """The board, mended by the genre (``MENDS`` times at most) until its answer is the only one, and whether it
+        is (a genre's board may itself be None: a loop is drawn on no board)."""
         mend = getattr(self.genre, "mend", None)
         for _ in range(MENDS + 1):
             _, model = self.every_clue(board, answer)
             other = self._sieve.other(model, answer, self.deadline)
             if other is None:
-                return board
-            if mend is None or (board := mend(self.params, board, answer, other, rng)) is None:
-                return None
+                return True, board
+            mended = None if mend is None else mend(self.params, board, answer, other, rng)
+            if mended is None:
+                return False, board
+            board = mended
             self._every_clue = None  # the same answer on another board
-        return None
+        return False, board
 
     def clues(self, solution: Draft[B, K], rng: random.Random) -> Draft[B, K]:
         return solution

@@ -10,6 +10,7 @@ import random
 import pytest
 
 from bench.stats import spearman
+from generators import kit
 from generators.slitherlink import DIFFICULTY, SlitherlinkGenre, SlitherlinkParams, check, generate_puzzle, solve
 from pictures.edges import LINE
 from solvers.common import Deadline, InvalidInput
@@ -177,3 +178,10 @@ def test_drawn_loops_are_single_loops_and_every_cell_is_a_clue() -> None:
         board, answer = genre.draw(SlitherlinkParams(rows=rows, cols=cols), random.Random(seed))
         assert check(genre.puzzle(board, answer, frozenset()), SlitherlinkAnswer(**answer)) == []
         assert len(genre.clues(board, answer)) == rows * cols
+
+
+def test_the_kits_pipeline_without_a_level_makes_a_unique_loop_on_no_board() -> None:
+    """A loop is drawn on no board (its board is None): the kit's unleveled pipeline (the benchmark's baseline) keeps
+    a board the sieve finds unique instead of taking the None for an ambiguous one."""
+    made = kit.make(SlitherlinkGenre(), SlitherlinkAnswer, SlitherlinkParams(size=6), 0, Deadline.after(60))
+    assert solve(made.puzzle, 2, Deadline.after(60)).count == 1
