@@ -22,6 +22,7 @@ from solvers.kit import human as kit_human
 from solvers.kit import rules as kit
 from solvers.kit import solving as kit_solving
 from solvers.kit.arrays import fast
+from solvers.kit.known import Known
 from solvers.kit.latin import latin_square
 from solvers.kit.seen import LINE_ANALYSIS, LINES, Seen, analysed, towers_seen
 from solvers.skyscrapers import kernel, picture, puzzlink, tatham
@@ -31,9 +32,6 @@ from solvers.techniques.human import Grade
 MIN_SIDE, MAX_SIDE, DEFAULT_SIDE = 4, 9, 6
 LEVELS = ("easy", "medium", "hard", "expert")
 TOP_LEVEL = {4: "hard"}  # the hardest level made at each size (else expert)
-# Not made at 9×9: a hard puzzle's clues go one by one while the trials still solve it, and so many trials take
-# longer than a request may wait; an expert puzzle is proved unique instead, and is made in time.
-UNMADE = {9: "hard"}
 SEARCH_NODES = 5_000  # the search's nodes before the kit's prover takes over, far more than a proof at 6×6 takes
 CHAIN = 3  # rounds a hard trial is followed: enough for nine in ten of Tatham's Extreme puzzles, one in ten of his Unreasonable
 # Tatham's four levels, one each: Easy reads a clue's line by its placed towers (``placed_only``), Hard by what its
@@ -49,7 +47,7 @@ class SkyscrapersParams(BaseModel):
     size: int = Field(DEFAULT_SIDE, ge=MIN_SIDE, le=MAX_SIDE, description="N: the grid is N×N, towers 1..N.")
     difficulty: Literal["easy", "medium", "hard", "expert"] = Field(
         DIFFICULTY.default, description="What a person needs (see the type's `difficulties`): every level at sizes 5 "
-        "to 8 (Tatham's 5 and 6), easy to hard at 4, all but hard at 9.")
+        "to 9 (Tatham's 5 and 6), easy to hard at 4.")
 
     @model_validator(mode="after")
     def _made(self) -> SkyscrapersParams:
@@ -57,10 +55,6 @@ class SkyscrapersParams(BaseModel):
         if LEVELS.index(self.difficulty) > LEVELS.index(top):
             raise ValueError(f"difficulty {self.difficulty!r} is not made at size {self.size} (no 4×4 drawn needs "
                              f"more): up to {top}")
-        if UNMADE.get(self.size) == self.difficulty:
-            made = ", ".join(level for level in LEVELS if level != self.difficulty)
-            raise ValueError(f"difficulty {self.difficulty!r} is not made at size {self.size} (its clues are taken "
-                             f"away one by one while its trials still solve it, longer than a request may wait): {made}")
         return self
 
 
@@ -121,6 +115,7 @@ class Clued:
     cells: np.ndarray
     bits: np.ndarray
     given_clues: tuple[Hashable | None, ...]
+    known: Known  # each cell's height as a bit, once the hard level has solved the model showing some clues
 
     @classmethod
     def of(cls, model: kit.Model) -> Clued:
@@ -131,7 +126,7 @@ class Clued:
                    np.array([rule.count for rule in seen], np.int64), tuple(rule.clue for rule in seen),
                    np.array([r * n + c for rule in givens for r, c, _ in rule.cells], np.int64),
                    np.array([2 << (d - 1) for rule in givens for _, _, d in rule.cells], np.int64),
-                   tuple(rule.clue for rule in givens))
+                   tuple(rule.clue for rule in givens), Known(n * n, 0))
 
     def shown(self, shown: frozenset[Hashable] | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The lines and counts of the clues shown (every clue when None), and each cell's possible heights (bits)
@@ -156,13 +151,17 @@ class Clued:
 
     def solves_by_trials(self, shown: frozenset[Hashable] | None, most: int) -> bool:
         """Whether the hard level solves the puzzle showing ``shown``: the rules and lines, then trials followed
-        ``most`` rounds (``kernel.trials``, the kit's array check of ``group_checks`` compiled)."""
+        ``most`` rounds (``kernel.trials``, the kit's array check of ``group_checks`` compiled), told the answer
+        once they have found it (``Known``)."""
         n = self.size
         one, zero = np.zeros(n * n, np.int64), np.zeros(n * n, np.int64)
         given = np.array([kit.shows(clue, shown) for clue in self.given_clues], np.bool_)
         one[self.cells[given]] = self.bits[given]
         lines = np.array([kit.shows(clue, shown) for clue in self.line_clues], np.bool_)
-        return bool(kernel.trials(n, self.lines[lines], self.counts[lines], one, zero, most))
+        if not kernel.trials(n, self.lines[lines], self.counts[lines], one, zero, most, self.known.on(shown)):
+            return False
+        self.known.learn(shown, one)
+        return True
 
     def path(self) -> tuple[int, np.ndarray]:
         """A person's path through every level on the puzzle, every clue shown: whether it solves it (1), stops (0)

@@ -23,6 +23,7 @@ from solvers.common import Deadline
 from solvers.kit import counts_kernel
 from solvers.kit.counts_kernel import BROKEN, NOTHING, Table, count_table
 from solvers.kit.human import SHORT_ROUNDS
+from solvers.kit.known import Known
 from solvers.kit.loop import Loop
 from solvers.kit.rules import Broken, Model, Read, for_the_last_model, shows, touches
 from solvers.techniques.human import Contradiction, Difficulty, Grade, HumanSolver
@@ -95,6 +96,7 @@ class State:
         self.active = active = [shows(clue, shown) for clue in flat.clue]
         self.at_active = flat.at if all(active) else [[k for k in ks if active[k]] for ks in flat.at]  # read by near
         self.values = [-1] * len(model.keys)
+        self.answer: Sequence[int] | None = None  # each key's value in the answer where known (``trials``), else -1
         self.ones = [0] * len(flat.cells)
         self.open = [len(cells) for cells in flat.cells]
         self.partner = [-1] * c.nodes  # the other end of the path a node ends; -1 alone, -2 inside a path
@@ -287,7 +289,9 @@ class State:
                plan: list[tuple[int, int, int | None]] | None = None, keys: set[int] | None = None,
                deadline: Deadline | None = None) -> bool:
         """Each open key (of ``keys``, else all) assumed each way and followed ``rounds`` rounds (None: as far as
-        they go); a broken rule decides it the other way, and the rules go on. False when the rules break."""
+        they go); a broken rule decides it the other way, and the rules go on. False when the rules break. A trial
+        that agrees with the ``answer`` is not followed: it would not break (``solvers.kit.known``)."""
+        answer = self.answer
         progress = True
         while progress and min(self.values) < 0:
             progress = False
@@ -297,6 +301,8 @@ class State:
                 for value in (1, 0):
                     if self.values[i] >= 0:
                         break
+                    if answer is not None and answer[i] == value:
+                        continue
                     found = self.attempt(i, value, rounds, used, steps, plan)
                     if found is None:
                         return False
@@ -407,6 +413,7 @@ class Levels:
         self.shown: frozenset[Hashable] = frozenset()
         self.used: set[int] = set()
         self.plan: list[tuple[int, int, int | None]] = []
+        self.known, self.known_for = Known(0), None  # the answer of ``known_for`` once a solve finds it
 
     def fits(self, model: Model, shown: frozenset[Hashable]) -> bool:
         if on_kernel(model):  # a compiled solve from scratch beats the plan
@@ -420,6 +427,9 @@ class Levels:
         used: set[int] = set()
         plan: list[tuple[int, int, int | None]] = []
         state = State(model, shown)
+        if model is not self.known_for:
+            self.known, self.known_for = Known(len(state.values)), model
+        state.answer = self.known.listed(shown)
         if state.follow(None, None, used):
             return False
         for i, value, rounds in self.plan if again else ():
@@ -428,6 +438,7 @@ class Levels:
         if not state.finish(TRIALS[:self.level], used, None, plan,
                             self._near(state, self.shown - shown) if again else None):
             return False
+        self.known.learn(shown, state.values)
         self.model, self.shown, self.used, self.plan = model, shown, used, plan
         return True
 

@@ -32,6 +32,7 @@ from numba import njit
 
 from solvers.common import compile_lock
 from solvers.kit.distinct import Distinct
+from solvers.kit.known import Known
 from solvers.kit.matching import Matching
 from solvers.kit.rules import Cells, Count, Model, for_the_last_model, shows
 from solvers.kit.spaced import Spaced
@@ -206,9 +207,11 @@ class Clued(NamedTuple):
 
 
 @for_the_last_model
-def packed(model: Model) -> tuple[Packed, Clued]:
-    """The model's packed form and clues, kept for the last model asked (the generator asks about one at a time)."""
-    return pack(model), Clued.of(model)
+def packed(model: Model) -> tuple[Packed, Clued, Known]:
+    """The model's packed form, its clues and its answer once a solve finds it, kept for the last model asked (the
+    generator asks about one at a time)."""
+    p = pack(model)
+    return p, Clued.of(model), Known(p.key_from.shape[0] - 1)
 
 
 @njit(cache=True)
@@ -651,9 +654,10 @@ def attempt(p: Packed, w: Work, active: np.ndarray, i: int, value: int, rounds: 
 
 
 @njit(cache=True)
-def trials(p: Packed, w: Work, active: np.ndarray, rounds: int) -> bool:
+def trials(p: Packed, w: Work, active: np.ndarray, rounds: int, answer: np.ndarray) -> bool:
     """Each open key assumed 1 then 0 and followed ``rounds`` rounds, in key order, again while one is decided;
-    False when the rules break (as ``State.trials``)."""
+    False when the rules break (as ``State.trials``). A trial that agrees with the ``answer`` (-1: unknown) is not
+    followed: it would not break (``solvers.kit.known``)."""
     keys = np.empty(w.values.shape[0], np.int64)
     progress = True
     while progress and w.values.min() < 0:
@@ -668,6 +672,8 @@ def trials(p: Packed, w: Work, active: np.ndarray, rounds: int) -> bool:
             for value in (1, 0):
                 if w.values[i] >= 0:
                     break
+                if answer[i] == value:
+                    continue
                 found = attempt(p, w, active, i, value, rounds)
                 if found < 0:
                     return False
@@ -715,15 +721,17 @@ def start(p: Packed, active: np.ndarray, tallying: bool, deep: bool) -> tuple[Wo
 
 
 @njit(cache=True)
-def solve(p: Packed, active: np.ndarray, rounds: np.ndarray, deep: bool) -> bool:
-    """``solvers.kit.arrays.solves``: from ``start``, trials of each of ``rounds`` in turn; with ``deep``, the
-    group reading throughout."""
+def solve(p: Packed, active: np.ndarray, rounds: np.ndarray, deep: bool, answer: np.ndarray, found: np.ndarray
+          ) -> bool:
+    """``solvers.kit.arrays.solves``: from ``start``, trials of each of ``rounds`` in turn (told the ``answer``
+    where it is known); with ``deep``, the group reading throughout. The keys it solves to go into ``found``."""
     w, whole = start(p, active, False, deep)
     if not whole:
         return False
     for r in rounds:
-        if w.values.min() < 0 and not trials(p, w, active, r):
+        if w.values.min() < 0 and not trials(p, w, active, r, answer):
             return False
+    found[:] = w.values
     return solved(p, w, active)
 
 
@@ -741,7 +749,7 @@ def grade(p: Packed, rounds: np.ndarray, deep: bool) -> tuple[bool, np.ndarray]:
                 w.mode[READING_DEEP] = True
                 broken = follow(p, w, active, _all(w, active), UNLIMITED) > 0
             else:
-                broken = not trials(p, w, active, rounds[level - 1 - deep])
+                broken = not trials(p, w, active, rounds[level - 1 - deep], np.full(w.values.shape[0], -1, np.int64))
         if not broken and solved(p, w, active):
             return True, w.tally
     return False, w.tally
@@ -755,8 +763,12 @@ def solves(model: Model, shown: frozenset[Hashable] | None, trials_rounds: Seque
            deep: bool = False) -> bool:
     """``solvers.kit.arrays.solves`` for a model the kernel takes (``takes``), with no ``deeper`` or (``deep``) the
     one it reads (``reads_deeper``)."""
-    p, clued = packed(model)
-    return bool(solve(p, clued.active(shown), _rounds(trials_rounds), deep))
+    p, clued, known = packed(model)
+    found = known.blank.copy()
+    if not solve(p, clued.active(shown), _rounds(trials_rounds), deep, known.on(shown), found):
+        return False
+    known.learn(shown, found)
+    return True
 
 
 def graded(model: Model, trials_rounds: Sequence[int | None], deep: bool = False

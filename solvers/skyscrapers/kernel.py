@@ -300,11 +300,13 @@ def _changed(i, fresh, deep, lines_of):  # noqa: ANN001, ANN202 (numba)
 
 
 @njit(cache=True)
-def _passes(n, lines, counts, one, zero, scratch, most, technique, tally):  # noqa: ANN001, ANN202 (numba)
+def _passes(n, lines, counts, one, zero, scratch, most, technique, tally, answer):  # noqa: ANN001, ANN202 (numba)
     """Passes of trials from a state the rules and lines have read entirely: each open key in the kit's order (cell
     by cell, heights up) assumed 1 then 0 and followed ``most`` rounds (-1: to the end); a rule broken decides it the
     other way, followed to the end, until a pass decides nothing (``State.trials``); a key tried since the state last
-    changed is not tried again, as its trial would come to the same. A trial that decides is a step of
+    changed is not tried again, as its trial would come to the same; where the ``answer`` is known (each cell's
+    height as a bit, 0 unknown) the trial that agrees with it is not followed, as sound rules never break on
+    the answer. A trial that decides is a step of
     ``technique`` whose effort is the round it broke in, what follows it counted by ``_follow`` (into ``tally``).
     1 when every cell is placed, 0 when a pass decides nothing, -1 when a rule breaks."""
     fresh, deep, lines_of = scratch[3], scratch[4], scratch[5]
@@ -329,6 +331,8 @@ def _passes(n, lines, counts, one, zero, scratch, most, technique, tally):  # no
                 for value in (1, 0):
                     if one[i] & bit or zero[i] & bit:
                         break
+                    if answer[i] and (answer[i] == bit) == (value == 1):
+                        continue
                     kept_one[:] = one
                     kept_zero[:] = zero
                     if value:
@@ -377,20 +381,20 @@ def graded(n, lines, counts, one, zero, chain):  # noqa: ANN001, ANN201 (numba)
     if broke:
         return -1, tally
     for most, technique in ((chain, SHORT_TRIAL), (-1, TRIAL)):
-        outcome = _passes(n, lines, counts, one, zero, scratch, most, technique, tally)
+        outcome = _passes(n, lines, counts, one, zero, scratch, most, technique, tally, np.zeros_like(one))
         if outcome:
             return outcome, tally
     return 0, tally
 
 
 @njit(cache=True)
-def trials(n, lines, counts, one, zero, most):  # noqa: ANN001, ANN201 (numba)
+def trials(n, lines, counts, one, zero, most, answer):  # noqa: ANN001, ANN201 (numba)
     """The hard level's check on the one-hot state (changed): the rules and lines until nothing changes, then
-    passes of trials of ``most`` rounds (``_passes``). True when every cell is placed (``State.trials``, then
-    ``State.solved``)."""
+    passes of trials of ``most`` rounds (``_passes``, told the ``answer`` where it is known). True when every cell
+    is placed (``State.trials``, then ``State.solved``)."""
     unseen = np.zeros((4, 2), np.int64)
     broke, scratch = _settle(n, lines, counts, one, zero, unseen)
-    return not broke and _passes(n, lines, counts, one, zero, scratch, most, SHORT_TRIAL, unseen) == 1
+    return not broke and _passes(n, lines, counts, one, zero, scratch, most, SHORT_TRIAL, unseen, answer) == 1
 
 
 @njit(cache=True)
@@ -448,7 +452,8 @@ def warm_up() -> None:
     seen_kernel.warm_up()
     for candidates in (True, False):
         follow(2, np.array([[0, 1]], np.int64), np.array([2], np.int64), np.full(4, 6, np.int64), candidates)
-    trials(2, np.array([[0, 1]], np.int64), np.array([2], np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64), 1)
+    trials(2, np.array([[0, 1]], np.int64), np.array([2], np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64), 1,
+           np.zeros(4, np.int64))
     graded(2, np.array([[0, 1]], np.int64), np.array([2], np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64), 1)
     other(2, np.array([[0, 1]], np.int64), np.array([2], np.int64), np.full(4, 6, np.int64), np.array([1, 2, 2, 1]), 10,
           np.zeros(4, np.int64))

@@ -18,6 +18,7 @@ from solvers.common import Deadline
 from solvers.kit import arrays, counts_kernel
 from solvers.kit.arrays import TRIALS, solves_on_state
 from solvers.kit.distinct import Distinct
+from solvers.kit.known import Known
 from solvers.kit.matching import Matching
 from solvers.kit.rules import Cells, Count, Model, for_the_last_model
 from solvers.kit.spaced import Spaced
@@ -290,3 +291,32 @@ def test_a_value_is_kept_for_the_last_model_only() -> None:
     a, b = object(), object()
     assert named(a) == ("value of", a) and named(a) == ("value of", a) and made == [a]
     assert named(b) == ("value of", b) and named(a) == ("value of", a) and made == [a, b, a]
+
+
+def test_a_known_answer_holds_for_fewer_clues_only() -> None:
+    known = Known(3)
+    assert known.on(None).tolist() == [-1, -1, -1]
+    known.learn(frozenset({"a", "b"}), [1, 0, 1])
+    assert known.on(frozenset({"a"})).tolist() == [1, 0, 1] and known.on(frozenset()).tolist() == [1, 0, 1]
+    assert known.on(frozenset({"a", "c"})).tolist() == [-1, -1, -1] and known.on(None).tolist() == [-1, -1, -1]
+    known.learn(frozenset({"a"}), [0, 0, 0])  # found with fewer clues: what is kept holds more widely
+    assert known.on(frozenset({"a", "b"})).tolist() == [1, 0, 1]
+    known.learn(None, [0, 1, 1])
+    assert known.on(frozenset({"c"})).tolist() == [0, 1, 1]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_checks_told_the_answer_answer_as_the_state(seed: int) -> None:
+    """Once a check has solved a model with every clue shown, the checks with fewer clues skip the trials that agree
+    with its answer, and still answer as the Python ``State``, which is told nothing."""
+    rng, told = random.Random(seed), 0
+    for _ in range(300):
+        model, clues = random_model(rng)
+        if not counts_kernel.solves(model, None, TRIALS):
+            continue
+        for shown in [frozenset(rng.sample(clues, rng.randint(0, len(clues)))) for _ in range(4)]:
+            for trials in TRIAL_SETS[1:]:
+                assert counts_kernel.packed(model)[2].on(shown).min() >= 0
+                assert counts_kernel.solves(model, shown, trials) == solves_on_state(model, shown, trials)
+                told += 1
+    assert told > 100
