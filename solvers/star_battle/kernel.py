@@ -145,11 +145,13 @@ def tally(units, s, e, ones, opens):  # noqa: ANN001, ANN201 (numba)
 
 
 @njit(cache=True)
-def trials(geometry, units, s, e, rounds, work):  # noqa: ANN001, ANN201 (numba)
+def trials(geometry, units, s, e, rounds, work, known):  # noqa: ANN001, ANN201 (numba)
     """Each open cell, row by row, assumed a star, then empty, and followed ``rounds`` rounds: a broken rule
     decides it the other way and the rules go on, passes over the grid until one decides nothing (as the kit's
     ``trials``), on the state ``(s, e)`` in place; False when the rules then break. A cell tried since the state
-    last changed is not tried again: its trials would come to the same. ``work``: nine rows."""
+    last changed is not tried again: its trials would come to the same; nor is a trial that agrees with an answer
+    of the map (``known``: its stars and its empty cells, as words; none when unknown), which never breaks a rule
+    (``solvers.kit.known``). ``work``: nine rows."""
     n, w, per = geometry[N], geometry[WIDTH], geometry[PER]
     ts, te, cell = work[4], work[5], work[6]
     ones, opens = np.empty(units.shape[0], np.int64), np.empty(units.shape[0], np.int64)
@@ -167,6 +169,8 @@ def trials(geometry, units, s, e, rounds, work):  # noqa: ANN001, ANN201 (numba)
                 for star in (True, False):
                     if (s[word] | e[word]) & bit:
                         break
+                    if known[0 if star else 1, word] & bit:
+                        continue
                     verdict = foreseen(geometry, units, s, e, word, bit, star, rounds, work, ones, opens)
                     if verdict == HOLDS:
                         continue
@@ -233,23 +237,23 @@ def done(geometry, s, e):  # noqa: ANN001, ANN201 (numba)
 
 
 @njit(cache=True)
-def solve(geometry, units, level, short_rounds):  # noqa: ANN001, ANN201 (numba)
+def solve(geometry, units, level, short_rounds, known):  # noqa: ANN001, ANN201 (numba)
     """(True, stars, empty) the levels up to ``level`` (0 the rules alone, 1 trials of ``short_rounds`` rounds, 2
-    trials to the end) decide; (False, ...) when the rules break (no answer)."""
+    trials to the end) decide; (False, ...) when the rules break (no answer). ``known``: as ``trials``'."""
     k = geometry[WORDS]
     s, e, work = np.zeros(k, np.int64), np.zeros(k, np.int64), np.empty((9, k), np.int64)
     ok = follow(geometry, units, s, e, geometry[BOARD:].copy(), UNLIMITED, work)
     for step in range(min(level, 2)):
         if ok and not done(geometry, s, e):
-            ok = trials(geometry, units, s, e, short_rounds if step == 0 else UNLIMITED, work)
+            ok = trials(geometry, units, s, e, short_rounds if step == 0 else UNLIMITED, work, known)
     return ok, s, e
 
 
 @njit(cache=True)
-def score(geometry, units, level, short_rounds, counts):  # noqa: ANN001, ANN201 (numba)
+def score(geometry, units, level, short_rounds, counts, known):  # noqa: ANN001, ANN201 (numba)
     """What ``solve`` leaves open: into ``counts`` each unit's open cells, and the open cells; -1 cells decided
     when the rules break (``counts`` untouched)."""
-    ok, s, e = solve(geometry, units, level, short_rounds)
+    ok, s, e = solve(geometry, units, level, short_rounds, known)
     board = geometry[BOARD:]
     open_ = board & ~(s | e)
     if not ok:
@@ -265,10 +269,10 @@ def score(geometry, units, level, short_rounds, counts):  # noqa: ANN001, ANN201
 
 
 @njit(cache=True)
-def nearness(geometry, units, level, short_rounds, counts):  # noqa: ANN001, ANN201 (numba)
+def nearness(geometry, units, level, short_rounds, counts, known):  # noqa: ANN001, ANN201 (numba)
     """How near the level is to solving the map: the cells it decides, -Σ log(open cells + 1) over the units
     (nearer is larger), and the open cells."""
-    decided, open_ = score(geometry, units, level, short_rounds, counts)
+    decided, open_ = score(geometry, units, level, short_rounds, counts, known)
     closeness = 0.0
     if decided >= 0:
         for u in range(units.shape[0]):
@@ -385,10 +389,14 @@ def walk(regions, answer, stars, level, short_rounds, steps, focus, largest, sma
     counts, targets = np.zeros(units.shape[0], np.int64), np.zeros(4, np.int64)
     loose = np.flatnonzero(answer.ravel() == 0)
     chosen, picks = np.empty(full, np.int64), -1  # the open cells that can move (-1: not read since the last move)
-    decided, closeness, open_ = nearness(geometry, units, level, short_rounds, counts)
+    known = np.zeros((2, geometry[WORDS]), np.int64)  # the answer's stars and empty cells: every map's answer
+    for r in range(n):
+        for c in range(n):
+            known[0 if answer[r, c] else 1, r // per] |= np.int64(1) << ((r % per) * w + c)
+    decided, closeness, open_ = nearness(geometry, units, level, short_rounds, counts, known)
     for _ in range(steps):
         if decided == full:
-            if level == 0 or score(geometry, units, level - 1, short_rounds, counts)[0] < full:
+            if level == 0 or score(geometry, units, level - 1, short_rounds, counts, known)[0] < full:
                 return True
             decided, picks = full - 1, 0  # too easy: walk on, away from what the level below decides
         if picks < 0:
@@ -412,7 +420,7 @@ def walk(regions, answer, stars, level, short_rounds, steps, focus, largest, sma
             units[slot[own], r // per] ^= bit
             units[slot[to], r // per] ^= bit
             regions[r, c] = to
-            moved = nearness(geometry, units, level, short_rounds, counts)
+            moved = nearness(geometry, units, level, short_rounds, counts, known)
             if moved[0] > decided or moved[0] == decided and moved[1] >= closeness or heat > 0 and moved[0] >= 0 and \
                     np.random.random() < np.exp((moved[0] - decided + CLOSENESS_WEIGHT * (moved[1] - closeness)) / heat):
                 decided, closeness, open_ = moved
@@ -433,8 +441,9 @@ def warm_up() -> None:
             regions = np.array([[r // 2 if stars == 2 else r for _ in range(n)] for r in range(n)], np.int64)
             geometry, units, _ = layout(regions, stars)
             for level in range(3):
-                score(geometry, units, level, 2, np.zeros(units.shape[0], np.int64))
-                solve(geometry, units, level, 2)
+                unknown = np.zeros((2, geometry[WORDS]), np.int64)
+                score(geometry, units, level, 2, np.zeros(units.shape[0], np.int64), unknown)
+                solve(geometry, units, level, 2, unknown)
             answer = np.zeros((n, n), np.int64)
             walk(regions, answer, stars, 1, 2, 3, 0.5, 3 * n, 2, 0, 1.0)
             cores = np.full((n, n), -1, np.int64)

@@ -185,10 +185,21 @@ class Masks:
             ids = np.unique(ids, return_inverse=True)[1].reshape(self.n, self.n).astype(np.int64)
         self.geometry, self.units, _ = kernel.layout(ids, stars)
 
-    def solve(self, level: int) -> list[list[int]] | None:
+    def known(self, answer: list[int] | None) -> np.ndarray:
+        """An answer's stars and empty cells (each cell 1 or 0, row by row) as the kernel is told them; none when
+        None."""
+        known = np.zeros((2, int(self.geometry[kernel.WORDS])), np.int64)
+        per, width = int(self.geometry[kernel.PER]), self.n + 1
+        for i, value in enumerate(answer or []):
+            r, c = divmod(i, self.n)
+            known[1 - value, r // per] |= 1 << ((r % per) * width + c)
+        return known
+
+    def solve(self, level: int, answer: list[int] | None = None) -> list[list[int]] | None:
         """Each cell a star (1), empty (0) or open (-1) as the levels up to ``level`` (0 the rules alone, 1 short
-        trials, 2 trials) decide; None when the rules break (a map with no answer)."""
-        ok, stars, empty_ = kernel.solve(self.geometry, self.units, level, SHORT_ROUNDS)
+        trials, 2 trials) decide, told the ``answer`` if one is given; None when the rules break (a map with no
+        answer)."""
+        ok, stars, empty_ = kernel.solve(self.geometry, self.units, level, SHORT_ROUNDS, self.known(answer))
         if not ok:
             return None
         star, empty = set(self.cells(*stars.tolist())), set(self.cells(*empty_.tolist()))
@@ -197,7 +208,8 @@ class Masks:
     def score(self, level: int) -> tuple[int, float, list[tuple[int, int]]]:
         """The walk's score of the map: the cells the level decides, its closeness, and the cells it leaves open."""
         counts = np.zeros(len(self.units), np.int64)
-        decided, closeness, open_ = kernel.nearness(self.geometry, self.units, level, SHORT_ROUNDS, counts)
+        decided, closeness, open_ = kernel.nearness(self.geometry, self.units, level, SHORT_ROUNDS, counts,
+                                                    self.known(None))
         if decided < 0:
             return -1, 0.0, []
         return int(decided), float(closeness), self.cells(*open_.tolist())
@@ -241,6 +253,23 @@ def test_the_bit_mask_levels_decide_what_the_kits_array_levels_decide(seed: int)
     masks = Masks(puzzle.regions, puzzle.stars)
     for level in range(3):
         ours_ = masks.solve(level)
+        assert (None if ours_ is None else [v for row in ours_ for v in row]) == kit_levels(puzzle, level), (seed, level)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_bit_mask_levels_told_the_answer_decide_what_the_kit_decides_untold(seed: int) -> None:
+    """The walk tells the levels its map's answer (the stars it grew the regions around, an answer of every map it
+    walks to) so that they skip the trials that agree with it: on maps grown around a placement, told it, they
+    decide at every level what the kit decides told nothing. Told a wrong answer they would skip a trial that
+    breaks."""
+    rng = random.Random(seed)
+    size, stars = ((6, 7, 8, 11, 14)[seed % 5], 1) if seed % 4 else ((10, 13)[seed % 8 // 4], 2)
+    placed = draw_stars(size, stars, rng)
+    puzzle = StarBattlePuzzle(size=size, stars=stars, regions=partition(size, size, rng, cores(placed, rng)))
+    answer = [v for row in placed for v in row]
+    masks = Masks(puzzle.regions, puzzle.stars)
+    for level in range(3):
+        ours_ = masks.solve(level, answer)
         assert (None if ours_ is None else [v for row in ours_ for v in row]) == kit_levels(puzzle, level), (seed, level)
 
 
