@@ -305,10 +305,10 @@ def _passes(n, lines, counts, one, zero, scratch, most, technique, tally, answer
     by cell, heights up) assumed 1 then 0 and followed ``most`` rounds (-1: to the end); a rule broken decides it the
     other way, followed to the end, until a pass decides nothing (``State.trials``); a key tried since the state last
     changed is not tried again, as its trial would come to the same; where the ``answer`` is known (each cell's
-    height as a bit, 0 unknown) the trial that agrees with it is not followed, as sound rules never break on
-    the answer. A trial that decides is a step of
-    ``technique`` whose effort is the round it broke in, what follows it counted by ``_follow`` (into ``tally``).
-    1 when every cell is placed, 0 when a pass decides nothing, -1 when a rule breaks."""
+    height as a bit, 0 unknown) the trial that agrees with it is not followed, as sound rules never break on the
+    answer (``solvers.kit.known``). A trial that decides is a step of ``technique`` whose effort is the round it
+    broke in, what follows it counted by ``_follow`` (into ``tally``). 1 when every cell is placed, 0 when a pass
+    decides nothing, -1 when a rule breaks."""
     fresh, deep, lines_of = scratch[3], scratch[4], scratch[5]
     full = (2 << n) - 2
     unseen = np.zeros((4, 2), np.int64)  # a trial's own steps are not the path's
